@@ -1,0 +1,80 @@
+// Package cli is the srezc command line: one cobra command per file, built
+// per call (no globals), behind Main, which returns the exit code. It is a
+// thin layer: every answer comes from lang, compiler and runtime.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes: 0 success, 1 the input has errors (or an episode check
+// failed), 2 the command line is wrong.
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+)
+
+// errPrinted means the command already reported its errors.
+var errPrinted = errors.New("errors reported")
+
+type usageError struct{ error }
+
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// Main runs srezc with args and returns the process exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	root := &cobra.Command{
+		Use:           "srezc",
+		Short:         "Validate, compile and run simulated SRE incidents for agent benchmarks",
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(e.validateCmd(), e.compileCmd(), e.listCmd())
+	err := root.Execute()
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, errPrinted):
+		return exitError
+	}
+	var ue usageError
+	if errors.As(err, &ue) || isCobraUsage(err) {
+		fmt.Fprintf(stderr, "srezc: %v\nRun 'srezc --help' for usage.\n", err)
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "srezc: %v\n", err)
+	return exitError
+}
+
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand", "accepts ", "requires at least", "invalid argument"} {
+		if len(msg) >= len(p) && containsStr(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsStr(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return true
+		}
+	}
+	return false
+}

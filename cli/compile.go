@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/runtime"
+)
+
+// load analyses and compiles paths, printing diagnostics; it fails when
+// there are errors.
+func (e *env) load(paths []string, opt compiler.Options) ([]*runtime.Task, error) {
+	files, diags := lang.ReadPaths(paths)
+	m, more := lang.Analyze(files)
+	diags = append(diags, more...)
+	tasks, cdiags := compiler.CompileWith(m, opt)
+	diags = append(diags, cdiags...).Sort()
+	lang.WriteText(e.stderr, m.Files, diags)
+	if diags.HasErrors() {
+		return nil, errPrinted
+	}
+	return tasks, nil
+}
+
+// writeAtomic writes a file through a temporary file and a rename, so no
+// half-written file is ever left behind.
+func writeAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, ".srezc-*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(name)
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(name)
+		return err
+	}
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
+		return err
+	}
+	return nil
+}
+
+func (e *env) compileCmd() *cobra.Command {
+	var out, dumpAfter string
+	c := &cobra.Command{
+		Use:   "compile [-o DIR] [--dump-after STAGE] PATH...",
+		Short: "Compile incidents into versioned IR files (one per incident, named ID.srez.ir)",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if dumpAfter != "" {
+				ok := false
+				for _, s := range compiler.StageNames() {
+					ok = ok || s == dumpAfter
+				}
+				if !ok {
+					return usageError{fmt.Errorf("--dump-after takes one of %s", strings.Join(compiler.StageNames(), ", "))}
+				}
+			}
+			tasks, err := e.load(args, compiler.Options{DumpAfter: dumpAfter})
+			if err != nil {
+				return err
+			}
+			for _, t := range tasks {
+				if dumpAfter != "" {
+					fmt.Fprintf(e.stdout, "# %s after %s\n", t.ID, dumpAfter)
+					fmt.Fprint(e.stdout, runtime.Dump(t))
+					continue
+				}
+				data, err := runtime.EncodeTask(t)
+				if err != nil {
+					return err
+				}
+				if out == "" {
+					fmt.Fprintf(e.stdout, "%s %s\n", t.ID, t.Hash)
+					continue
+				}
+				if err := os.MkdirAll(out, 0o755); err != nil {
+					return err
+				}
+				if err := writeAtomic(filepath.Join(out, t.ID+".srez.ir"), data); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVarP(&out, "out", "o", "", "folder to write IR files to (default: print ids and hashes)")
+	c.Flags().StringVar(&dumpAfter, "dump-after", "", "stop after a compiler stage and print the task as text")
+	return c
+}

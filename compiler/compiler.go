@@ -1,0 +1,707 @@
+// Package compiler lowers an analysed lang.Module into runtime Tasks. It is
+// a table of named stages (see stages), run in order for each incident;
+// each stage documents what it reads and writes of the build, and
+// --dump-after names a stage to print the partly built task.
+//
+// compiler imports lang and runtime; it never imports HCL, and it runs the
+// warm-up on the runtime itself so that the initial state is exactly what
+// the runtime would have computed.
+package compiler
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/runtime"
+	"github.com/srezc/srezc/value"
+)
+
+// History is the number of ticks of rows every task keeps.
+const History = 8
+
+// settleTicks run before the faults begin, so that the world is at its
+// steady state when they strike.
+const settleTicks = 24
+
+type slotKey struct {
+	svc   int
+	class string
+	name  string
+}
+
+// build is the state of compiling one incident.
+type build struct {
+	m       *lang.Module
+	in      *lang.Incident
+	sys     *lang.System
+	kinds   []*lang.ServiceKind // per service instance
+	rubric  *lang.Rubric
+	traffic float64
+	t       *runtime.Task
+	diags   lang.Diagnostics
+
+	slotIndex map[slotKey]runtime.SlotID
+	strings   []string
+	strIndex  map[string]int
+	// strConsts are code indices whose K is a provisional string id.
+	strConsts []int
+	// base is the row before any fault: defaults and initial states.
+	base []value.Value
+	// edits are the fault and distractor edits of the initial state.
+	edits []edit
+}
+
+type edit struct {
+	slot runtime.SlotID
+	v    value.Value
+}
+
+func (b *build) errAt(r lang.Range, summary, detail string) {
+	rr := r
+	b.diags = append(b.diags, &lang.Diagnostic{Severity: lang.Error, Summary: summary, Detail: detail, Subject: &rr})
+}
+
+func (b *build) emit(op runtime.OpCode, a int32, k uint64) {
+	b.t.Code = append(b.t.Code, runtime.Op{Code: op, A: a, K: k})
+}
+
+func (b *build) intern(s string) int {
+	if i, ok := b.strIndex[s]; ok {
+		return i
+	}
+	b.strIndex[s] = len(b.strings)
+	b.strings = append(b.strings, s)
+	return len(b.strings) - 1
+}
+
+func (b *build) emitString(s string) {
+	b.strConsts = append(b.strConsts, len(b.t.Code))
+	b.emit(runtime.OpConst, 0, uint64(b.intern(s)))
+}
+
+func (b *build) emitValue(v value.Value) {
+	switch v.K {
+	case value.String:
+		b.emitString(v.S)
+	default:
+		w, _ := (&runtime.Task{}).WordOf(v)
+		b.emit(runtime.OpConst, 0, w)
+	}
+}
+
+func (b *build) serviceIndex(name string) int {
+	for i := range b.t.Services {
+		if b.t.Services[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func (b *build) roleTarget(svc int, role string) int {
+	ss := b.sys.Services[svc]
+	for _, r := range ss.Roles {
+		if r.Role == role {
+			return b.serviceIndex(r.Service)
+		}
+	}
+	return -1
+}
+
+// Stage is one named step of compilation.
+type Stage struct {
+	Name string
+	Run  func(*build)
+}
+
+// Stages lists the compiler's stages in order. Order constraints: slots
+// exist before anything refers to them; rules are lowered before the
+// warm-up runs them; strings are finalised after every string is interned
+// and before the warm-up encodes rows.
+var Stages = []Stage{
+	{"ResolveIncident", (*build).resolveIncident}, // reads module; writes sys, kinds, rubric, task header
+	{"LayoutSlots", (*build).layoutSlots},         // writes Slots, Services, base row
+	{"LowerRules", (*build).lowerRules},           // writes Code, Updates, Logs, restarts
+	{"LowerFaults", (*build).lowerFaults},         // writes Faults, Distractors, edits, Resolved
+	{"BindTools", (*build).bindTools},             // writes Tools, Noise, vocabulary, Rubric
+	{"FinaliseStrings", (*build).finaliseStrings}, // writes Strings; remaps string words
+	{"RunWarmup", (*build).runWarmup},             // writes Init, InitTick
+	{"BindExpert", (*build).bindExpert},           // writes Expert, Evidence, Optimal
+}
+
+// StageNames lists the stage names, for --dump-after.
+func StageNames() []string {
+	out := make([]string, len(Stages))
+	for i, s := range Stages {
+		out[i] = s.Name
+	}
+	return out
+}
+
+// Options tune a compilation.
+type Options struct {
+	// DumpAfter stops after the named stage and returns the partial task.
+	DumpAfter string
+}
+
+// CompileModule compiles every healthy incident of a module, in source order.
+func CompileModule(m *lang.Module) ([]*runtime.Task, lang.Diagnostics) {
+	return CompileWith(m, Options{})
+}
+
+// CompileWith compiles with options.
+func CompileWith(m *lang.Module, opt Options) ([]*runtime.Task, lang.Diagnostics) {
+	var tasks []*runtime.Task
+	var diags lang.Diagnostics
+	for _, in := range m.Incidents {
+		if in.Broken {
+			continue
+		}
+		t, ds := CompileIncident(m, in, opt)
+		diags = append(diags, ds...)
+		if t != nil {
+			tasks = append(tasks, t)
+		}
+	}
+	return tasks, diags.Sort()
+}
+
+// CompileIncident runs the stages for one incident.
+func CompileIncident(m *lang.Module, in *lang.Incident, opt Options) (*runtime.Task, lang.Diagnostics) {
+	b := &build{m: m, in: in, t: &runtime.Task{Format: runtime.FormatVersion, History: History},
+		slotIndex: map[slotKey]runtime.SlotID{}, strIndex: map[string]int{}}
+	b.intern(runtime.StatusHealthy)
+	for _, st := range Stages {
+		st.Run(b)
+		if len(b.diags) > 0 {
+			return nil, b.diags
+		}
+		if opt.DumpAfter == st.Name {
+			return b.t, nil
+		}
+	}
+	if err := b.t.Validate(); err != nil {
+		b.errAt(in.DefRange, "Internal compiler error", err.Error())
+		return nil, b.diags
+	}
+	h, err := runtime.ComputeHash(b.t)
+	if err != nil {
+		b.errAt(in.DefRange, "Internal compiler error", err.Error())
+		return nil, b.diags
+	}
+	b.t.Hash = h
+	return b.t, nil
+}
+
+func (b *build) resolveIncident() {
+	in, m := b.in, b.m
+	b.sys = m.System(in.System)
+	b.rubric = m.Rubric(in.Rubric)
+	if b.sys == nil || b.rubric == nil {
+		b.errAt(in.DefRange, "Incident cannot compile", "Its system or rubric is missing.")
+		return
+	}
+	for _, ss := range b.sys.Services {
+		k := m.ServiceKind(ss.Kind)
+		if k == nil || k.Broken {
+			b.errAt(in.SystemRange, "Incident cannot compile", fmt.Sprintf("The service kind %q has errors.", ss.Kind))
+			return
+		}
+		b.kinds = append(b.kinds, k)
+	}
+	b.traffic = in.Traffic
+	t := b.t
+	t.ID, t.Title, t.Alert = in.Name, in.Title, in.Alert
+	t.Difficulty, t.Split, t.Tags = in.Difficulty, in.Split, append([]string(nil), in.Tags...)
+	t.Budget, t.Hold = in.Budget, in.Hold
+}
+
+func (b *build) addSlot(svc int, class runtime.SlotClass, key, name string, k value.Kind, init value.Value) runtime.SlotID {
+	id := runtime.SlotID(len(b.t.Slots))
+	b.t.Slots = append(b.t.Slots, runtime.Slot{Service: int16(svc), Class: class, Name: name, Kind: k})
+	b.slotIndex[slotKey{svc, key, name}] = id
+	b.base = append(b.base, init)
+	return id
+}
+
+func zeroOf(k value.Kind) value.Value {
+	switch k {
+	case value.Int:
+		return value.OfInt(0)
+	case value.Float:
+		return value.OfFloat(0)
+	case value.Bool:
+		return value.OfBool(false)
+	}
+	return value.OfString(runtime.StatusHealthy)
+}
+
+func (b *build) layoutSlots() {
+	t := b.t
+	for i, ss := range b.sys.Services {
+		t.Services = append(t.Services, runtime.Service{Name: ss.Name, Kind: ss.Kind, Status: runtime.NoSlot, Latency: runtime.NoSlot, ErrorRate: runtime.NoSlot})
+		_ = i
+	}
+	for i, ss := range b.sys.Services {
+		k := b.kinds[i]
+		svc := &t.Services[i]
+		for _, r := range k.Roles {
+			if r.Caller {
+				continue
+			}
+			svc.Deps = append(svc.Deps, int16(b.roleTarget(i, r.Name)))
+			svc.DepRoles = append(svc.DepRoles, r.Name)
+		}
+		_ = ss
+		for _, c := range k.Config {
+			id := b.addSlot(i, runtime.ClassConfig, "config", c.Name, c.Kind, c.Default)
+			sl := &t.Slots[id]
+			sl.Unit, sl.HasBand, sl.Low, sl.High = c.Unit, c.HasBand, c.Low, c.High
+			svc.Config = append(svc.Config, id)
+		}
+		for _, s := range k.States {
+			b.addSlot(i, runtime.ClassState, "state", s.Name, s.Kind, s.Initial)
+		}
+		order, _ := lang.QuantityOrder(k)
+		for _, q := range order {
+			class := runtime.ClassDerived
+			if q.Metric {
+				class = runtime.ClassMetric
+			}
+			id := b.addSlot(i, class, "quantity", q.Name, q.Kind, zeroOf(q.Kind))
+			sl := &t.Slots[id]
+			sl.Unit, sl.HasBand, sl.Low, sl.High, sl.Precision = q.Unit, q.HasBand, q.Low, q.High, int8(q.Precision)
+		}
+		for _, q := range k.Derived {
+			if q.Metric {
+				svc.Metrics = append(svc.Metrics, b.slotIndex[slotKey{i, "quantity", q.Name}])
+			}
+		}
+		svc.Status = b.addSlot(i, runtime.ClassStatus, "status", "status", value.String, value.OfString(runtime.StatusHealthy))
+		if k.Latency != "" {
+			svc.Latency = b.slotIndex[slotKey{i, "quantity", k.Latency}]
+		}
+		if k.Errors != "" {
+			svc.ErrorRate = b.slotIndex[slotKey{i, "quantity", k.Errors}]
+		}
+	}
+}
+
+func (b *build) lowerExpr(x *lang.Expr, s *scope, want value.Kind) (runtime.Span, bool) {
+	sp, err := s.lower(x, want)
+	if err != nil {
+		b.errAt(x.Range, "Cannot compile expression", err.msg)
+		return sp, false
+	}
+	return sp, true
+}
+
+func (b *build) lowerRules() {
+	t := b.t
+	// State updates first: they read only the previous row.
+	for i := range b.sys.Services {
+		k := b.kinds[i]
+		for _, s := range k.States {
+			if s.Next == nil {
+				continue
+			}
+			sp, ok := b.lowerExpr(s.Next, &scope{b: b, svc: i, prevAll: true}, s.Kind)
+			if ok {
+				t.Updates = append(t.Updates, runtime.Assign{Slot: b.slotIndex[slotKey{i, "state", s.Name}], Code: sp})
+			}
+		}
+	}
+	for i := range b.sys.Services {
+		k := b.kinds[i]
+		sc := &scope{b: b, svc: i}
+		order, _ := lang.QuantityOrder(k)
+		for _, q := range order {
+			if sp, ok := b.lowerExpr(q.Value, sc, q.Kind); ok {
+				t.Updates = append(t.Updates, runtime.Assign{Slot: b.slotIndex[slotKey{i, "quantity", q.Name}], Code: sp})
+			}
+		}
+		// Status: the first matching rule wins, else healthy; built as a
+		// chain of selects from the last rule back.
+		start := int32(len(t.Code))
+		ok := true
+		for _, st := range k.Statuses {
+			_, err := sc.node(st.When.Node)
+			if err != nil {
+				b.errAt(st.When.Range, "Cannot compile expression", err.msg)
+				ok = false
+				break
+			}
+			b.emitString(st.Name)
+		}
+		if ok {
+			b.emitString(runtime.StatusHealthy)
+			for range k.Statuses {
+				b.emit(runtime.OpSelect, 0, 0)
+			}
+			t.Updates = append(t.Updates, runtime.Assign{Slot: t.Services[i].Status, Code: runtime.Span{Start: start, End: int32(len(t.Code))}})
+		}
+		for _, l := range k.Logs {
+			active := b.addSlot(i, runtime.ClassLog, "log", l.Name, value.Bool, value.OfBool(false))
+			if sp, ok := b.lowerExpr(l.When, sc, value.Bool); ok {
+				t.Updates = append(t.Updates, runtime.Assign{Slot: active, Code: sp})
+			}
+			rule := runtime.LogRule{Service: int16(i), Level: l.Level, Active: active}
+			for hi, p := range l.Parts {
+				if p.Hole == nil {
+					rule.Parts = append(rule.Parts, runtime.TextPart{Lit: p.Lit, Hole: runtime.NoSlot})
+					continue
+				}
+				hole := b.addSlot(i, runtime.ClassHole, "hole", fmt.Sprintf("%s#%d", l.Name, hi), p.Hole.Kind, zeroOf(p.Hole.Kind))
+				if sp, ok := b.lowerExpr(p.Hole, sc, p.Hole.Kind); ok {
+					t.Updates = append(t.Updates, runtime.Assign{Slot: hole, Code: sp})
+				}
+				if p.Hole.Kind == value.Float {
+					t.Slots[hole].Precision = 1
+				}
+				rule.Parts = append(rule.Parts, runtime.TextPart{Hole: hole})
+			}
+			t.Services[i].Logs = append(t.Services[i].Logs, int32(len(t.Logs)))
+			t.Logs = append(t.Logs, rule)
+		}
+		for _, as := range k.Restart {
+			slot := b.slotIndex[slotKey{i, "state", as.Name}]
+			start := int32(len(t.Code))
+			b.emitValue(as.Value)
+			t.Services[i].Restart = append(t.Services[i].Restart, runtime.Assign{Slot: slot, Code: runtime.Span{Start: start, End: int32(len(t.Code))}})
+		}
+	}
+}
+
+// emitHealthy pushes whether every service is healthy.
+func (b *build) emitHealthy() {
+	for i := range b.t.Services {
+		b.emit(runtime.OpLoad, int32(b.t.Services[i].Status), 0)
+		b.emitString(runtime.StatusHealthy)
+		b.emit(runtime.OpEqS, 0, 0)
+		if i > 0 {
+			b.emit(runtime.OpAnd, 0, 0)
+		}
+	}
+	if len(b.t.Services) == 0 {
+		b.emit(runtime.OpConst, 0, 1)
+	}
+}
+
+// emitFixed pushes whether every fault's fixed_when holds.
+func (b *build) emitFixed() *lowerError {
+	b.emit(runtime.OpConst, 0, 1)
+	for _, fu := range b.in.Faults {
+		fk := b.m.FaultKind(fu.Name)
+		svc := b.serviceIndex(fu.Target)
+		x := fk.FixedWhenByKind[b.kinds[svc].Name]
+		if x == nil {
+			return &lowerError{nil, "fixed_when of " + fu.Name + " did not check"}
+		}
+		if _, err := (&scope{b: b, svc: svc, params: fu.Params}).node(x.Node); err != nil {
+			return err
+		}
+		b.emit(runtime.OpAnd, 0, 0)
+	}
+	return nil
+}
+
+func (b *build) mechanismIndex(name string) int {
+	for i, m := range b.rubric.Mechanisms {
+		if m.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func (b *build) lowerFaults() {
+	t := b.t
+	for _, fu := range b.in.Faults {
+		fk := b.m.FaultKind(fu.Name)
+		svc := b.serviceIndex(fu.Target)
+		k := b.kinds[svc]
+		mech := b.mechanismIndex(fk.Mechanism)
+		if mech < 0 {
+			b.errAt(fu.NameRange, "Unknown mechanism", fmt.Sprintf("The rubric %q has no mechanism %q.", b.rubric.Name, fk.Mechanism))
+			continue
+		}
+		f := runtime.Fault{Kind: fk.Name, Service: int16(svc), Mechanism: int16(mech), Detail: fk.Detail}
+		x := fk.FixedWhenByKind[k.Name]
+		if x == nil {
+			b.errAt(fu.NameRange, "Fault cannot compile", "Its fixed_when condition has errors.")
+			continue
+		}
+		sp, ok := b.lowerExpr(x, &scope{b: b, svc: svc, params: fu.Params}, value.Bool)
+		if !ok {
+			continue
+		}
+		f.Fixed = sp
+		for _, r := range fk.Remedies {
+			switch r.Effect {
+			case "restart_service":
+				f.Remedies = append(f.Remedies, runtime.Remedy{Effect: runtime.EffectRestart, Service: int16(svc), Slot: runtime.NoSlot})
+			case "update_config":
+				slot := b.slotIndex[slotKey{svc, "config", r.Key}]
+				v := r.Value
+				if v.K == value.Null {
+					v = k.ConfigKey(r.Key).Default
+				}
+				v, _ = convertTo(v, t.Slots[slot].Kind)
+				f.Remedies = append(f.Remedies, runtime.Remedy{Effect: runtime.EffectUpdate, Service: int16(svc), Slot: slot, Value: b.word(v)})
+			}
+		}
+		t.Faults = append(t.Faults, f)
+		b.applyEdits(fk.Edits, svc, fu.Params, fu.NameRange)
+	}
+	for _, du := range b.in.Distractors {
+		dk := b.m.DistractorKind(du.Name)
+		svc := b.serviceIndex(du.Target)
+		t.Distractors = append(t.Distractors, int16(svc))
+		b.applyEdits(dk.Edits, svc, nil, du.NameRange)
+	}
+	start := int32(len(t.Code))
+	if b.in.Resolved != nil {
+		if _, err := (&scope{b: b, svc: -1}).node(b.in.Resolved.Node); err != nil {
+			b.errAt(b.in.Resolved.Range, "Cannot compile expression", err.msg)
+			return
+		}
+	} else {
+		if err := b.emitFixed(); err != nil {
+			b.errAt(b.in.DefRange, "Cannot compile resolved_when", err.msg)
+			return
+		}
+		b.emitHealthy()
+		b.emit(runtime.OpAnd, 0, 0)
+	}
+	t.Resolved = runtime.Span{Start: start, End: int32(len(t.Code))}
+}
+
+// word encodes a value; strings get provisional ids, remapped later.
+func (b *build) word(v value.Value) uint64 {
+	if v.K == value.String {
+		return uint64(b.intern(v.S))
+	}
+	w, _ := (&runtime.Task{}).WordOf(v)
+	return w
+}
+
+func convertTo(v value.Value, k value.Kind) (value.Value, bool) {
+	if v.K == k {
+		return v, true
+	}
+	if v.K == value.Int && k == value.Float {
+		return value.OfFloat(float64(v.I)), true
+	}
+	return v, false
+}
+
+func (b *build) applyEdits(edits []lang.Edit, svc int, params map[string]value.Value, r lang.Range) {
+	for _, e := range edits {
+		class := "config"
+		if e.State {
+			class = "state"
+		}
+		slot, ok := b.slotIndex[slotKey{svc, class, e.Name}]
+		if !ok {
+			b.errAt(r, "Edit does not apply", fmt.Sprintf("%s has no %s %q.", b.t.Services[svc].Name, class, e.Name))
+			continue
+		}
+		v, d := e.Eval(params)
+		if d != nil {
+			b.diags = append(b.diags, d)
+			continue
+		}
+		v, ok = convertTo(v, b.t.Slots[slot].Kind)
+		if !ok {
+			b.errAt(e.Range, "Incorrect value type", fmt.Sprintf("%q is a %s.", e.Name, b.t.Slots[slot].Kind))
+			continue
+		}
+		b.edits = append(b.edits, edit{slot, v})
+	}
+}
+
+func (b *build) bindTools() {
+	t := b.t
+	for _, tl := range b.m.Tools {
+		if tl.Broken {
+			continue
+		}
+		eff, _ := runtime.ParseEffect(tl.Effect)
+		rt := runtime.Tool{Name: tl.Name, Effect: eff, Doc: tl.Description}
+		for _, a := range tl.Args {
+			at, _ := runtime.ParseArgType(a.Type)
+			rt.Args = append(rt.Args, runtime.ToolArg{Name: a.Name, Type: at, Optional: a.Optional, Doc: a.Description})
+		}
+		t.Tools = append(t.Tools, rt)
+	}
+	sort.SliceStable(t.Tools, func(i, j int) bool { return t.Tools[i].Effect < t.Tools[j].Effect })
+	for _, nu := range b.in.Noise {
+		np := b.m.NoisePattern(nu.Name)
+		eff, _ := runtime.ParseNoiseEffect(np.Effect)
+		n := runtime.Noise{Effect: eff, Service: -1, Rate: np.Rate, Magnitude: np.Magnitude, Lag: int32(np.Lag)}
+		if nu.Target != "" {
+			n.Service = int16(b.serviceIndex(nu.Target))
+		}
+		if nu.Rate != nil {
+			n.Rate = *nu.Rate
+		}
+		if nu.Magnitude != nil {
+			n.Magnitude = *nu.Magnitude
+		}
+		if nu.Lag != nil {
+			n.Lag = int32(*nu.Lag)
+		}
+		if int(n.Lag) >= History-4 {
+			n.Lag = History - 5
+		}
+		t.Noise = append(t.Noise, n)
+	}
+	for i, ss := range b.sys.Services {
+		term := runtime.Term{Name: ss.Name, Phrases: []string{lang.NormalizePhrase(ss.Name)}}
+		for _, c := range b.rubric.Components {
+			if c.Name == b.kinds[i].Name {
+				for _, p := range c.Phrases {
+					term.Phrases = appendUnique(term.Phrases, lang.NormalizePhrase(p))
+				}
+			}
+		}
+		t.Components = append(t.Components, term)
+	}
+	for _, mch := range b.rubric.Mechanisms {
+		term := runtime.Term{Name: mch.Name, Phrases: []string{lang.NormalizePhrase(mch.Name)}}
+		for _, p := range mch.Phrases {
+			term.Phrases = appendUnique(term.Phrases, lang.NormalizePhrase(p))
+		}
+		t.Mechanisms = append(t.Mechanisms, term)
+	}
+	w, p := b.rubric.Weights, b.rubric.Penalties
+	t.Rubric = runtime.Rubric{Name: b.rubric.Name,
+		Evidence: w["evidence"], Diagnosis: w["diagnosis"], Mitigation: w["mitigation"], Resolution: w["resolution"], Efficiency: w["efficiency"],
+		InvalidAction: p["invalid_action"], RepeatedInvalidAction: p["repeated_invalid_action"], RepeatedUselessAction: p["repeated_useless_action"],
+		WrongChange: p["wrong_change"], RestartHealthy: p["restart_healthy"], DistractorAction: p["distractor_action"], PrematureResolution: p["premature_resolution"]}
+}
+
+func appendUnique(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+// finaliseStrings sorts the string table so lookups are binary searches,
+// and remaps every provisional string id.
+func (b *build) finaliseStrings() {
+	t := b.t
+	for i, v := range b.base {
+		if v.K == value.String {
+			b.intern(v.S)
+		}
+		_ = i
+	}
+	for _, e := range b.edits {
+		if e.v.K == value.String {
+			b.intern(e.v.S)
+		}
+	}
+	sorted := append([]string(nil), b.strings...)
+	sort.Strings(sorted)
+	remap := make([]uint64, len(b.strings))
+	for i, s := range b.strings {
+		remap[i] = uint64(sort.SearchStrings(sorted, s))
+	}
+	for _, ci := range b.strConsts {
+		t.Code[ci].K = remap[t.Code[ci].K]
+	}
+	for fi := range t.Faults {
+		for ri := range t.Faults[fi].Remedies {
+			r := &t.Faults[fi].Remedies[ri]
+			if r.Slot != runtime.NoSlot && t.Slots[r.Slot].Kind == value.String {
+				r.Value = remap[r.Value]
+			}
+		}
+	}
+	t.Strings = sorted
+	for i := range t.Slots {
+		if t.Slots[i].Class == runtime.ClassConfig {
+			w, _ := t.WordOf(b.base[i])
+			t.Slots[i].Default = w
+		}
+	}
+}
+
+// runWarmup settles the fault-free world, applies the faults' edits, and
+// runs the warm-up ticks, all on the runtime, storing the last History rows.
+func (b *build) runWarmup() {
+	t := b.t
+	n := len(t.Slots)
+	row := make([]uint64, n)
+	for i, v := range b.base {
+		w, ok := t.WordOf(v)
+		if !ok {
+			b.errAt(b.in.DefRange, "Internal compiler error", "an initial value has no word")
+			return
+		}
+		row[i] = w
+	}
+	t.InitTick = History - 1
+	t.Init = make([]uint64, 0, History*n)
+	for i := 0; i < History; i++ {
+		t.Init = append(t.Init, row...)
+	}
+	t.Budget = max(t.Budget, 1)
+	if t.Resolved.End == 0 {
+		b.emit(runtime.OpConst, 0, 1)
+		t.Resolved = runtime.Span{Start: int32(len(t.Code) - 1), End: int32(len(t.Code))}
+	}
+	ep := runtime.NewEpisode(t)
+	ep.Reset(0)
+	for i := 0; i < settleTicks; i++ {
+		ep.Advance()
+	}
+	for _, e := range b.edits {
+		w, _ := t.WordOf(e.v)
+		ep.Poke(e.slot, w)
+	}
+	for i := 0; i < b.in.Warmup; i++ {
+		ep.Advance()
+	}
+	t.Init = ep.History()
+	t.InitTick = ep.Tick()
+}
+
+// bindExpert records the expert plan. Until certification computes the
+// informed optimum, the evidence set is the expert's reads and the optimal
+// step count is the plan's length.
+func (b *build) bindExpert() {
+	t := b.t
+	t.Expert = append([]string(nil), b.in.Expert...)
+	t.Optimal = len(t.Expert)
+	for i, text := range b.in.Expert {
+		call, d := lang.ParseAction(text)
+		if d != nil {
+			continue
+		}
+		args := make([]value.Value, len(call.Args))
+		for j, a := range call.Args {
+			args[j] = a.Value
+		}
+		a := t.Bind(call.Tool, args)
+		if a.Err != runtime.OK {
+			b.errAt(b.in.ExpertRange[i], "Invalid expert action", a.Err.String())
+			continue
+		}
+		if t.Tools[a.Tool].Effect.IsRead() {
+			r := runtime.Read{Tool: a.Tool, Service: a.Service, Key: a.Key}
+			dup := false
+			for _, x := range t.Evidence {
+				dup = dup || x == r
+			}
+			if !dup {
+				t.Evidence = append(t.Evidence, r)
+			}
+		}
+	}
+}

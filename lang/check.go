@@ -1,0 +1,644 @@
+package lang
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/types"
+	"github.com/srezc/srezc/value"
+)
+
+type checker struct {
+	m      *Module
+	files  map[string]*File
+	diags  Diagnostics
+	broken *Decl
+}
+
+func (c *checker) errRange(r Range, summary, detail string) {
+	rr := r
+	c.diags = append(c.diags, &Diagnostic{Severity: Error, Summary: summary, Detail: detail, Subject: &rr})
+	if c.broken != nil {
+		c.broken.Broken = true
+	}
+}
+
+func names[T interface{ decl() *Decl }](list []T) []string {
+	out := make([]string, 0, len(list))
+	for _, x := range list {
+		out = append(out, x.decl().Name)
+	}
+	return out
+}
+
+// unknown reports a reference to a name that does not exist.
+func (c *checker) unknown(r Range, what, name string, candidates []string) {
+	c.errRange(r, "Unknown "+what, fmt.Sprintf("There is no %s named %q.%s", what, name, didYouMean(name, candidates)))
+}
+
+func dupes[T interface{ decl() *Decl }](c *checker, what string, list []T) {
+	seen := map[string]*Decl{}
+	for _, x := range list {
+		d := x.decl()
+		if d.Name == "" {
+			continue
+		}
+		if first, ok := seen[d.Name]; ok {
+			rel := first.NameRange
+			c.diags = append(c.diags, &Diagnostic{Severity: Error, Summary: "Duplicate " + what,
+				Detail:  fmt.Sprintf("A %s named %q was already declared at %s.", what, d.Name, first.NameRange),
+				Subject: &d.NameRange, Related: &rel})
+			d.Broken = true
+			continue
+		}
+		seen[d.Name] = d
+	}
+}
+
+// check runs every semantic check over a decoded module.
+func (c *checker) check() {
+	m := c.m
+	dupes(c, "service kind", m.ServiceKinds)
+	dupes(c, "system", m.Systems)
+	dupes(c, "fault kind", m.FaultKinds)
+	dupes(c, "distractor kind", m.DistractorKinds)
+	dupes(c, "noise pattern", m.NoisePatterns)
+	dupes(c, "tool", m.Tools)
+	dupes(c, "rubric", m.Rubrics)
+	dupes(c, "incident", m.Incidents)
+	for _, k := range m.ServiceKinds {
+		c.broken = &k.Decl
+		c.serviceKind(k)
+	}
+	for _, k := range m.ServiceKinds {
+		c.broken = &k.Decl
+		c.serviceKindExprs(k)
+	}
+	for _, s := range m.Systems {
+		c.broken = &s.Decl
+		c.system(s)
+	}
+	for _, t := range m.Tools {
+		c.broken = &t.Decl
+		c.tool(t)
+	}
+	for _, r := range m.Rubrics {
+		c.broken = &r.Decl
+		c.rubric(r)
+	}
+	for _, f := range m.FaultKinds {
+		c.broken = &f.Decl
+		c.faultKind(f)
+	}
+	for _, d := range m.DistractorKinds {
+		c.broken = &d.Decl
+		c.distractorKind(d)
+	}
+	for _, n := range m.NoisePatterns {
+		c.broken = &n.Decl
+		c.noisePattern(n)
+	}
+	for _, in := range m.Incidents {
+		c.broken = &in.Decl
+		c.incident(in)
+	}
+	c.broken = nil
+}
+
+func (c *checker) serviceKind(k *ServiceKind) {
+	dupes(c, "role", k.Roles)
+	dupes(c, "config key", k.Config)
+	dupes(c, "state", k.States)
+	dupes(c, "derived quantity or metric", k.Derived)
+	dupes(c, "status", k.Statuses)
+	dupes(c, "log rule", k.Logs)
+	for _, r := range k.Roles {
+		if r.Kind != "" && c.m.ServiceKind(r.Kind) == nil {
+			c.unknown(r.DefRange, "service kind", r.Kind, names(c.m.ServiceKinds))
+		}
+	}
+	reserved := []string{"config", "state", "traffic", "status"}
+	for _, q := range k.Derived {
+		if contains(reserved, q.Name) || k.Role(q.Name) != nil {
+			c.errRange(q.NameRange, "Name in use", fmt.Sprintf("%q is already a role or a reserved name (%s).", q.Name, strings.Join(reserved, ", ")))
+		}
+	}
+	for _, r := range k.Roles {
+		if contains(reserved, r.Name) {
+			c.errRange(r.NameRange, "Name in use", fmt.Sprintf("%q is a reserved name.", r.Name))
+		}
+	}
+	for i := range k.Restart {
+		as := &k.Restart[i]
+		s := k.State(as.Name)
+		if s == nil {
+			c.unknown(as.Range, "state", as.Name, names(k.States))
+			continue
+		}
+		v, ok := convertKind(as.Value, s.Kind)
+		if !ok {
+			c.errRange(as.Range, "Incorrect value type", fmt.Sprintf("The state %q is a %s; this value is a %s.", as.Name, s.Kind, as.Value.K))
+			continue
+		}
+		as.Value = v
+	}
+	for _, name := range []string{k.Latency, k.Errors} {
+		if name != "" && k.Quantity(name) == nil {
+			c.unknown(k.TraceRng, "derived quantity or metric", name, names(k.Derived))
+		}
+	}
+	for _, s := range k.States {
+		if s.Kind == value.Null || s.Initial.K == value.Null {
+			continue
+		}
+	}
+}
+
+// convertKind converts a literal to a declared kind; an int literal may
+// stand for a float.
+func convertKind(v value.Value, k value.Kind) (value.Value, bool) {
+	if v.K == k {
+		return v, true
+	}
+	if v.K == value.Int && k == value.Float {
+		return value.OfFloat(float64(v.I)), true
+	}
+	return value.Value{}, false
+}
+
+// scalarNames lists a kind's config keys, states, and quantities as types.
+func kindScope(k *ServiceKind) (config, state types.Map, quantities types.Map) {
+	config, state, quantities = types.Map{}, types.Map{}, types.Map{}
+	for _, x := range k.Config {
+		config[x.Name] = typeOfKind(x.Kind)
+	}
+	for _, x := range k.States {
+		state[x.Name] = typeOfKind(x.Kind)
+	}
+	for _, x := range k.Derived {
+		quantities[x.Name] = typeOfKind(x.Kind)
+	}
+	return
+}
+
+// KindEnv is the expression scope of a service kind (see docs/language.md).
+func (m *Module) KindEnv(k *ServiceKind) types.Map {
+	config, state, q := kindScope(k)
+	env := types.Map{"config": config, "state": state, "traffic": types.Float64}
+	for n, t := range q {
+		env[n] = t
+	}
+	for _, r := range k.Roles {
+		rk := m.ServiceKind(r.Kind)
+		if rk == nil {
+			continue
+		}
+		_, _, rq := kindScope(rk)
+		rq["status"] = types.String
+		env[r.Name] = rq
+	}
+	return env
+}
+
+func (c *checker) serviceKindExprs(k *ServiceKind) {
+	env := c.m.KindEnv(k)
+	for _, s := range k.States {
+		if s.Next != nil && s.Kind != value.Null {
+			c.checkExpr(s.Next, env, s.Kind, "next value of state "+s.Name)
+		}
+	}
+	for _, q := range k.Derived {
+		if q.Value != nil && q.Kind != value.Null {
+			c.checkExpr(q.Value, env, q.Kind, "value of "+q.Name)
+		}
+	}
+	for _, s := range k.Statuses {
+		c.checkExpr(s.When, env, value.Bool, "condition of status "+s.Name)
+	}
+	for _, l := range k.Logs {
+		c.checkExpr(l.When, env, value.Bool, "condition of log "+l.Name)
+		for _, p := range l.Parts {
+			if p.Hole != nil {
+				c.checkExpr(p.Hole, env, value.Null, "log hole")
+			}
+		}
+	}
+	// Derived quantities are computed in dependency order; a cycle within
+	// one service has no order.
+	if _, cyc := QuantityOrder(k); cyc != nil {
+		c.errRange(cyc.NameRange, "Cycle in derived quantities", fmt.Sprintf("%q depends on itself through other derived quantities of %s.", cyc.Name, k.Name))
+	}
+}
+
+// QuantityOrder sorts a kind's quantities so that each comes after those it
+// reads. It returns a quantity on a cycle if there is one.
+func QuantityOrder(k *ServiceKind) ([]*Quantity, *Quantity) {
+	deps := map[*Quantity][]*Quantity{}
+	for _, q := range k.Derived {
+		if q.Value == nil || q.Value.Node == nil {
+			continue
+		}
+		for _, name := range BareNames(q.Value.Node) {
+			if d := k.Quantity(name); d != nil {
+				deps[q] = append(deps[q], d)
+			}
+		}
+	}
+	var order []*Quantity
+	state := map[*Quantity]int{}
+	var cyc *Quantity
+	var visit func(q *Quantity)
+	visit = func(q *Quantity) {
+		switch state[q] {
+		case 1:
+			if cyc == nil {
+				cyc = q
+			}
+			return
+		case 2:
+			return
+		}
+		state[q] = 1
+		for _, d := range deps[q] {
+			visit(d)
+		}
+		state[q] = 2
+		order = append(order, q)
+	}
+	for _, q := range k.Derived {
+		visit(q)
+	}
+	return order, cyc
+}
+
+// BareNames lists the identifiers an expression reads that are not the
+// head of a member chain (config.x, role.x).
+func BareNames(n ast.Node) []string {
+	var out []string
+	var walk func(n ast.Node, head bool)
+	walk = func(n ast.Node, head bool) {
+		switch x := n.(type) {
+		case *ast.IdentifierNode:
+			if !head {
+				out = append(out, x.Value)
+			}
+		case *ast.MemberNode:
+			walk(x.Node, true)
+		case *ast.UnaryNode:
+			walk(x.Node, false)
+		case *ast.BinaryNode:
+			walk(x.Left, false)
+			walk(x.Right, false)
+		case *ast.ConditionalNode:
+			walk(x.Cond, false)
+			walk(x.Exp1, false)
+			walk(x.Exp2, false)
+		case *ast.BuiltinNode:
+			for _, a := range x.Arguments {
+				walk(a, false)
+			}
+		case *ast.CallNode:
+			for _, a := range x.Arguments {
+				walk(a, false)
+			}
+		}
+	}
+	walk(n, false)
+	sort.Strings(out)
+	return out
+}
+
+func (c *checker) system(s *System) {
+	dupes(c, "service", s.Services)
+	for _, ss := range s.Services {
+		k := c.m.ServiceKind(ss.Kind)
+		if k == nil {
+			c.unknown(ss.KindRange, "service kind", ss.Kind, names(c.m.ServiceKinds))
+			continue
+		}
+		bound := map[string]bool{}
+		for _, b := range ss.Roles {
+			r := k.Role(b.Role)
+			if r == nil {
+				c.unknown(b.Range, "role", b.Role, names(k.Roles))
+				continue
+			}
+			bound[b.Role] = true
+			target := s.Service(b.Service)
+			if target == nil {
+				c.unknown(b.Range, "service", b.Service, names(s.Services))
+				continue
+			}
+			if target.Kind != r.Kind {
+				c.errRange(b.Range, "Wrong service kind", fmt.Sprintf("The role %q needs a %s; %q is a %s.", b.Role, r.Kind, b.Service, target.Kind))
+			}
+		}
+		for _, r := range k.Roles {
+			if !bound[r.Name] {
+				c.errRange(ss.DefRange, "Unbound role", fmt.Sprintf("The %s %q must bind its role %q to a %s.", ss.Kind, ss.Name, r.Name, r.Kind))
+			}
+		}
+	}
+}
+
+var effectNames = []string{"logs", "metrics", "config", "status", "traces", "dependencies", "restart", "update", "escalate", "resolve"}
+var argTypes = []string{"service", "config_key", "value", "text"}
+var noiseEffects = []string{"spike", "jitter", "stale", "phantom_restart"}
+
+func (c *checker) tool(t *Tool) {
+	if t.Effect != "" && !contains(effectNames, t.Effect) {
+		c.errRange(t.DefRange, "Unknown effect", fmt.Sprintf("%q is not a tool effect; use one of %s.%s", t.Effect, strings.Join(effectNames, ", "), didYouMean(t.Effect, effectNames)))
+	}
+	dupes(c, "argument", t.Args)
+	for _, a := range t.Args {
+		if !contains(argTypes, a.Type) {
+			c.errRange(a.DefRange, "Unknown argument type", fmt.Sprintf("%q is not an argument type; use one of %s.%s", a.Type, strings.Join(argTypes, ", "), didYouMean(a.Type, argTypes)))
+		}
+	}
+}
+
+func (c *checker) rubric(r *Rubric) {
+	dupes(c, "component", r.Components)
+	dupes(c, "mechanism", r.Mechanisms)
+	for _, comp := range r.Components {
+		if c.m.ServiceKind(comp.Name) == nil {
+			c.unknown(comp.NameRange, "service kind", comp.Name, names(c.m.ServiceKinds))
+		}
+	}
+	for _, mech := range r.Mechanisms {
+		for _, p := range mech.Phrases {
+			np := NormalizePhrase(p)
+			for _, comp := range r.Components {
+				for _, cp := range comp.Phrases {
+					if strings.Contains(" "+np+" ", " "+NormalizePhrase(cp)+" ") {
+						c.errRange(mech.NameRange, "Ambiguous phrase", fmt.Sprintf("The mechanism phrase %q contains the component phrase %q, so naming the mechanism would also blame %s.", p, cp, comp.Name))
+					}
+				}
+			}
+		}
+	}
+}
+
+// NormalizePhrase lowers a phrase and turns punctuation runs into single
+// spaces, as the runtime does to a diagnosis.
+func NormalizePhrase(s string) string {
+	var b strings.Builder
+	space := true
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r >= 0x80 {
+			b.WriteRune(r)
+			space = false
+		} else if !space {
+			b.WriteByte(' ')
+			space = true
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func (c *checker) appliesTo(list []string, r Range) {
+	for _, k := range list {
+		if c.m.ServiceKind(k) == nil {
+			c.unknown(r, "service kind", k, names(c.m.ServiceKinds))
+		}
+	}
+}
+
+func (c *checker) faultKind(f *FaultKind) {
+	c.appliesTo(f.AppliesTo, f.AppliesRange)
+	dupes(c, "parameter", f.Params)
+	for _, other := range f.ConflictsWith {
+		if c.m.FaultKind(other) == nil {
+			c.unknown(f.DefRange, "fault kind", other, names(c.m.FaultKinds))
+		}
+	}
+	if f.Mechanism != "" {
+		found := false
+		var all []string
+		for _, r := range c.m.Rubrics {
+			for _, mech := range r.Mechanisms {
+				all = append(all, mech.Name)
+				found = found || mech.Name == f.Mechanism
+			}
+		}
+		if !found {
+			c.unknown(f.MechRange, "mechanism", f.Mechanism, all)
+		}
+	}
+	params := types.Map{}
+	defaults := map[string]value.Value{}
+	for _, p := range f.Params {
+		params[p.Name] = typeOfKind(p.Kind)
+		defaults[p.Name] = p.Default
+		for _, v := range p.Domain {
+			if v.K != p.Kind {
+				c.errRange(p.DefRange, "Invalid domain", fmt.Sprintf("The domain of %q holds a %s; the parameter is a %s.", p.Name, v.K, p.Kind))
+			}
+		}
+	}
+	f.FixedWhenByKind = map[string]*Expr{}
+	for _, kname := range f.AppliesTo {
+		k := c.m.ServiceKind(kname)
+		if k == nil || k.Broken {
+			continue
+		}
+		c.checkEdits(f.Edits, k, defaults)
+		for _, r := range f.Remedies {
+			if r.Effect != "update_config" || r.Key == "" {
+				continue
+			}
+			ck := k.ConfigKey(r.Key)
+			if ck == nil {
+				c.unknown(r.KeyRange, "config key of "+kname, r.Key, names(k.Config))
+				continue
+			}
+			if r.Value.K != value.Null {
+				if _, ok := convertKind(r.Value, ck.Kind); !ok {
+					c.errRange(r.Range, "Incorrect value type", fmt.Sprintf("The key %q is a %s; the remedy's value is a %s.", r.Key, ck.Kind, r.Value.K))
+				}
+			}
+		}
+		if f.FixedWhen != nil {
+			env := c.m.KindEnv(k)
+			env["param"] = params
+			x := *f.FixedWhen
+			if c.checkExpr(&x, env, value.Bool, "fixed_when condition") {
+				f.FixedWhenByKind[kname] = &x
+			}
+		}
+	}
+}
+
+// checkEdits evaluates set_config/set_state with the default parameters so
+// that a misspelt key or a wrong type is reported on the fault kind itself.
+func (c *checker) checkEdits(edits []Edit, k *ServiceKind, params map[string]value.Value) {
+	for _, e := range edits {
+		var kind value.Kind
+		if e.State {
+			s := k.State(e.Name)
+			if s == nil {
+				c.unknown(e.Range, "state of "+k.Name, e.Name, names(k.States))
+				continue
+			}
+			kind = s.Kind
+		} else {
+			ck := k.ConfigKey(e.Name)
+			if ck == nil {
+				c.unknown(e.Range, "config key of "+k.Name, e.Name, names(k.Config))
+				continue
+			}
+			kind = ck.Kind
+		}
+		v, d := e.Eval(params)
+		if d != nil {
+			c.diags = append(c.diags, d)
+			if c.broken != nil {
+				c.broken.Broken = true
+			}
+			continue
+		}
+		if _, ok := convertKind(v, kind); !ok {
+			c.errRange(e.Range, "Incorrect value type", fmt.Sprintf("%q is a %s; this value is a %s.", e.Name, kind, v.K))
+		}
+	}
+}
+
+func (c *checker) distractorKind(d *DistractorKind) {
+	c.appliesTo(d.AppliesTo, d.AppliesRange)
+	for _, kname := range d.AppliesTo {
+		if k := c.m.ServiceKind(kname); k != nil && !k.Broken {
+			c.checkEdits(d.Edits, k, nil)
+		}
+	}
+}
+
+func (c *checker) noisePattern(n *NoisePattern) {
+	if n.Effect != "" && !contains(noiseEffects, n.Effect) {
+		c.errRange(n.DefRange, "Unknown noise effect", fmt.Sprintf("%q is not a noise effect; use one of %s.%s", n.Effect, strings.Join(noiseEffects, ", "), didYouMean(n.Effect, noiseEffects)))
+	}
+	if n.Rate < 0 || n.Rate > 1 {
+		c.errRange(n.DefRange, "Invalid rate", "A noise rate is a chance between 0 and 1.")
+	}
+}
+
+// IncidentEnv is the scope of resolved_when.
+func (m *Module) IncidentEnv(s *System) types.Map {
+	env := types.Map{"healthy": types.Bool, "fixed": types.Bool}
+	for _, ss := range s.Services {
+		k := m.ServiceKind(ss.Kind)
+		if k == nil {
+			continue
+		}
+		config, state, q := kindScope(k)
+		q["config"] = config
+		q["state"] = state
+		q["status"] = types.String
+		env[ss.Name] = q
+	}
+	return env
+}
+
+func (c *checker) incident(in *Incident) {
+	m := c.m
+	sys := m.System(in.System)
+	if in.System != "" && sys == nil {
+		c.unknown(in.SystemRange, "system", in.System, names(m.Systems))
+	}
+	if sys != nil && sys.Broken {
+		in.Broken = true
+	}
+	if r := m.Rubric(in.Rubric); r == nil {
+		c.unknown(in.RubricRange, "rubric", in.Rubric, names(m.Rubrics))
+	}
+	targetKind := func(target string, r Range) *ServiceKind {
+		if sys == nil {
+			return nil
+		}
+		ss := sys.Service(target)
+		if ss == nil {
+			c.unknown(r, "service", target, names(sys.Services))
+			return nil
+		}
+		return m.ServiceKind(ss.Kind)
+	}
+	for i, fu := range in.Faults {
+		fk := m.FaultKind(fu.Name)
+		if fk == nil {
+			c.unknown(fu.NameRange, "fault kind", fu.Name, names(m.FaultKinds))
+			continue
+		}
+		if fk.Broken {
+			in.Broken = true
+		}
+		k := targetKind(fu.Target, fu.TRange)
+		if k != nil && !contains(fk.AppliesTo, k.Name) {
+			c.errRange(fu.TRange, "Fault does not apply", fmt.Sprintf("The fault kind %q applies to %s, not to %q (a %s).", fu.Name, strings.Join(fk.AppliesTo, ", "), fu.Target, k.Name))
+		}
+		for name, v := range fu.Params {
+			p := fk.Param(name)
+			if p == nil {
+				c.unknown(fu.DefRange, "parameter of "+fu.Name, name, names(fk.Params))
+				continue
+			}
+			cv, ok := convertKind(v, p.Kind)
+			if !ok {
+				c.errRange(fu.DefRange, "Incorrect parameter type", fmt.Sprintf("The parameter %q is a %s; %s is a %s.", name, p.Kind, v, v.K))
+				continue
+			}
+			fu.Params[name] = cv
+		}
+		for _, p := range fk.Params {
+			if _, ok := fu.Params[p.Name]; !ok {
+				fu.Params[p.Name] = p.Default
+			}
+		}
+		for _, other := range in.Faults[:i] {
+			if other.Target == fu.Target && (other.Name == fu.Name || contains(fk.ConflictsWith, other.Name)) {
+				c.errRange(fu.NameRange, "Conflicting faults", fmt.Sprintf("%q conflicts with %q on %q.", fu.Name, other.Name, fu.Target))
+			}
+		}
+	}
+	for _, du := range in.Distractors {
+		dk := m.DistractorKind(du.Name)
+		if dk == nil {
+			c.unknown(du.NameRange, "distractor kind", du.Name, names(m.DistractorKinds))
+			continue
+		}
+		for _, fu := range in.Faults {
+			if fu.Target == du.Target {
+				c.errRange(du.TRange, "Distractor on a faulty service", fmt.Sprintf("%q has a fault; a distractor must sit on a service that is not at fault.", du.Target))
+			}
+		}
+		k := targetKind(du.Target, du.TRange)
+		if k != nil && !contains(dk.AppliesTo, k.Name) {
+			c.errRange(du.TRange, "Distractor does not apply", fmt.Sprintf("The distractor kind %q applies to %s, not to a %s.", du.Name, strings.Join(dk.AppliesTo, ", "), k.Name))
+		}
+	}
+	for _, nu := range in.Noise {
+		if m.NoisePattern(nu.Name) == nil {
+			c.unknown(nu.NameRange, "noise pattern", nu.Name, names(m.NoisePatterns))
+		}
+		if nu.Target != "" {
+			targetKind(nu.Target, nu.TRange)
+		}
+	}
+	if in.Resolved != nil && sys != nil {
+		c.checkExpr(in.Resolved, m.IncidentEnv(sys), value.Bool, "resolved_when condition")
+	}
+	for i, act := range in.Expert {
+		call, d := ParseAction(act)
+		if d != nil {
+			c.errRange(in.ExpertRange[i], "Invalid expert action", d.Detail)
+			continue
+		}
+		found := false
+		for _, t := range m.Tools {
+			found = found || t.Name == call.Tool
+		}
+		if !found {
+			c.unknown(in.ExpertRange[i], "tool", call.Tool, names(m.Tools))
+		}
+	}
+}

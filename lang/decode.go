@@ -1,0 +1,980 @@
+package lang
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/srezc/srezc/value"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// decoder turns one file's syntax tree into declarations. It reports every
+// problem it meets and marks the declaration it is in as broken.
+type decoder struct {
+	file  *File
+	diags Diagnostics
+	// broken is the declaration being decoded; errors mark it.
+	broken *Decl
+}
+
+func (d *decoder) errAt(r hcl.Range, summary, detail string) {
+	rr := fromHCL(r)
+	d.errRange(rr, summary, detail)
+}
+
+func (d *decoder) errRange(r Range, summary, detail string) {
+	d.diags = append(d.diags, &Diagnostic{Severity: Error, Summary: summary, Detail: detail, Subject: &r})
+	if d.broken != nil {
+		d.broken.Broken = true
+	}
+}
+
+// schema describes a block body: its attributes (required ones marked) and
+// its nested block types with their label counts.
+type schema struct {
+	what     string
+	attrs    []string
+	required []string
+	blocks   map[string]int
+	// openAttrs accepts any attribute (fault parameters, set_config).
+	openAttrs bool
+}
+
+type content struct {
+	attrs  map[string]*hclsyntax.Attribute
+	blocks []*hclsyntax.Block
+}
+
+func (c *content) has(name string) bool { _, ok := c.attrs[name]; return ok }
+
+// sortedAttrs lists a body's attributes in source order: hclsyntax keeps
+// them in a map.
+func sortedAttrs(b *hclsyntax.Body) []*hclsyntax.Attribute {
+	out := make([]*hclsyntax.Attribute, 0, len(b.Attributes))
+	for _, a := range b.Attributes {
+		out = append(out, a)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].SrcRange.Start.Byte < out[j].SrcRange.Start.Byte })
+	return out
+}
+
+func (d *decoder) content(b *hclsyntax.Body, defRange hcl.Range, s schema) content {
+	c := content{attrs: map[string]*hclsyntax.Attribute{}}
+	for _, a := range sortedAttrs(b) {
+		if !s.openAttrs && !contains(s.attrs, a.Name) {
+			detail := fmt.Sprintf("An argument named %q is not expected in %s.", a.Name, s.what)
+			if _, isBlock := s.blocks[a.Name]; isBlock {
+				detail += fmt.Sprintf(" Did you mean to define a block of type %q?", a.Name)
+			} else {
+				detail += didYouMean(a.Name, s.attrs)
+			}
+			d.errAt(a.NameRange, "Unsupported argument", detail)
+			continue
+		}
+		c.attrs[a.Name] = a
+	}
+	for _, r := range s.required {
+		if _, ok := c.attrs[r]; !ok {
+			d.errAt(defRange, "Missing required argument", fmt.Sprintf("The argument %q is required in %s, but no definition was found.", r, s.what))
+		}
+	}
+	blockTypes := make([]string, 0, len(s.blocks))
+	for t := range s.blocks {
+		blockTypes = append(blockTypes, t)
+	}
+	for _, blk := range b.Blocks {
+		labels, ok := s.blocks[blk.Type]
+		if !ok {
+			detail := fmt.Sprintf("Blocks of type %q are not expected in %s.", blk.Type, s.what)
+			if contains(s.attrs, blk.Type) {
+				detail += fmt.Sprintf(" Did you mean to define argument %q? If so, use the equals sign to assign it a value.", blk.Type)
+			} else {
+				detail += didYouMean(blk.Type, blockTypes)
+			}
+			d.errAt(blk.TypeRange, "Unsupported block type", detail)
+			continue
+		}
+		if len(blk.Labels) != labels {
+			if len(blk.Labels) < labels {
+				d.errAt(blk.OpenBraceRange, "Missing name for "+blk.Type, fmt.Sprintf("A %s block needs %d label(s): its name.", blk.Type, labels))
+			} else {
+				d.errAt(blk.LabelRanges[labels], "Extraneous label for "+blk.Type, fmt.Sprintf("A %s block takes %d label(s).", blk.Type, labels))
+			}
+			continue
+		}
+		c.blocks = append(c.blocks, blk)
+	}
+	return c
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *decoder) eval(a *hclsyntax.Attribute, ctx *hcl.EvalContext) (cty.Value, bool) {
+	v, ds := a.Expr.Value(ctx)
+	if ds.HasErrors() {
+		for _, x := range fromHCLDiags(ds) {
+			d.diags = append(d.diags, x)
+		}
+		if d.broken != nil {
+			d.broken.Broken = true
+		}
+		return cty.NilVal, false
+	}
+	if !v.IsWhollyKnown() || v.IsNull() {
+		d.errAt(a.Expr.Range(), "Invalid value", fmt.Sprintf("The argument %q needs a known, non-null value.", a.Name))
+		return cty.NilVal, false
+	}
+	return v, true
+}
+
+func (d *decoder) str(c content, name string) string {
+	a, ok := c.attrs[name]
+	if !ok {
+		return ""
+	}
+	v, ok := d.eval(a, nil)
+	if !ok {
+		return ""
+	}
+	if v.Type() != cty.String {
+		d.errAt(a.Expr.Range(), "Incorrect attribute value type", fmt.Sprintf("The argument %q must be a string.", name))
+		return ""
+	}
+	return v.AsString()
+}
+
+func (d *decoder) strList(c content, name string) []string {
+	a, ok := c.attrs[name]
+	if !ok {
+		return nil
+	}
+	v, ok := d.eval(a, nil)
+	if !ok {
+		return nil
+	}
+	if !v.Type().IsTupleType() && !v.Type().IsListType() {
+		d.errAt(a.Expr.Range(), "Incorrect attribute value type", fmt.Sprintf("The argument %q must be a list of strings.", name))
+		return nil
+	}
+	var out []string
+	for it := v.ElementIterator(); it.Next(); {
+		_, e := it.Element()
+		if e.IsNull() || e.Type() != cty.String {
+			d.errAt(a.Expr.Range(), "Incorrect attribute value type", fmt.Sprintf("The argument %q must be a list of strings.", name))
+			return nil
+		}
+		out = append(out, e.AsString())
+	}
+	return out
+}
+
+func (d *decoder) number(c content, name string, def float64) float64 {
+	a, ok := c.attrs[name]
+	if !ok {
+		return def
+	}
+	v, ok := d.eval(a, nil)
+	if !ok {
+		return def
+	}
+	if v.Type() != cty.Number {
+		d.errAt(a.Expr.Range(), "Incorrect attribute value type", fmt.Sprintf("The argument %q must be a number.", name))
+		return def
+	}
+	f, _ := v.AsBigFloat().Float64()
+	return f
+}
+
+func (d *decoder) integer(c content, name string, def, lo, hi int) int {
+	a, ok := c.attrs[name]
+	if !ok {
+		return def
+	}
+	val, ok := d.typedValue(a, value.Int, nil)
+	if !ok {
+		return def
+	}
+	if val.I < int64(lo) || val.I > int64(hi) {
+		d.errAt(a.Expr.Range(), "Value out of range", fmt.Sprintf("The argument %q must be between %d and %d.", name, lo, hi))
+		return def
+	}
+	return int(val.I)
+}
+
+func (d *decoder) boolean(c content, name string) bool {
+	a, ok := c.attrs[name]
+	if !ok {
+		return false
+	}
+	v, ok := d.typedValue(a, value.Bool, nil)
+	return ok && v.B
+}
+
+// writtenAsFloat reports whether an expression's source is a number
+// literal written with a decimal point or exponent.
+func (d *decoder) writtenAsFloat(e hclsyntax.Expression) bool {
+	r := e.Range()
+	if r.Start.Byte < 0 || r.End.Byte > len(d.file.Src) || r.Start.Byte > r.End.Byte {
+		return false
+	}
+	src := string(d.file.Src[r.Start.Byte:r.End.Byte])
+	switch e.(type) {
+	case *hclsyntax.LiteralValueExpr, *hclsyntax.UnaryOpExpr:
+		return strings.ContainsAny(src, ".eE")
+	}
+	return false
+}
+
+// typedValue evaluates an attribute as a value of kind k. Int and float are
+// kept apart: an int wants an integral literal written without a point.
+func (d *decoder) typedValue(a *hclsyntax.Attribute, k value.Kind, ctx *hcl.EvalContext) (value.Value, bool) {
+	v, ok := d.eval(a, ctx)
+	if !ok {
+		return value.Value{}, false
+	}
+	out, msg := convertValue(v, k, d.writtenAsFloat(a.Expr))
+	if msg != "" {
+		d.errAt(a.Expr.Range(), "Incorrect attribute value type", fmt.Sprintf("The argument %q %s.", a.Name, msg))
+		return value.Value{}, false
+	}
+	return out, true
+}
+
+func convertValue(v cty.Value, k value.Kind, float bool) (value.Value, string) {
+	switch k {
+	case value.Int:
+		if v.Type() != cty.Number {
+			return value.Value{}, "must be an int"
+		}
+		bf := v.AsBigFloat()
+		if float || !bf.IsInt() {
+			return value.Value{}, "must be an int, not a float (write it without a decimal point)"
+		}
+		i, acc := bf.Int64()
+		if acc != 0 {
+			return value.Value{}, "is out of the int range"
+		}
+		return value.OfInt(i), ""
+	case value.Float:
+		if v.Type() != cty.Number {
+			return value.Value{}, "must be a float"
+		}
+		f, _ := v.AsBigFloat().Float64()
+		if math.IsInf(f, 0) {
+			return value.Value{}, "is out of the float range"
+		}
+		return value.OfFloat(f), ""
+	case value.Bool:
+		if v.Type() != cty.Bool {
+			return value.Value{}, "must be a bool"
+		}
+		return value.OfBool(v.True()), ""
+	case value.String:
+		if v.Type() != cty.String {
+			return value.Value{}, "must be a string"
+		}
+		return value.OfString(v.AsString()), ""
+	}
+	return value.Value{}, "has no type"
+}
+
+// valueList evaluates a list attribute whose elements have kind k.
+func (d *decoder) valueList(a *hclsyntax.Attribute, k value.Kind) []value.Value {
+	tup, isTuple := a.Expr.(*hclsyntax.TupleConsExpr)
+	if !isTuple {
+		d.errAt(a.Expr.Range(), "Incorrect attribute value type", fmt.Sprintf("The argument %q must be a list written as [a, b, …].", a.Name))
+		return nil
+	}
+	var out []value.Value
+	for _, e := range tup.Exprs {
+		v, ds := e.Value(nil)
+		if ds.HasErrors() {
+			d.diags = append(d.diags, fromHCLDiags(ds)...)
+			if d.broken != nil {
+				d.broken.Broken = true
+			}
+			continue
+		}
+		x, msg := convertValue(v, k, d.writtenAsFloat(e))
+		if msg != "" {
+			d.errAt(e.Range(), "Incorrect attribute value type", fmt.Sprintf("Each element of %q %s.", a.Name, msg))
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// expr reads a runtime expression: an HCL string holding expr source.
+func (d *decoder) expr(c content, name string) *Expr {
+	a, ok := c.attrs[name]
+	if !ok {
+		return nil
+	}
+	v, ok := d.eval(a, nil)
+	if !ok {
+		return nil
+	}
+	if v.Type() != cty.String {
+		d.errAt(a.Expr.Range(), "Incorrect attribute value type", fmt.Sprintf("The argument %q must be a string holding an expression.", name))
+		return nil
+	}
+	src := v.AsString()
+	r := a.Expr.Range()
+	x := &Expr{Src: src, Range: fromHCL(r)}
+	if t, ok := a.Expr.(*hclsyntax.TemplateExpr); ok && len(t.Parts) == 1 && r.End.Byte-r.Start.Byte >= 2 {
+		inner := d.file.Src[r.Start.Byte+1 : r.End.Byte-1]
+		if string(inner) == src {
+			x.Exact = true
+			x.Range = rangeOf(d.file, r.Start.Byte+1, r.End.Byte-1)
+		}
+	}
+	if strings.TrimSpace(src) == "" {
+		d.errAt(r, "Empty expression", fmt.Sprintf("The argument %q needs an expression.", name))
+		return nil
+	}
+	return x
+}
+
+// sub returns the Expr for bytes [from, to) of a parent expression's source.
+func (d *decoder) sub(parent *Expr, from, to int) *Expr {
+	x := &Expr{Src: parent.Src[from:to], Range: parent.Range}
+	if parent.Exact {
+		x.Exact = true
+		x.Range = rangeOf(d.file, parent.Range.Start.Byte+from, parent.Range.Start.Byte+to)
+	}
+	return x
+}
+
+func (d *decoder) decl(blk *hclsyntax.Block) Decl {
+	dc := Decl{DefRange: fromHCL(blk.DefRange()), Stdlib: d.file.Stdlib}
+	if len(blk.Labels) > 0 {
+		dc.Name = blk.Labels[0]
+		dc.NameRange = fromHCL(blk.LabelRanges[0])
+		if !validName(dc.Name) {
+			d.errAt(blk.LabelRanges[0], "Invalid name", fmt.Sprintf("%q is not a valid name: use letters, digits and underscores, starting with a letter.", dc.Name))
+			dc.Broken = true
+		}
+	} else {
+		dc.NameRange = fromHCL(blk.TypeRange)
+	}
+	return dc
+}
+
+func validName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		case c >= '0' && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+var topSchema = schema{
+	what: "a srezc file",
+	blocks: map[string]int{
+		"service_kind": 1, "system": 1, "fault_kind": 1, "distractor_kind": 1,
+		"noise_pattern": 1, "tool": 1, "rubric": 1, "incident": 1,
+	},
+}
+
+// decodeFile decodes every top-level block of a parsed file into m.
+func (d *decoder) decodeFile(body *hclsyntax.Body, m *Module) {
+	c := d.content(body, body.SrcRange, topSchema)
+	for _, blk := range c.blocks {
+		switch blk.Type {
+		case "service_kind":
+			m.ServiceKinds = append(m.ServiceKinds, d.serviceKind(blk))
+		case "system":
+			m.Systems = append(m.Systems, d.system(blk))
+		case "fault_kind":
+			m.FaultKinds = append(m.FaultKinds, d.faultKind(blk))
+		case "distractor_kind":
+			m.DistractorKinds = append(m.DistractorKinds, d.distractorKind(blk))
+		case "noise_pattern":
+			m.NoisePatterns = append(m.NoisePatterns, d.noisePattern(blk))
+		case "tool":
+			m.Tools = append(m.Tools, d.tool(blk))
+		case "rubric":
+			m.Rubrics = append(m.Rubrics, d.rubric(blk))
+		case "incident":
+			m.Incidents = append(m.Incidents, d.incident(blk))
+		}
+	}
+}
+
+func (d *decoder) kindAttr(c content, name string) value.Kind {
+	a, ok := c.attrs[name]
+	if !ok {
+		return value.Null
+	}
+	s := d.str(c, name)
+	k, ok := value.ParseKind(s)
+	if !ok || s == "number" {
+		if s != "" {
+			d.errAt(a.Expr.Range(), "Invalid type", fmt.Sprintf("%q is not a type; use int, float, bool or string.%s", s, didYouMean(s, []string{"int", "float", "bool", "string"})))
+		}
+		return value.Null
+	}
+	return k
+}
+
+func (d *decoder) band(c content, t *Typed) {
+	if !c.has("low") && !c.has("high") {
+		return
+	}
+	t.HasBand = true
+	t.Low = d.number(c, "low", math.Inf(-1))
+	t.High = d.number(c, "high", math.Inf(1))
+	if t.Low > t.High {
+		d.errAt(c.attrs["low"].Expr.Range(), "Invalid band", fmt.Sprintf("low (%g) is above high (%g).", t.Low, t.High))
+	}
+}
+
+func (d *decoder) serviceKind(blk *hclsyntax.Block) *ServiceKind {
+	k := &ServiceKind{Decl: d.decl(blk)}
+	d.broken = &k.Decl
+	defer func() { d.broken = nil }()
+	c := d.content(blk.Body, blk.DefRange(), schema{
+		what:   "a service_kind block",
+		attrs:  []string{"description"},
+		blocks: map[string]int{"role": 1, "config": 1, "state": 1, "derived": 1, "metric": 1, "status": 1, "log": 1, "restart": 0, "trace": 0},
+	})
+	k.Description = d.str(c, "description")
+	for _, b := range c.blocks {
+		switch b.Type {
+		case "role":
+			rc := d.content(b.Body, b.DefRange(), schema{what: "a role block", attrs: []string{"kind", "caller", "description"}, required: []string{"kind"}})
+			r := &Role{Decl: d.decl(b), Kind: d.str(rc, "kind"), Caller: d.boolean(rc, "caller")}
+			r.Description = d.str(rc, "description")
+			k.Roles = append(k.Roles, r)
+		case "config":
+			cc := d.content(b.Body, b.DefRange(), schema{what: "a config block", attrs: []string{"type", "default", "low", "high", "unit", "description"}, required: []string{"type", "default"}})
+			ck := &ConfigKey{Typed: Typed{Decl: d.decl(b), Kind: d.kindAttr(cc, "type"), Unit: d.str(cc, "unit")}}
+			ck.Description = d.str(cc, "description")
+			d.band(cc, &ck.Typed)
+			if a, ok := cc.attrs["default"]; ok && ck.Kind != value.Null {
+				ck.Default, _ = d.typedValue(a, ck.Kind, nil)
+			}
+			if ck.Kind.Numeric() && !ck.HasBand {
+				d.errAt(b.DefRange(), "Missing healthy band", fmt.Sprintf("The numeric config key %q needs low and high limits.", ck.Name))
+			}
+			if ck.HasBand && ck.Default.K.Numeric() && (ck.Default.AsFloat() < ck.Low || ck.Default.AsFloat() > ck.High) {
+				d.errAt(cc.attrs["default"].Expr.Range(), "Default outside the healthy band", fmt.Sprintf("The default of %q must lie between low (%g) and high (%g).", ck.Name, ck.Low, ck.High))
+			}
+			k.Config = append(k.Config, ck)
+		case "state":
+			sc := d.content(b.Body, b.DefRange(), schema{what: "a state block", attrs: []string{"type", "initial", "next", "unit", "description"}, required: []string{"type", "initial"}})
+			sv := &StateVar{Typed: Typed{Decl: d.decl(b), Kind: d.kindAttr(sc, "type"), Unit: d.str(sc, "unit")}}
+			sv.Description = d.str(sc, "description")
+			if a, ok := sc.attrs["initial"]; ok && sv.Kind != value.Null {
+				sv.Initial, _ = d.typedValue(a, sv.Kind, nil)
+			}
+			sv.Next = d.expr(sc, "next")
+			k.States = append(k.States, sv)
+		case "derived", "metric":
+			attrs := []string{"type", "value", "unit", "description"}
+			if b.Type == "metric" {
+				attrs = append(attrs, "precision", "low", "high")
+			}
+			qc := d.content(b.Body, b.DefRange(), schema{what: "a " + b.Type + " block", attrs: attrs, required: []string{"type", "value"}})
+			q := &Quantity{Typed: Typed{Decl: d.decl(b), Kind: d.kindAttr(qc, "type"), Unit: d.str(qc, "unit")}, Metric: b.Type == "metric"}
+			q.Description = d.str(qc, "description")
+			q.Value = d.expr(qc, "value")
+			q.Precision = d.integer(qc, "precision", 0, 0, 9)
+			d.band(qc, &q.Typed)
+			if q.Metric && q.Kind != value.Null && !q.Kind.Numeric() {
+				d.errAt(qc.attrs["type"].Expr.Range(), "Invalid metric type", "A metric must be an int or a float.")
+			}
+			k.Derived = append(k.Derived, q)
+		case "status":
+			sc := d.content(b.Body, b.DefRange(), schema{what: "a status block", attrs: []string{"when", "description"}, required: []string{"when"}})
+			s := &StatusRule{Decl: d.decl(b), When: d.expr(sc, "when")}
+			s.Description = d.str(sc, "description")
+			if s.Name == "healthy" {
+				d.errAt(b.LabelRanges[0], "Reserved status", `"healthy" is what a service is when no status rule matches; it needs no rule.`)
+			}
+			k.Statuses = append(k.Statuses, s)
+		case "log":
+			k.Logs = append(k.Logs, d.logRule(b))
+		case "restart":
+			rc := d.content(b.Body, b.DefRange(), schema{what: "a restart block", openAttrs: true})
+			for _, a := range sortedAttrs(b.Body) {
+				if _, ok := rc.attrs[a.Name]; !ok {
+					continue
+				}
+				v, ok := d.eval(a, nil)
+				if !ok {
+					continue
+				}
+				// The state's type is known only after the whole block; keep
+				// the literal and convert in the checker.
+				as := Assignment{Name: a.Name, Range: fromHCL(a.SrcRange)}
+				as.Value = ctyLiteral(v, d.writtenAsFloat(a.Expr))
+				k.Restart = append(k.Restart, as)
+			}
+		case "trace":
+			tc := d.content(b.Body, b.DefRange(), schema{what: "a trace block", attrs: []string{"latency", "error_rate"}})
+			k.Latency = d.str(tc, "latency")
+			k.Errors = d.str(tc, "error_rate")
+			k.TraceRng = fromHCL(b.DefRange())
+		}
+	}
+	return k
+}
+
+// ctyLiteral converts a constant with its natural kind, for values whose
+// declared kind is checked later.
+func ctyLiteral(v cty.Value, float bool) value.Value {
+	switch v.Type() {
+	case cty.Bool:
+		return value.OfBool(v.True())
+	case cty.String:
+		return value.OfString(v.AsString())
+	case cty.Number:
+		bf := v.AsBigFloat()
+		if !float && bf.IsInt() {
+			if i, acc := bf.Int64(); acc == 0 {
+				return value.OfInt(i)
+			}
+		}
+		f, _ := bf.Float64()
+		return value.OfFloat(f)
+	}
+	return value.Value{}
+}
+
+func (d *decoder) logRule(b *hclsyntax.Block) *LogRule {
+	lc := d.content(b.Body, b.DefRange(), schema{what: "a log block", attrs: []string{"level", "when", "text", "description"}, required: []string{"level", "when", "text"}})
+	l := &LogRule{Decl: d.decl(b), Level: d.str(lc, "level"), When: d.expr(lc, "when")}
+	l.Description = d.str(lc, "description")
+	if a, ok := lc.attrs["level"]; ok && l.Level != "" && !contains([]string{"ERROR", "WARN", "INFO"}, l.Level) {
+		d.errAt(a.Expr.Range(), "Invalid log level", fmt.Sprintf("%q is not a level; use ERROR, WARN or INFO.", l.Level))
+	}
+	text := d.expr(lc, "text")
+	if text == nil {
+		return l
+	}
+	src := text.Src
+	lit := strings.Builder{}
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '{':
+			end := strings.IndexByte(src[i:], '}')
+			if end < 0 {
+				sub := d.sub(text, i, len(src))
+				d.errRange(sub.Range, "Unclosed hole in log text", `A "{" opens a value to interpolate; close it with "}".`)
+				return l
+			}
+			if lit.Len() > 0 {
+				l.Parts = append(l.Parts, TextPart{Lit: lit.String()})
+				lit.Reset()
+			}
+			hole := d.sub(text, i+1, i+end)
+			if strings.TrimSpace(hole.Src) == "" {
+				d.errRange(d.sub(text, i, i+end+1).Range, "Empty hole in log text", `Write an expression between "{" and "}".`)
+			} else {
+				l.Parts = append(l.Parts, TextPart{Hole: hole})
+			}
+			i += end
+		case '}':
+			d.errRange(d.sub(text, i, i+1).Range, "Unopened hole in log text", `A "}" without a "{" before it.`)
+		default:
+			lit.WriteByte(src[i])
+		}
+	}
+	if lit.Len() > 0 {
+		l.Parts = append(l.Parts, TextPart{Lit: lit.String()})
+	}
+	return l
+}
+
+func (d *decoder) system(blk *hclsyntax.Block) *System {
+	s := &System{Decl: d.decl(blk)}
+	d.broken = &s.Decl
+	defer func() { d.broken = nil }()
+	c := d.content(blk.Body, blk.DefRange(), schema{what: "a system block", attrs: []string{"description"}, blocks: map[string]int{"service": 1}})
+	s.Description = d.str(c, "description")
+	for _, b := range c.blocks {
+		sc := d.content(b.Body, b.DefRange(), schema{what: "a service block", attrs: []string{"kind", "roles", "description"}, required: []string{"kind"}})
+		ss := &SystemService{Decl: d.decl(b), Kind: d.str(sc, "kind")}
+		if a, ok := sc.attrs["kind"]; ok {
+			ss.KindRange = fromHCL(a.Expr.Range())
+		}
+		if a, ok := sc.attrs["roles"]; ok {
+			obj, isObj := a.Expr.(*hclsyntax.ObjectConsExpr)
+			if !isObj {
+				d.errAt(a.Expr.Range(), "Incorrect attribute value type", `"roles" must be an object like { database = "database" }.`)
+			} else {
+				for _, item := range obj.Items {
+					kv, ds := item.KeyExpr.Value(nil)
+					if ds.HasErrors() || kv.Type() != cty.String {
+						if key, ok := item.KeyExpr.(*hclsyntax.ObjectConsKeyExpr); ok {
+							if name := hcl.ExprAsKeyword(key.Wrapped); name != "" {
+								kv = cty.StringVal(name)
+							}
+						}
+					}
+					vv, ds2 := item.ValueExpr.Value(nil)
+					if kv == cty.NilVal || kv.Type() != cty.String || ds2.HasErrors() || vv.Type() != cty.String {
+						d.errAt(item.ValueExpr.Range(), "Invalid role binding", "Each role binding is role = \"service\".")
+						continue
+					}
+					ss.Roles = append(ss.Roles, Binding{Role: kv.AsString(), Service: vv.AsString(), Range: fromHCL(hcl.RangeBetween(item.KeyExpr.Range(), item.ValueExpr.Range()))})
+				}
+			}
+		}
+		s.Services = append(s.Services, ss)
+	}
+	return s
+}
+
+func (d *decoder) edits(blocks []*hclsyntax.Block, state bool) []Edit {
+	var out []Edit
+	for _, b := range blocks {
+		if (b.Type != "set_state" && b.Type != "set_config") || (b.Type == "set_state") != state {
+			continue
+		}
+		d.content(b.Body, b.DefRange(), schema{what: "a " + b.Type + " block", openAttrs: true})
+		for _, a := range sortedAttrs(b.Body) {
+			a := a
+			file := d.file
+			out = append(out, Edit{
+				State: state, Name: a.Name, Range: fromHCL(a.SrcRange),
+				Eval: func(params map[string]value.Value) (value.Value, *Diagnostic) {
+					return evalEdit(file, a, params)
+				},
+			})
+		}
+	}
+	return out
+}
+
+// evalEdit evaluates an edit's HCL expression with param.NAME bound.
+func evalEdit(f *File, a *hclsyntax.Attribute, params map[string]value.Value) (value.Value, *Diagnostic) {
+	vars := map[string]cty.Value{}
+	names := make([]string, 0, len(params))
+	for n := range params {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	floatParam := false
+	for _, n := range names {
+		p := params[n]
+		switch p.K {
+		case value.Int:
+			vars[n] = cty.NumberIntVal(p.I)
+		case value.Float:
+			vars[n] = cty.NumberFloatVal(p.F)
+		case value.Bool:
+			vars[n] = cty.BoolVal(p.B)
+		case value.String:
+			vars[n] = cty.StringVal(p.S)
+		}
+	}
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"param": cty.ObjectVal(vars)}}
+	if len(vars) == 0 {
+		ctx.Variables["param"] = cty.EmptyObjectVal
+	}
+	v, ds := a.Expr.Value(ctx)
+	if ds.HasErrors() {
+		return value.Value{}, fromHCLDiags(ds)[0]
+	}
+	if !v.IsWhollyKnown() || v.IsNull() {
+		r := fromHCL(a.Expr.Range())
+		return value.Value{}, &Diagnostic{Severity: Error, Summary: "Invalid value", Detail: "The value must be known and not null.", Subject: &r}
+	}
+	// A traversal of a float parameter stays a float.
+	if st, ok := a.Expr.(*hclsyntax.ScopeTraversalExpr); ok && len(st.Traversal) == 2 {
+		if attr, ok := st.Traversal[1].(hcl.TraverseAttr); ok {
+			floatParam = params[attr.Name].K == value.Float
+		}
+	}
+	d := &decoder{file: f}
+	return ctyLiteral(v, floatParam || d.writtenAsFloat(a.Expr)), nil
+}
+
+func (d *decoder) faultKind(blk *hclsyntax.Block) *FaultKind {
+	f := &FaultKind{Decl: d.decl(blk)}
+	d.broken = &f.Decl
+	defer func() { d.broken = nil }()
+	c := d.content(blk.Body, blk.DefRange(), schema{
+		what:     "a fault_kind block",
+		attrs:    []string{"description", "applies_to", "conflicts_with", "mechanism", "detail", "fixed_when"},
+		required: []string{"applies_to", "mechanism", "fixed_when"},
+		blocks:   map[string]int{"param": 1, "set_config": 0, "set_state": 0, "remedy": 1},
+	})
+	f.Description = d.str(c, "description")
+	f.AppliesTo = d.strList(c, "applies_to")
+	if a, ok := c.attrs["applies_to"]; ok {
+		f.AppliesRange = fromHCL(a.Expr.Range())
+	}
+	f.ConflictsWith = d.strList(c, "conflicts_with")
+	f.Mechanism = d.str(c, "mechanism")
+	if a, ok := c.attrs["mechanism"]; ok {
+		f.MechRange = fromHCL(a.Expr.Range())
+	}
+	f.Detail = d.str(c, "detail")
+	f.FixedWhen = d.expr(c, "fixed_when")
+	for _, b := range c.blocks {
+		switch b.Type {
+		case "param":
+			pc := d.content(b.Body, b.DefRange(), schema{what: "a param block", attrs: []string{"type", "default", "domain", "description"}, required: []string{"type", "default"}})
+			p := &Param{Decl: d.decl(b), Kind: d.kindAttr(pc, "type")}
+			p.Description = d.str(pc, "description")
+			if p.Kind != value.Null {
+				if a, ok := pc.attrs["default"]; ok {
+					p.Default, _ = d.typedValue(a, p.Kind, nil)
+				}
+				if a, ok := pc.attrs["domain"]; ok {
+					p.Domain = d.valueList(a, p.Kind)
+				}
+			}
+			f.Params = append(f.Params, p)
+		case "remedy":
+			rc := d.content(b.Body, b.DefRange(), schema{what: "a remedy block", attrs: []string{"key", "value"}})
+			r := Remedy{Effect: b.Labels[0], Key: d.str(rc, "key"), Range: fromHCL(b.DefRange())}
+			if a, ok := rc.attrs["key"]; ok {
+				r.KeyRange = fromHCL(a.Expr.Range())
+			}
+			if a, ok := rc.attrs["value"]; ok {
+				if v, ok := d.eval(a, nil); ok {
+					r.Value = ctyLiteral(v, d.writtenAsFloat(a.Expr))
+				}
+			}
+			switch r.Effect {
+			case "restart_service":
+				if rc.has("key") || rc.has("value") {
+					d.errAt(b.DefRange(), "Unexpected arguments", "A restart_service remedy takes no key or value.")
+				}
+			case "update_config":
+				if !rc.has("key") {
+					d.errAt(b.DefRange(), "Missing required argument", `An update_config remedy needs "key".`)
+				}
+			default:
+				d.errAt(b.LabelRanges[0], "Unknown remedy", fmt.Sprintf("%q is not a remedy; use restart_service or update_config.%s", r.Effect, didYouMean(r.Effect, []string{"restart_service", "update_config"})))
+			}
+			f.Remedies = append(f.Remedies, r)
+		}
+	}
+	f.Edits = append(d.edits(c.blocks, false), d.edits(c.blocks, true)...)
+	if len(f.Remedies) == 0 {
+		d.errAt(blk.DefRange(), "Missing remedy", "A fault kind needs at least one remedy block.")
+	}
+	return f
+}
+
+func (d *decoder) distractorKind(blk *hclsyntax.Block) *DistractorKind {
+	k := &DistractorKind{Decl: d.decl(blk)}
+	d.broken = &k.Decl
+	defer func() { d.broken = nil }()
+	c := d.content(blk.Body, blk.DefRange(), schema{
+		what: "a distractor_kind block", attrs: []string{"description", "applies_to"}, required: []string{"applies_to"},
+		blocks: map[string]int{"set_config": 0, "set_state": 0},
+	})
+	k.Description = d.str(c, "description")
+	k.AppliesTo = d.strList(c, "applies_to")
+	if a, ok := c.attrs["applies_to"]; ok {
+		k.AppliesRange = fromHCL(a.Expr.Range())
+	}
+	k.Edits = append(d.edits(c.blocks, false), d.edits(c.blocks, true)...)
+	return k
+}
+
+func (d *decoder) noisePattern(blk *hclsyntax.Block) *NoisePattern {
+	n := &NoisePattern{Decl: d.decl(blk)}
+	d.broken = &n.Decl
+	defer func() { d.broken = nil }()
+	c := d.content(blk.Body, blk.DefRange(), schema{what: "a noise_pattern block", attrs: []string{"description", "effect", "rate", "magnitude", "lag"}, required: []string{"effect"}})
+	n.Description = d.str(c, "description")
+	n.Effect = d.str(c, "effect")
+	n.Rate = d.number(c, "rate", 0)
+	n.Magnitude = d.number(c, "magnitude", 0)
+	n.Lag = d.integer(c, "lag", 0, 0, 6)
+	return n
+}
+
+func (d *decoder) tool(blk *hclsyntax.Block) *Tool {
+	t := &Tool{Decl: d.decl(blk)}
+	d.broken = &t.Decl
+	defer func() { d.broken = nil }()
+	c := d.content(blk.Body, blk.DefRange(), schema{what: "a tool block", attrs: []string{"description", "effect"}, required: []string{"effect"}, blocks: map[string]int{"arg": 1}})
+	t.Description = d.str(c, "description")
+	t.Effect = d.str(c, "effect")
+	for _, b := range c.blocks {
+		ac := d.content(b.Body, b.DefRange(), schema{what: "an arg block", attrs: []string{"type", "optional", "description"}, required: []string{"type"}})
+		a := &ToolArg{Decl: d.decl(b), Type: d.str(ac, "type"), Optional: d.boolean(ac, "optional")}
+		a.Description = d.str(ac, "description")
+		t.Args = append(t.Args, a)
+	}
+	return t
+}
+
+var weightNames = []string{"evidence", "diagnosis", "mitigation", "resolution", "efficiency"}
+var penaltyNames = []string{"invalid_action", "repeated_invalid_action", "repeated_useless_action", "wrong_change", "restart_healthy", "distractor_action", "premature_resolution"}
+
+func (d *decoder) rubric(blk *hclsyntax.Block) *Rubric {
+	r := &Rubric{Decl: d.decl(blk), Weights: map[string]float64{}, Penalties: map[string]float64{}}
+	d.broken = &r.Decl
+	defer func() { d.broken = nil }()
+	c := d.content(blk.Body, blk.DefRange(), schema{what: "a rubric block", attrs: []string{"description"}, blocks: map[string]int{"weights": 0, "penalties": 0, "component": 1, "mechanism": 1}})
+	r.Description = d.str(c, "description")
+	for _, b := range c.blocks {
+		switch b.Type {
+		case "weights", "penalties":
+			names, into := weightNames, r.Weights
+			if b.Type == "penalties" {
+				names, into = penaltyNames, r.Penalties
+			}
+			wc := d.content(b.Body, b.DefRange(), schema{what: "a " + b.Type + " block", attrs: names})
+			for _, n := range names {
+				if wc.has(n) {
+					into[n] = d.number(wc, n, 0)
+				}
+			}
+		case "component", "mechanism":
+			tc := d.content(b.Body, b.DefRange(), schema{what: "a " + b.Type + " block", attrs: []string{"phrases", "description"}, required: []string{"phrases"}})
+			t := &Term{Decl: d.decl(b), Phrases: d.strList(tc, "phrases")}
+			t.Description = d.str(tc, "description")
+			if b.Type == "component" {
+				r.Components = append(r.Components, t)
+			} else {
+				r.Mechanisms = append(r.Mechanisms, t)
+			}
+		}
+	}
+	return r
+}
+
+func (d *decoder) incident(blk *hclsyntax.Block) *Incident {
+	in := &Incident{Decl: d.decl(blk), File: d.file.Name}
+	d.broken = &in.Decl
+	defer func() { d.broken = nil }()
+	c := d.content(blk.Body, blk.DefRange(), schema{
+		what:     "an incident block",
+		attrs:    []string{"title", "alert", "difficulty", "split", "tags", "budget", "system", "rubric", "traffic", "warmup", "hold", "resolved_when", "expert", "description"},
+		required: []string{"alert", "difficulty", "split", "budget", "system"},
+		blocks:   map[string]int{"fault": 1, "distractor": 1, "noise": 1},
+	})
+	in.Description = d.str(c, "description")
+	in.Title = d.str(c, "title")
+	in.Alert = d.str(c, "alert")
+	in.Difficulty = d.str(c, "difficulty")
+	in.Split = d.str(c, "split")
+	in.Tags = d.strList(c, "tags")
+	in.Budget = d.integer(c, "budget", 10, 1, 1000)
+	in.System = d.str(c, "system")
+	in.Rubric = d.str(c, "rubric")
+	if in.Rubric == "" {
+		in.Rubric = "native"
+	}
+	for _, p := range []struct {
+		name string
+		rng  *Range
+	}{{"system", &in.SystemRange}, {"rubric", &in.RubricRange}} {
+		if a, ok := c.attrs[p.name]; ok {
+			*p.rng = fromHCL(a.Expr.Range())
+		} else {
+			*p.rng = in.DefRange
+		}
+	}
+	in.Traffic = d.number(c, "traffic", 300)
+	in.Warmup = d.integer(c, "warmup", 8, 0, 1000)
+	in.Hold = d.integer(c, "hold", 3, 0, 100)
+	in.Resolved = d.expr(c, "resolved_when")
+	for _, pair := range []struct {
+		attr string
+		ok   []string
+		val  string
+	}{{"difficulty", []string{"easy", "medium", "hard"}, in.Difficulty}, {"split", []string{"train", "dev", "test"}, in.Split}} {
+		if a, ok := c.attrs[pair.attr]; ok && pair.val != "" && !contains(pair.ok, pair.val) {
+			d.errAt(a.Expr.Range(), "Invalid "+pair.attr, fmt.Sprintf("%q is not a %s; use one of %s.%s", pair.val, pair.attr, strings.Join(pair.ok, ", "), didYouMean(pair.val, pair.ok)))
+		}
+	}
+	if a, ok := c.attrs["expert"]; ok {
+		if tup, ok := a.Expr.(*hclsyntax.TupleConsExpr); ok {
+			for _, e := range tup.Exprs {
+				v, ds := e.Value(nil)
+				if ds.HasErrors() || v.Type() != cty.String {
+					d.errAt(e.Range(), "Incorrect attribute value type", "Each expert step is a string holding a text action.")
+					continue
+				}
+				in.Expert = append(in.Expert, v.AsString())
+				in.ExpertRange = append(in.ExpertRange, fromHCL(e.Range()))
+			}
+		} else {
+			d.errAt(a.Expr.Range(), "Incorrect attribute value type", `"expert" must be a list of text actions.`)
+		}
+	}
+	for _, b := range c.blocks {
+		switch b.Type {
+		case "fault":
+			fc := d.content(b.Body, b.DefRange(), schema{what: "a fault block", openAttrs: true})
+			fu := &FaultUse{Decl: d.decl(b), Params: map[string]value.Value{}}
+			fu.Target, fu.TRange = d.target(fc, b)
+			for _, a := range sortedAttrs(b.Body) {
+				if a.Name == "target" {
+					continue
+				}
+				if v, ok := d.eval(a, nil); ok {
+					fu.Params[a.Name] = ctyLiteral(v, d.writtenAsFloat(a.Expr))
+				}
+			}
+			in.Faults = append(in.Faults, fu)
+		case "distractor":
+			dc := d.content(b.Body, b.DefRange(), schema{what: "a distractor block", attrs: []string{"target"}, required: []string{"target"}})
+			du := &DistractorUse{Decl: d.decl(b)}
+			du.Target, du.TRange = d.target(dc, b)
+			in.Distractors = append(in.Distractors, du)
+		case "noise":
+			nc := d.content(b.Body, b.DefRange(), schema{what: "a noise block", attrs: []string{"target", "rate", "magnitude", "lag"}})
+			nu := &NoiseUse{Decl: d.decl(b)}
+			if nc.has("target") {
+				nu.Target, nu.TRange = d.target(nc, b)
+			}
+			if nc.has("rate") {
+				x := d.number(nc, "rate", 0)
+				nu.Rate = &x
+			}
+			if nc.has("magnitude") {
+				x := d.number(nc, "magnitude", 0)
+				nu.Magnitude = &x
+			}
+			if nc.has("lag") {
+				x := d.integer(nc, "lag", 0, 0, 6)
+				nu.Lag = &x
+			}
+			in.Noise = append(in.Noise, nu)
+		}
+	}
+	if len(in.Faults) == 0 {
+		d.errAt(blk.DefRange(), "Missing fault", "An incident needs at least one fault block.")
+	}
+	return in
+}
+
+func (d *decoder) target(c content, b *hclsyntax.Block) (string, Range) {
+	a, ok := c.attrs["target"]
+	if !ok {
+		d.errAt(b.DefRange(), "Missing required argument", fmt.Sprintf(`The argument "target" is required in a %s block, but no definition was found.`, b.Type))
+		return "", fromHCL(b.DefRange())
+	}
+	return d.str(c, "target"), fromHCL(a.Expr.Range())
+}

@@ -1,0 +1,192 @@
+package lang
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/types"
+	"github.com/srezc/srezc/value"
+)
+
+// Builtins are the functions a runtime expression may call; the compiler
+// lowers exactly these.
+var Builtins = []string{"abs", "clamp", "float", "floor", "int", "max", "min"}
+
+func typeOfKind(k value.Kind) types.Type {
+	switch k {
+	case value.Int:
+		return types.Int
+	case value.Float:
+		return types.Float64
+	case value.Bool:
+		return types.Bool
+	case value.String:
+		return types.String
+	}
+	return types.Any
+}
+
+// KindOfType maps a checked expr node type back to a value kind.
+func KindOfType(t reflect.Type) value.Kind {
+	if t == nil {
+		return value.Null
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int64:
+		return value.Int
+	case reflect.Float64, reflect.Float32:
+		return value.Float
+	case reflect.Bool:
+		return value.Bool
+	case reflect.String:
+		return value.String
+	}
+	return value.Null
+}
+
+var clampFn = expr.Function("clamp", func(params ...any) (any, error) { return nil, nil },
+	new(func(float64, float64, float64) float64))
+
+// checkExpr compiles src against env and checks that it uses only what the
+// runtime can run, and that its type is want (value.Null: any scalar).
+// Errors are re-anchored at their exact range inside the HCL file.
+func (c *checker) checkExpr(x *Expr, env types.Map, want value.Kind, what string) bool {
+	if x == nil {
+		return false
+	}
+	prog, err := expr.Compile(x.Src, expr.Env(env), clampFn, expr.DisableAllBuiltins(),
+		expr.EnableBuiltin("abs"), expr.EnableBuiltin("float"), expr.EnableBuiltin("floor"),
+		expr.EnableBuiltin("int"), expr.EnableBuiltin("max"), expr.EnableBuiltin("min"))
+	if err != nil {
+		from, to := 0, len(x.Src)
+		msg := err.Error()
+		if fe, ok := err.(*file.Error); ok {
+			msg = fe.Message
+			from = runeToByte(x.Src, fe.From)
+			to = runeToByte(x.Src, fe.To)
+			if fe.From == 0 && fe.To == 0 && fe.Column > 0 {
+				from = runeToByte(x.Src, fe.Column)
+				to = from
+			}
+			if to <= from {
+				to = wordEnd(x.Src, from)
+			}
+		}
+		c.exprErr(x, from, to, "Invalid expression", fixExprMessage(msg, env))
+		return false
+	}
+	node := prog.Node()
+	ok := true
+	ast.Walk(&node, &subsetVisitor{report: func(n ast.Node, msg string) {
+		loc := n.Location()
+		c.exprErr(x, runeToByte(x.Src, loc.From), runeToByte(x.Src, max(loc.To, loc.From+1)), "Unsupported in a runtime expression", msg)
+		ok = false
+	}})
+	if !ok {
+		return false
+	}
+	got := KindOfType(node.Type())
+	if got == value.Null {
+		c.exprErr(x, 0, len(x.Src), "Invalid expression type", fmt.Sprintf("The %s has no single type; give both arms of \"? :\" one type.", what))
+		return false
+	}
+	if want != value.Null && got != want && !(want == value.Float && got == value.Int) {
+		c.exprErr(x, 0, len(x.Src), "Invalid expression type", fmt.Sprintf("The %s must be a %s, but this expression is a %s.", what, want, got))
+		return false
+	}
+	x.Node = node
+	x.Kind = got
+	return true
+}
+
+func fixExprMessage(msg string, env types.Map) string {
+	if strings.HasPrefix(msg, "unknown name ") {
+		name := strings.TrimPrefix(msg, "unknown name ")
+		names := make([]string, 0, len(env))
+		for n := range env {
+			names = append(names, n)
+		}
+		return fmt.Sprintf("There is no name %q here.%s", name, didYouMean(name, names))
+	}
+	return msg
+}
+
+func runeToByte(s string, r int) int {
+	b := 0
+	for i := 0; i < r && b < len(s); i++ {
+		_, n := utf8.DecodeRuneInString(s[b:])
+		b += n
+	}
+	return b
+}
+
+func wordEnd(s string, from int) int {
+	i := from
+	for i < len(s) && (isWordByte(s[i])) {
+		i++
+	}
+	if i == from && i < len(s) {
+		i++
+	}
+	return i
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+func (c *checker) exprErr(x *Expr, from, to int, summary, detail string) {
+	r := x.Range
+	if x.Exact {
+		f := c.files[x.Range.Filename]
+		if f != nil {
+			r = rangeOf(f, x.Range.Start.Byte+from, x.Range.Start.Byte+to)
+		}
+	}
+	c.errRange(r, summary, detail)
+}
+
+// subsetVisitor reports expr constructs the runtime does not run.
+type subsetVisitor struct {
+	report func(ast.Node, string)
+}
+
+func (v *subsetVisitor) Visit(node *ast.Node) {
+	switch n := (*node).(type) {
+	case *ast.IdentifierNode, *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode, *ast.StringNode, *ast.ConditionalNode:
+	case *ast.MemberNode:
+		if n.Optional || n.Method {
+			v.report(n, "Optional chaining and methods are not available.")
+		}
+		if _, ok := n.Property.(*ast.StringNode); !ok {
+			v.report(n, "Only fixed member names such as config.pool_size are available.")
+		}
+	case *ast.UnaryNode:
+		switch n.Operator {
+		case "!", "not", "-", "+":
+		default:
+			v.report(n, fmt.Sprintf("The operator %q is not available.", n.Operator))
+		}
+	case *ast.BinaryNode:
+		switch n.Operator {
+		case "+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||", "and", "or", "**", "^":
+		default:
+			v.report(n, fmt.Sprintf("The operator %q is not available.", n.Operator))
+		}
+	case *ast.BuiltinNode:
+		if !contains(Builtins, n.Name) {
+			v.report(n, fmt.Sprintf("The function %q is not available.", n.Name))
+		}
+	case *ast.CallNode:
+		if id, ok := n.Callee.(*ast.IdentifierNode); !ok || id.Value != "clamp" {
+			v.report(n, "Only the functions "+strings.Join(Builtins, ", ")+" are available.")
+		}
+	default:
+		v.report(n, "Only arithmetic, comparisons, logic, \"? :\" and the functions "+strings.Join(Builtins, ", ")+" are available.")
+	}
+}

@@ -1,0 +1,153 @@
+package lang
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/srezc/srezc/stdlib"
+)
+
+// Ext is the extension of srezc source files.
+const Ext = ".srez.hcl"
+
+// StdlibPrefix names embedded stdlib files in diagnostics.
+const StdlibPrefix = "stdlib/"
+
+// StdlibFiles returns the embedded standard library, sorted by name.
+func StdlibFiles() []*File {
+	var out []*File
+	_ = fs.WalkDir(stdlib.FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, Ext) {
+			return nil
+		}
+		src, rerr := stdlib.FS.ReadFile(p)
+		if rerr == nil {
+			out = append(out, &File{Name: StdlibPrefix + p, Src: src, Stdlib: true})
+		}
+		return nil
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// ReadPaths reads files and folders (recursively, *.srez.hcl only) in a
+// stable order. Unreadable paths become diagnostics.
+func ReadPaths(paths []string) ([]*File, Diagnostics) {
+	var files []*File
+	var diags Diagnostics
+	seen := map[string]bool{}
+	add := func(p string) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		src, err := os.ReadFile(p)
+		if err != nil {
+			diags = append(diags, &Diagnostic{Severity: Error, Summary: "Cannot read file", Detail: err.Error(), Subject: &Range{Filename: p, Start: Pos{Line: 1, Column: 1}, End: Pos{Line: 1, Column: 1}}})
+			return
+		}
+		files = append(files, &File{Name: filepath.ToSlash(p), Src: src})
+	}
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			diags = append(diags, &Diagnostic{Severity: Error, Summary: "Cannot read path", Detail: err.Error(), Subject: &Range{Filename: p, Start: Pos{Line: 1, Column: 1}, End: Pos{Line: 1, Column: 1}}})
+			continue
+		}
+		if !info.IsDir() {
+			add(p)
+			continue
+		}
+		var found []string
+		_ = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(q, Ext) {
+				found = append(found, q)
+			}
+			return nil
+		})
+		sort.Strings(found)
+		for _, q := range found {
+			add(q)
+		}
+	}
+	return files, diags
+}
+
+// Analyze parses, decodes and checks files together with the embedded
+// stdlib. It always returns a module (with broken declarations marked) and
+// every diagnostic, sorted.
+func Analyze(files []*File) (*Module, Diagnostics) {
+	return AnalyzeWith(StdlibFiles(), files)
+}
+
+// AnalyzeWith is Analyze with another standard library, for tests and tools
+// that bring their own.
+func AnalyzeWith(std, files []*File) (*Module, Diagnostics) {
+	all := append(append([]*File(nil), std...), files...)
+	m := &Module{Files: all}
+	byName := map[string]*File{}
+	var diags Diagnostics
+	for _, f := range all {
+		byName[f.Name] = f
+		syn, ds := hclsyntax.ParseConfig(f.Src, f.Name, hcl.InitialPos)
+		diags = append(diags, fromHCLDiags(ds)...)
+		if syn == nil {
+			continue
+		}
+		body, ok := syn.Body.(*hclsyntax.Body)
+		if !ok {
+			continue
+		}
+		d := &decoder{file: f}
+		if ds.HasErrors() {
+			// A syntax error leaves a partial tree; decode it so that the
+			// healthy parts are indexed, but mark what came from this file.
+			d.decodeFile(body, m)
+			markFileBroken(m, f.Name)
+			continue
+		}
+		d.decodeFile(body, m)
+		diags = append(diags, d.diags...)
+	}
+	c := &checker{m: m, files: byName}
+	c.check()
+	diags = append(diags, c.diags...)
+	return m, diags.Sort()
+}
+
+func markFileBroken(m *Module, name string) {
+	mark := func(d *Decl) {
+		if d.DefRange.Filename == name {
+			d.Broken = true
+		}
+	}
+	for _, x := range m.ServiceKinds {
+		mark(&x.Decl)
+	}
+	for _, x := range m.Systems {
+		mark(&x.Decl)
+	}
+	for _, x := range m.FaultKinds {
+		mark(&x.Decl)
+	}
+	for _, x := range m.DistractorKinds {
+		mark(&x.Decl)
+	}
+	for _, x := range m.NoisePatterns {
+		mark(&x.Decl)
+	}
+	for _, x := range m.Tools {
+		mark(&x.Decl)
+	}
+	for _, x := range m.Rubrics {
+		mark(&x.Decl)
+	}
+	for _, x := range m.Incidents {
+		mark(&x.Decl)
+	}
+}

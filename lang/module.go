@@ -1,0 +1,310 @@
+package lang
+
+import (
+	"github.com/expr-lang/expr/ast"
+	"github.com/srezc/srezc/value"
+)
+
+// Decl is what every top-level declaration shares.
+type Decl struct {
+	Name        string
+	NameRange   Range // the label
+	DefRange    Range // the block header
+	Description string
+	// Broken is set when the declaration, or one it depends on, has an
+	// error; later stages skip it.
+	Broken bool
+	// Stdlib marks declarations from the embedded standard library.
+	Stdlib bool
+}
+
+// Expr is a runtime expression written inside an HCL string.
+type Expr struct {
+	Src   string
+	Range Range // the string's contents, or the whole attribute when Exact is false
+	// Exact is true when Src is the source bytes verbatim, so an offset in
+	// Src is an offset in the file.
+	Exact bool
+	// Node is the type-checked expr tree, set by the checker.
+	Node ast.Node
+	Kind value.Kind
+}
+
+// Typed is a declared slot: config key, state, derived quantity or metric.
+type Typed struct {
+	Decl
+	Kind      value.Kind
+	Unit      string
+	HasBand   bool
+	Low, High float64
+}
+
+type ConfigKey struct {
+	Typed
+	Default value.Value
+}
+
+type StateVar struct {
+	Typed
+	Initial value.Value
+	Next    *Expr
+}
+
+type Quantity struct {
+	Typed
+	Value     *Expr
+	Precision int
+	Metric    bool
+}
+
+type StatusRule struct {
+	Decl
+	When *Expr
+}
+
+type LogRule struct {
+	Decl
+	Level string
+	When  *Expr
+	Parts []TextPart
+}
+
+// TextPart is a literal or an {expr} hole of a log template.
+type TextPart struct {
+	Lit  string
+	Hole *Expr
+}
+
+type Role struct {
+	Decl
+	Kind   string
+	Caller bool
+}
+
+type Assignment struct {
+	Name  string
+	Range Range
+	Value value.Value
+}
+
+type ServiceKind struct {
+	Decl
+	Roles    []*Role
+	Config   []*ConfigKey
+	States   []*StateVar
+	Derived  []*Quantity // derived quantities and metrics, in declared order
+	Statuses []*StatusRule
+	Logs     []*LogRule
+	Restart  []Assignment
+	Latency  string
+	Errors   string
+	TraceRng Range
+}
+
+// Metrics lists the agent-visible quantities.
+func (k *ServiceKind) Metrics() []*Quantity {
+	var out []*Quantity
+	for _, q := range k.Derived {
+		if q.Metric {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+type SystemService struct {
+	Decl
+	Kind      string
+	KindRange Range
+	Roles     []Binding
+}
+
+// Binding binds a role of a kind to a service of a system.
+type Binding struct {
+	Role    string
+	Service string
+	Range   Range
+}
+
+type System struct {
+	Decl
+	Services []*SystemService
+}
+
+type Param struct {
+	Decl
+	Kind    value.Kind
+	Default value.Value
+	Domain  []value.Value
+}
+
+type Remedy struct {
+	Effect   string // "restart_service" or "update_config"
+	Key      string
+	Value    value.Value // null: the key's default
+	Range    Range
+	KeyRange Range
+}
+
+// Edit is a set_config or set_state entry whose value may read param.NAME.
+type Edit struct {
+	State bool
+	Name  string
+	Range Range
+	// Eval computes the value from the parameters; lang built it from the
+	// HCL expression so the compiler needs no HCL.
+	Eval func(params map[string]value.Value) (value.Value, *Diagnostic)
+}
+
+type FaultKind struct {
+	Decl
+	AppliesTo     []string
+	AppliesRange  Range
+	ConflictsWith []string
+	Mechanism     string
+	MechRange     Range
+	Detail        string
+	Params        []*Param
+	Edits         []Edit
+	FixedWhen     *Expr
+	// FixedWhenByKind holds fixed_when checked against each kind it applies to.
+	FixedWhenByKind map[string]*Expr
+	Remedies        []Remedy
+}
+
+type DistractorKind struct {
+	Decl
+	AppliesTo    []string
+	AppliesRange Range
+	Edits        []Edit
+}
+
+type NoisePattern struct {
+	Decl
+	Effect    string
+	Rate      float64
+	Magnitude float64
+	Lag       int
+}
+
+type ToolArg struct {
+	Decl
+	Type     string
+	Optional bool
+}
+
+type Tool struct {
+	Decl
+	Effect string
+	Args   []*ToolArg
+}
+
+type Term struct {
+	Decl
+	Phrases []string
+}
+
+type Rubric struct {
+	Decl
+	Weights    map[string]float64
+	Penalties  map[string]float64
+	Components []*Term
+	Mechanisms []*Term
+}
+
+// FaultUse is a fault of an incident.
+type FaultUse struct {
+	Decl   // Name is the fault kind
+	Target string
+	TRange Range
+	Params map[string]value.Value
+}
+
+type DistractorUse struct {
+	Decl
+	Target string
+	TRange Range
+}
+
+type NoiseUse struct {
+	Decl
+	Target    string
+	TRange    Range
+	Rate      *float64
+	Magnitude *float64
+	Lag       *int
+}
+
+type Incident struct {
+	Decl
+	Title       string
+	Alert       string
+	Difficulty  string
+	Split       string
+	Tags        []string
+	Budget      int
+	System      string
+	SystemRange Range
+	Rubric      string
+	RubricRange Range
+	Traffic     float64
+	Warmup      int
+	Hold        int
+	Faults      []*FaultUse
+	Distractors []*DistractorUse
+	Noise       []*NoiseUse
+	Resolved    *Expr
+	Expert      []string
+	ExpertRange []Range
+	File        string
+}
+
+// Module is a checked set of files plus the stdlib.
+type Module struct {
+	Files           []*File
+	ServiceKinds    []*ServiceKind
+	Systems         []*System
+	FaultKinds      []*FaultKind
+	DistractorKinds []*DistractorKind
+	NoisePatterns   []*NoisePattern
+	Tools           []*Tool
+	Rubrics         []*Rubric
+	Incidents       []*Incident
+}
+
+// File is one source file.
+type File struct {
+	Name   string
+	Src    []byte
+	Stdlib bool
+}
+
+func findDecl[T interface{ decl() *Decl }](list []T, name string) T {
+	var zero T
+	for _, x := range list {
+		if x.decl().Name == name {
+			return x
+		}
+	}
+	return zero
+}
+
+func (d *Decl) decl() *Decl { return d }
+
+func (m *Module) ServiceKind(name string) *ServiceKind { return findDecl(m.ServiceKinds, name) }
+func (m *Module) System(name string) *System           { return findDecl(m.Systems, name) }
+func (m *Module) FaultKind(name string) *FaultKind     { return findDecl(m.FaultKinds, name) }
+func (m *Module) DistractorKind(name string) *DistractorKind {
+	return findDecl(m.DistractorKinds, name)
+}
+func (m *Module) NoisePattern(name string) *NoisePattern { return findDecl(m.NoisePatterns, name) }
+func (m *Module) Rubric(name string) *Rubric             { return findDecl(m.Rubrics, name) }
+func (m *Module) Incident(name string) *Incident         { return findDecl(m.Incidents, name) }
+
+// Names of a kind's items, used for did-you-mean and completion.
+func (k *ServiceKind) ConfigKey(name string) *ConfigKey { return findDecl(k.Config, name) }
+func (k *ServiceKind) State(name string) *StateVar      { return findDecl(k.States, name) }
+func (k *ServiceKind) Quantity(name string) *Quantity   { return findDecl(k.Derived, name) }
+func (k *ServiceKind) Role(name string) *Role           { return findDecl(k.Roles, name) }
+func (s *System) Service(name string) *SystemService    { return findDecl(s.Services, name) }
+func (f *FaultKind) Param(name string) *Param           { return findDecl(f.Params, name) }

@@ -1,0 +1,17 @@
+// Package runtime executes compiled incidents: Reset, Step, Fork and the
+// state snapshot, the one versioned observation renderer, rewards and
+// metrics.
+//
+// The IR (Task) is plain data: typed integer ids into flat slices, no maps,
+// names only in side tables that Step never reads. A Task is immutable and
+// shared by any number of Episodes; an Episode owns every buffer it needs, so
+// Step does not allocate.
+//
+// Time is a ring of rows: one row of slot words per tick. A tick copies the
+// previous row and runs the Updates in order. State updates read the previous
+// row; derived quantities, metrics, status and log rules read the current row
+// for their own service and the previous row across a dependency edge, so the
+// order of services never matters and a cascade moves one edge per tick.
+//
+// runtime imports neither lang nor compiler, nor HCL.
+package runtime

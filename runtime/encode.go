@@ -1,0 +1,451 @@
+package runtime
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// A compiled task file is the line "srezc-ir <FormatVersion> <hash>\n"
+// followed by the task as canonical JSON (no maps anywhere in Task, so
+// encoding/json writes fields in declaration order and the bytes are
+// canonical). The hash is SHA-256 of those JSON bytes with Hash empty; it is
+// the task's semantic hash.
+const irMagic = "srezc-ir"
+
+// canonical returns the task's JSON with Hash cleared.
+func canonical(t *Task) ([]byte, error) {
+	c := *t
+	c.Hash = ""
+	return json.Marshal(&c)
+}
+
+// ComputeHash returns the semantic hash of a task.
+func ComputeHash(t *Task) (string, error) {
+	b, err := canonical(t)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// EncodeTask writes a task in the versioned IR format, setting its Hash.
+func EncodeTask(t *Task) ([]byte, error) {
+	body, err := canonical(t)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(body)
+	t.Hash = hex.EncodeToString(sum[:])
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s %d %s\n", irMagic, FormatVersion, t.Hash)
+	b.Write(body)
+	b.WriteByte('\n')
+	return b.Bytes(), nil
+}
+
+// DecodeTask reads a task written by EncodeTask, checks its version and
+// hash, and validates every index so that running it cannot panic.
+func DecodeTask(data []byte) (*Task, error) {
+	line, body, ok := bytes.Cut(data, []byte{'\n'})
+	if !ok {
+		return nil, errors.New("not a srezc IR file: missing header line")
+	}
+	var magic, hash string
+	var version int
+	if _, err := fmt.Sscanf(string(line), "%s %d %s", &magic, &version, &hash); err != nil || magic != irMagic {
+		return nil, errors.New("not a srezc IR file: bad header")
+	}
+	if version != FormatVersion {
+		return nil, fmt.Errorf("IR format version %d, this srezc reads version %d: recompile the task", version, FormatVersion)
+	}
+	body = bytes.TrimSuffix(body, []byte{'\n'})
+	sum := sha256.Sum256(body)
+	if hex.EncodeToString(sum[:]) != hash {
+		return nil, errors.New("IR hash mismatch: the file is corrupt or was edited")
+	}
+	var t Task
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&t); err != nil {
+		return nil, fmt.Errorf("IR body: %v", err)
+	}
+	t.Hash = hash
+	if err := t.Validate(); err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// Validate checks every id and span of a task, and that every program keeps
+// its stack within bounds and leaves one word.
+func (t *Task) Validate() error {
+	n := len(t.Slots)
+	slotOK := func(s SlotID) bool { return s >= 0 && int(s) < n }
+	svcOK := func(s int16) bool { return s >= 0 && int(s) < len(t.Services) }
+	if t.Format != FormatVersion {
+		return fmt.Errorf("task format %d, want %d", t.Format, FormatVersion)
+	}
+	if t.History < 2 || t.History > 64 {
+		return fmt.Errorf("history %d out of range", t.History)
+	}
+	if t.InitTick < t.History-1 || t.InitTick > 1<<20 {
+		return fmt.Errorf("init tick %d out of range", t.InitTick)
+	}
+	if len(t.Init) != t.History*n {
+		return fmt.Errorf("init has %d words, want %d", len(t.Init), t.History*n)
+	}
+	if t.Budget < 1 || t.Budget > 10000 || t.Hold < 0 || t.Hold > 1000 {
+		return errors.New("budget or hold out of range")
+	}
+	for i := 1; i < len(t.Strings); i++ {
+		if t.Strings[i-1] >= t.Strings[i] {
+			return errors.New("strings are not sorted and unique")
+		}
+	}
+	if _, ok := t.StringID(StatusHealthy); !ok {
+		return errors.New("strings lack the healthy status")
+	}
+	for i := range t.Slots {
+		if !svcOK(t.Slots[i].Service) {
+			return fmt.Errorf("slot %d: bad service", i)
+		}
+	}
+	checkSpan := func(what string, sp Span) error {
+		if sp.Start < 0 || sp.End < sp.Start || int(sp.End) > len(t.Code) {
+			return fmt.Errorf("%s: code span out of range", what)
+		}
+		depth := 0
+		for _, op := range t.Code[sp.Start:sp.End] {
+			if op.Code >= OpCount {
+				return fmt.Errorf("%s: unknown opcode %d", what, op.Code)
+			}
+			if (op.Code == OpLoad || op.Code == OpLoadPrev) && !slotOK(SlotID(op.A)) {
+				return fmt.Errorf("%s: load of slot %d out of range", what, op.A)
+			}
+			pop, push := stackEffect(op.Code)
+			if depth < pop {
+				return fmt.Errorf("%s: stack underflow", what)
+			}
+			depth += push - pop
+			if depth > maxStack {
+				return fmt.Errorf("%s: stack deeper than %d", what, maxStack)
+			}
+		}
+		if depth != 1 {
+			return fmt.Errorf("%s: program leaves %d words", what, depth)
+		}
+		return nil
+	}
+	for i, u := range t.Updates {
+		if !slotOK(u.Slot) {
+			return fmt.Errorf("update %d: bad slot", i)
+		}
+		if err := checkSpan("update "+strconv.Itoa(i), u.Code); err != nil {
+			return err
+		}
+	}
+	if err := checkSpan("resolved_when", t.Resolved); err != nil {
+		return err
+	}
+	for i := range t.Services {
+		s := &t.Services[i]
+		if len(s.Deps) != len(s.DepRoles) {
+			return fmt.Errorf("service %d: deps and roles differ", i)
+		}
+		for _, d := range s.Deps {
+			if !svcOK(d) {
+				return fmt.Errorf("service %d: bad dependency", i)
+			}
+		}
+		for _, group := range [][]SlotID{s.Config, s.Metrics} {
+			for _, c := range group {
+				if !slotOK(c) {
+					return fmt.Errorf("service %d: bad slot", i)
+				}
+			}
+		}
+		for _, sl := range []SlotID{s.Status, s.Latency, s.ErrorRate} {
+			if sl != NoSlot && !slotOK(sl) {
+				return fmt.Errorf("service %d: bad slot", i)
+			}
+		}
+		if s.Status == NoSlot {
+			return fmt.Errorf("service %d: no status", i)
+		}
+		for _, l := range s.Logs {
+			if l < 0 || int(l) >= len(t.Logs) {
+				return fmt.Errorf("service %d: bad log rule", i)
+			}
+		}
+		for _, a := range s.Restart {
+			if !slotOK(a.Slot) {
+				return fmt.Errorf("service %d: bad restart slot", i)
+			}
+			if err := checkSpan("restart", a.Code); err != nil {
+				return err
+			}
+		}
+	}
+	for i := range t.Logs {
+		l := &t.Logs[i]
+		if !slotOK(l.Active) || !svcOK(l.Service) {
+			return fmt.Errorf("log %d: bad slot", i)
+		}
+		for _, p := range l.Parts {
+			if p.Hole != NoSlot && !slotOK(p.Hole) {
+				return fmt.Errorf("log %d: bad hole", i)
+			}
+		}
+	}
+	for i := range t.Tools {
+		if t.Tools[i].Effect >= effectCount {
+			return fmt.Errorf("tool %d: bad effect", i)
+		}
+	}
+	if len(t.Components) != len(t.Services) {
+		return errors.New("components must name the services in order")
+	}
+	for i := range t.Faults {
+		f := &t.Faults[i]
+		if !svcOK(f.Service) || f.Mechanism < 0 || int(f.Mechanism) >= len(t.Mechanisms) {
+			return fmt.Errorf("fault %d: bad service or mechanism", i)
+		}
+		if err := checkSpan("fixed_when", f.Fixed); err != nil {
+			return err
+		}
+		for _, r := range f.Remedies {
+			if !svcOK(r.Service) || (r.Effect == EffectUpdate && !slotOK(r.Slot)) {
+				return fmt.Errorf("fault %d: bad remedy", i)
+			}
+		}
+	}
+	for _, d := range t.Distractors {
+		if !svcOK(d) {
+			return errors.New("bad distractor service")
+		}
+	}
+	for _, no := range t.Noise {
+		if no.Effect >= noiseCount || (no.Service != -1 && !svcOK(no.Service)) || no.Lag < 0 || int(no.Lag) >= t.History {
+			return errors.New("bad noise")
+		}
+		if math.IsNaN(no.Rate) || math.IsNaN(no.Magnitude) {
+			return errors.New("bad noise")
+		}
+	}
+	for _, r := range t.Evidence {
+		if r.Tool < 0 || int(r.Tool) >= len(t.Tools) || !svcOK(r.Service) || (r.Key != NoSlot && !slotOK(r.Key)) {
+			return errors.New("bad evidence read")
+		}
+	}
+	return nil
+}
+
+// Episode state snapshot: magic, version, task hash, then the fields in a
+// fixed order as little-endian words.
+const stateMagic = "srezc-state"
+
+// MarshalState appends the episode's complete state, enough for
+// RestoreState to continue it on any machine.
+func (e *Episode) MarshalState(b []byte) []byte {
+	b = append(b, stateMagic...)
+	b = binary.LittleEndian.AppendUint32(b, FormatVersion)
+	b = binary.AppendUvarint(b, uint64(len(e.t.Hash)))
+	b = append(b, e.t.Hash...)
+	u := func(x uint64) { b = binary.AppendUvarint(b, x) }
+	f := func(x float64) { b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x)) }
+	flag := func(x bool) { u(b2w(x)) }
+	u(uint64(e.tick))
+	u(e.seed)
+	u(uint64(e.step))
+	flag(e.done)
+	u(uint64(e.terminal))
+	flag(e.restartedHealthy)
+	r := &e.rec
+	for _, x := range []int{r.TotalSteps, r.InvalidActions, r.RepeatedActions, r.EvidenceActions, r.RemediationActions,
+		r.CorrectServiceRemediations, r.CorrectRemediations, r.WrongRemediations, r.DistractorFailures,
+		r.PrematureResolutions, r.StepsToResolution, r.OptimalSteps} {
+		u(uint64(x))
+	}
+	for _, x := range []bool{r.RootCauseIdentified, r.FixIdentified, r.CorrectRemediationApplied, r.Success,
+		r.Diagnosed, r.Mitigated, r.WrongChange, r.Recovered} {
+		flag(x)
+	}
+	f(r.FinalReward)
+	c := &e.comp
+	for _, x := range []float64{c.Evidence, c.Diagnosis, c.Mitigation, c.Resolution, c.Efficiency, c.Penalties} {
+		f(x)
+	}
+	u(uint64(len(e.found)))
+	for _, x := range e.found {
+		flag(x)
+	}
+	for _, list := range [][]uint64{e.seen, e.invalid} {
+		u(uint64(len(list)))
+		for _, x := range list {
+			b = binary.LittleEndian.AppendUint64(b, x)
+		}
+	}
+	u(uint64(len(e.strEnd)))
+	for _, x := range e.strEnd {
+		u(uint64(x))
+	}
+	u(uint64(len(e.strBuf)))
+	b = append(b, e.strBuf...)
+	u(uint64(len(e.ring)))
+	for _, w := range e.ring {
+		b = binary.LittleEndian.AppendUint64(b, w)
+	}
+	return b
+}
+
+type stateReader struct {
+	b   []byte
+	err error
+}
+
+func (r *stateReader) u() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	x, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.err = errors.New("state snapshot is truncated")
+		return 0
+	}
+	r.b = r.b[n:]
+	return x
+}
+
+func (r *stateReader) w() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	if len(r.b) < 8 {
+		r.err = errors.New("state snapshot is truncated")
+		return 0
+	}
+	x := binary.LittleEndian.Uint64(r.b)
+	r.b = r.b[8:]
+	return x
+}
+
+func (r *stateReader) n(limit int) int {
+	x := r.u()
+	if x > uint64(limit) {
+		r.err = errors.New("state snapshot has a length out of range")
+		return 0
+	}
+	return int(x)
+}
+
+func (r *stateReader) bytes(n int) []byte {
+	if r.err != nil || len(r.b) < n {
+		r.err = errors.New("state snapshot is truncated")
+		return nil
+	}
+	x := r.b[:n]
+	r.b = r.b[n:]
+	return x
+}
+
+// RestoreState replaces the episode's state with a snapshot taken by
+// MarshalState on an episode of the same task.
+func (e *Episode) RestoreState(data []byte) error {
+	if !bytes.HasPrefix(data, []byte(stateMagic)) || len(data) < len(stateMagic)+4 {
+		return errors.New("not a srezc episode state")
+	}
+	data = data[len(stateMagic):]
+	if binary.LittleEndian.Uint32(data) != FormatVersion {
+		return errors.New("episode state from another IR format version")
+	}
+	r := &stateReader{b: data[4:]}
+	hash := string(r.bytes(r.n(128)))
+	if r.err == nil && hash != e.t.Hash {
+		return errors.New("episode state belongs to another task")
+	}
+	f := func() float64 { return math.Float64frombits(r.w()) }
+	flag := func() bool { return r.u() != 0 }
+	var s Episode = *e
+	s.tick = int(r.u())
+	s.seed = r.u()
+	s.step = r.n(e.t.Budget)
+	s.done = flag()
+	s.terminal = Terminal(r.n(int(TermBudget)))
+	s.restartedHealthy = flag()
+	rec := Record{}
+	for _, p := range []*int{&rec.TotalSteps, &rec.InvalidActions, &rec.RepeatedActions, &rec.EvidenceActions,
+		&rec.RemediationActions, &rec.CorrectServiceRemediations, &rec.CorrectRemediations, &rec.WrongRemediations,
+		&rec.DistractorFailures, &rec.PrematureResolutions, &rec.StepsToResolution, &rec.OptimalSteps} {
+		*p = r.n(1 << 30)
+	}
+	for _, p := range []*bool{&rec.RootCauseIdentified, &rec.FixIdentified, &rec.CorrectRemediationApplied,
+		&rec.Success, &rec.Diagnosed, &rec.Mitigated, &rec.WrongChange, &rec.Recovered} {
+		*p = flag()
+	}
+	rec.FinalReward = f()
+	s.rec = rec
+	c := Components{}
+	for _, p := range []*float64{&c.Evidence, &c.Diagnosis, &c.Mitigation, &c.Resolution, &c.Efficiency, &c.Penalties} {
+		*p = f()
+	}
+	s.comp = c
+	if r.n(len(e.found)) != len(e.found) && r.err == nil {
+		r.err = errors.New("state snapshot has a different evidence set")
+	}
+	found := make([]bool, len(e.found))
+	for i := range found {
+		found[i] = flag()
+	}
+	lists := [2][]uint64{}
+	for i := range lists {
+		k := r.n(e.t.Budget + 1)
+		l := make([]uint64, k, e.t.Budget+1)
+		for j := range l {
+			l[j] = r.w()
+		}
+		lists[i] = l
+	}
+	strEnd := make([]uint32, r.n(e.t.Budget+1))
+	last := uint64(0)
+	for i := range strEnd {
+		x := r.u()
+		if x < last && r.err == nil {
+			r.err = errors.New("state snapshot has bad strings")
+		}
+		last = x
+		strEnd[i] = uint32(x)
+	}
+	strBuf := append([]byte(nil), r.bytes(r.n(1<<24))...)
+	if r.err == nil && last > uint64(len(strBuf)) {
+		r.err = errors.New("state snapshot has bad strings")
+	}
+	if r.n(len(e.ring)) != len(e.ring) && r.err == nil {
+		r.err = errors.New("state snapshot has a different ring size")
+	}
+	ring := make([]uint64, len(e.ring))
+	for i := range ring {
+		ring[i] = r.w()
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.err = errors.New("state snapshot has trailing bytes")
+	}
+	if r.err == nil && s.tick < e.t.InitTick {
+		r.err = errors.New("state snapshot tick out of range")
+	}
+	if r.err != nil {
+		return r.err
+	}
+	s.found, s.seen, s.invalid, s.strEnd, s.strBuf = found, lists[0], lists[1], strEnd, strBuf
+	copy(e.ring, ring)
+	s.ring = e.ring
+	*e = s
+	return nil
+}

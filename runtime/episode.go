@@ -1,0 +1,598 @@
+package runtime
+
+import "github.com/srezc/srezc/value"
+
+// Terminal says why an episode ended. It is grader-side: the agent sees the
+// same acknowledgement for an accepted and a rejected resolution.
+type Terminal uint8
+
+const (
+	NotDone Terminal = iota
+	TermResolved
+	TermRejected
+	TermEscalated
+	TermBudget
+)
+
+var terminalNames = [...]string{"", "resolved", "premature_or_incorrect_resolution", "escalated", "step_budget_exhausted"}
+
+func (t Terminal) String() string {
+	if int(t) < len(terminalNames) {
+		return terminalNames[t]
+	}
+	return "terminal?"
+}
+
+// Observation is the structured result of one step. Rendering it (text,
+// JSON) reads the episode's rows; nothing here is grader-side.
+type Observation struct {
+	Step      int32
+	StepsLeft int32
+	Tick      int32
+	Tool      int16
+	Service   int16
+	Key       SlotID
+	Err       ErrCode
+	Detail    string
+	Done      bool
+	// Previous is the word a config write replaced.
+	Previous uint64
+}
+
+// StepResult is what Step returns: the observation, and the grader-side
+// reward, which never reaches an evaluated agent.
+type StepResult struct {
+	Obs      Observation
+	Reward   float64
+	Terminal Terminal
+}
+
+// Components are the reward parts so far; penalties are negative.
+type Components struct {
+	Evidence   float64
+	Diagnosis  float64
+	Mitigation float64
+	Resolution float64
+	Efficiency float64
+	Penalties  float64
+}
+
+// Raw is the unclamped sum of the components.
+func (c *Components) Raw() float64 {
+	return c.Evidence + c.Diagnosis + c.Mitigation + c.Resolution + c.Efficiency + c.Penalties
+}
+
+// Episode is one play of a Task. Its zero value is not usable: call
+// NewEpisode, then Reset.
+type Episode struct {
+	t    *Task
+	n    int
+	ring []uint64
+	tick int
+
+	seed     uint64
+	step     int
+	done     bool
+	terminal Terminal
+
+	rec   Record
+	comp  Components
+	found []bool
+
+	// seen holds canonical hashes of valid actions, invalid those of invalid ones.
+	seen    []uint64
+	invalid []uint64
+
+	strBuf []byte
+	strEnd []uint32
+
+	restartedHealthy bool
+
+	scratch []uint64
+	norm    []byte
+	text    []byte
+	mention []bool
+}
+
+// NewEpisode allocates an episode's buffers for t. It does not Reset.
+func NewEpisode(t *Task) *Episode {
+	n := len(t.Slots)
+	return &Episode{
+		t:       t,
+		n:       n,
+		ring:    make([]uint64, t.History*n),
+		found:   make([]bool, len(t.Evidence)),
+		seen:    make([]uint64, 0, t.Budget+1),
+		invalid: make([]uint64, 0, t.Budget+1),
+		scratch: make([]uint64, t.History*n),
+		norm:    make([]byte, 0, 256),
+		mention: make([]bool, len(t.Components)+len(t.Mechanisms)),
+	}
+}
+
+// Task is the compiled task the episode plays.
+func (e *Episode) Task() *Task { return e.t }
+
+// Reset starts the episode over with a seed. The seed draws only noise: the
+// state at step 0 is the compiled initial state.
+func (e *Episode) Reset(seed uint64) {
+	t := e.t
+	h := t.History
+	for i := 0; i < h; i++ {
+		tick := t.InitTick - h + 1 + i
+		copy(e.ring[(tick%h)*e.n:], t.Init[i*e.n:(i+1)*e.n])
+	}
+	e.tick = t.InitTick
+	e.seed = seed
+	e.step = 0
+	e.done = false
+	e.terminal = NotDone
+	e.rec = Record{OptimalSteps: t.Optimal}
+	e.comp = Components{}
+	clear(e.found)
+	e.seen = e.seen[:0]
+	e.invalid = e.invalid[:0]
+	e.strBuf = e.strBuf[:0]
+	e.strEnd = e.strEnd[:0]
+	e.restartedHealthy = false
+}
+
+// Fork returns an independent copy of the episode at its current step.
+func (e *Episode) Fork() *Episode {
+	f := *e
+	f.ring = append([]uint64(nil), e.ring...)
+	f.found = append([]bool(nil), e.found...)
+	f.seen = append(make([]uint64, 0, cap(e.seen)), e.seen...)
+	f.invalid = append(make([]uint64, 0, cap(e.invalid)), e.invalid...)
+	f.strBuf = append([]byte(nil), e.strBuf...)
+	f.strEnd = append([]uint32(nil), e.strEnd...)
+	f.scratch = make([]uint64, len(e.scratch))
+	f.norm = make([]byte, 0, cap(e.norm))
+	f.mention = make([]bool, len(e.mention))
+	return &f
+}
+
+// Seed, StepCount, Tick, Done and Terminal describe where the episode is.
+func (e *Episode) Seed() uint64           { return e.seed }
+func (e *Episode) StepCount() int         { return e.step }
+func (e *Episode) Tick() int              { return e.tick }
+func (e *Episode) Done() bool             { return e.done }
+func (e *Episode) Terminal() Terminal     { return e.terminal }
+func (e *Episode) Components() Components { return e.comp }
+
+// Record is the episode's grader-side record so far.
+func (e *Episode) Record() Record {
+	r := e.rec
+	r.EvidenceCoverage = e.coverage()
+	r.Terminal = e.terminal.String()
+	return r
+}
+
+// row is the slot vector at tick k, which must be within the ring.
+func (e *Episode) row(k int) []uint64 {
+	i := (k % e.t.History) * e.n
+	return e.ring[i : i+e.n : i+e.n]
+}
+
+// Row is the current row; callers must not modify it.
+func (e *Episode) Row() []uint64 { return e.row(e.tick) }
+
+// RowAt is the row at tick k, clamped into the ring.
+func (e *Episode) RowAt(k int) []uint64 {
+	oldest := e.tick - e.t.History + 1
+	if k < oldest {
+		k = oldest
+	}
+	if k > e.tick {
+		k = e.tick
+	}
+	return e.row(k)
+}
+
+// advanceRing moves a ring forward one tick and returns the new tick.
+func (e *Episode) advanceRing(ring []uint64, tick int) int {
+	h := e.t.History
+	pi := (tick % h) * e.n
+	prev := ring[pi : pi+e.n : pi+e.n]
+	tick++
+	ci := (tick % h) * e.n
+	cur := ring[ci : ci+e.n : ci+e.n]
+	copy(cur, prev)
+	code := e.t.Code
+	for _, u := range e.t.Updates {
+		cur[u.Slot] = e.eval(code[u.Code.Start:u.Code.End], cur, prev)
+	}
+	return tick
+}
+
+// Advance moves the world one tick without an action; the grader's idle
+// ticks and tests use it.
+func (e *Episode) Advance() { e.tick = e.advanceRing(e.ring, e.tick) }
+
+func clamp(x, lo, hi float64) float64 {
+	if x < lo {
+		return lo
+	}
+	if x > hi {
+		return hi
+	}
+	return x
+}
+
+// Step plays one action. It never panics on a bound Action and never
+// allocates.
+func (e *Episode) Step(a *Action) StepResult {
+	t := e.t
+	if e.done {
+		return StepResult{Obs: Observation{Step: int32(e.step), Tick: int32(e.tick), Tool: -1, Service: -1, Key: NoSlot, Err: ErrEpisodeDone, Done: true}, Terminal: e.terminal}
+	}
+	raw0 := e.comp.Raw()
+	e.step++
+	e.rec.TotalSteps++
+	obs := Observation{Tool: a.Tool, Service: a.Service, Key: a.Key, Err: a.Err, Detail: a.Detail}
+	if a.Err != OK || a.Tool < 0 || int(a.Tool) >= len(t.Tools) {
+		if obs.Err == OK {
+			obs.Err = ErrUnknownTool
+		}
+		e.countInvalid(a.Canon)
+		e.Advance()
+	} else {
+		effect := t.Tools[a.Tool].Effect
+		repeated := contains(e.seen, a.Canon)
+		if !repeated {
+			e.seen = append(e.seen, a.Canon)
+		}
+		newEvidence := false
+		switch effect {
+		case EffectRestart:
+			e.restart(int(a.Service))
+			e.Advance()
+		case EffectUpdate:
+			obs.Previous = e.Row()[a.Key]
+			e.update(a)
+			e.Advance()
+		case EffectEscalate:
+			e.finish(TermEscalated)
+		case EffectResolve:
+			e.resolve(a)
+		default:
+			e.Advance()
+			newEvidence = e.noteEvidence(a)
+		}
+		if repeated && !newEvidence && effect != EffectResolve && effect != EffectEscalate {
+			e.rec.RepeatedActions++
+			e.comp.Penalties += t.Rubric.RepeatedUselessAction
+		}
+	}
+	if !e.done && e.step >= t.Budget {
+		e.finish(TermBudget)
+	}
+	obs.Step = int32(e.step)
+	obs.StepsLeft = int32(max(0, t.Budget-e.step))
+	obs.Tick = int32(e.tick)
+	obs.Done = e.done
+	return StepResult{Obs: obs, Reward: clamp(e.comp.Raw()-raw0, -1, 1), Terminal: e.terminal}
+}
+
+func contains(s []uint64, x uint64) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *Episode) countInvalid(canon uint64) {
+	e.rec.InvalidActions++
+	if contains(e.invalid, canon) {
+		e.rec.RepeatedActions++
+		e.comp.Penalties += e.t.Rubric.RepeatedInvalidAction
+		return
+	}
+	if len(e.invalid) < cap(e.invalid) {
+		e.invalid = append(e.invalid, canon)
+	}
+	e.comp.Penalties += e.t.Rubric.InvalidAction
+}
+
+func (e *Episode) finish(term Terminal) {
+	e.done = true
+	e.terminal = term
+	e.rec.FinalReward = clamp(e.comp.Raw(), 0, 1)
+	if e.rec.WrongChange && e.wrongChanges() == 0 {
+		e.rec.Recovered = true
+	}
+}
+
+func (e *Episode) noteEvidence(a *Action) bool {
+	t := e.t
+	isConfig := t.Tools[a.Tool].Effect == EffectConfig
+	fresh := false
+	for i, r := range t.Evidence {
+		if e.found[i] || r.Service != a.Service {
+			continue
+		}
+		if r.Tool == a.Tool && (r.Key == a.Key || (isConfig && a.Key == NoSlot)) {
+			e.found[i] = true
+			fresh = true
+		}
+	}
+	if fresh {
+		e.rec.EvidenceActions++
+		e.comp.Evidence = t.Rubric.Evidence * e.coverage()
+	}
+	return fresh
+}
+
+func (e *Episode) coverage() float64 {
+	if len(e.found) == 0 {
+		return 1
+	}
+	n := 0
+	for _, f := range e.found {
+		if f {
+			n++
+		}
+	}
+	return float64(n) / float64(len(e.found))
+}
+
+func (e *Episode) isDistractor(svc int16) bool {
+	for _, d := range e.t.Distractors {
+		if d == svc {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *Episode) isFaultService(svc int16) bool {
+	for i := range e.t.Faults {
+		if e.t.Faults[i].Service == svc {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *Episode) healthy(row []uint64, svc int) bool {
+	st := e.t.Services[svc].Status
+	if st == NoSlot {
+		return true
+	}
+	id, ok := e.t.StringID(StatusHealthy)
+	return ok && row[st] == uint64(id)
+}
+
+// fixedCount is how many faults hold their fixed_when on a row.
+func (e *Episode) fixedCount(row []uint64) int {
+	n := 0
+	for i := range e.t.Faults {
+		f := &e.t.Faults[i]
+		if e.eval(e.t.Code[f.Fixed.Start:f.Fixed.End], row, row) != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+func (e *Episode) beginRemediation(svc int16) {
+	e.rec.RemediationActions++
+	if e.isFaultService(svc) {
+		e.rec.CorrectServiceRemediations++
+	}
+	if e.isDistractor(svc) {
+		e.rec.DistractorFailures++
+		e.comp.Penalties += e.t.Rubric.DistractorAction
+	}
+}
+
+func (e *Episode) restart(svc int) {
+	t := e.t
+	row := e.Row()
+	e.beginRemediation(int16(svc))
+	before := e.fixedCount(row)
+	wasHealthy := e.healthy(row, svc)
+	code := t.Code
+	for _, as := range t.Services[svc].Restart {
+		row[as.Slot] = e.eval(code[as.Code.Start:as.Code.End], row, row)
+	}
+	correct := false
+	for i := range t.Faults {
+		for _, r := range t.Faults[i].Remedies {
+			if r.Effect == EffectRestart && int(r.Service) == svc {
+				correct = true
+			}
+		}
+	}
+	if e.fixedCount(row) > before {
+		correct = true
+	}
+	if wasHealthy {
+		e.restartedHealthy = true
+		e.comp.Penalties += t.Rubric.RestartHealthy
+	}
+	e.judgeRemediation(correct && !wasHealthy)
+}
+
+func (e *Episode) judgeRemediation(correct bool) {
+	if correct {
+		e.rec.CorrectRemediations++
+	} else {
+		e.rec.WrongRemediations++
+	}
+	if e.fixedCount(e.Row()) == len(e.t.Faults) {
+		e.rec.CorrectRemediationApplied = true
+	}
+}
+
+func (e *Episode) update(a *Action) {
+	t := e.t
+	row := e.Row()
+	e.beginRemediation(a.Service)
+	before := e.fixedCount(row)
+	wrongBefore := e.wrongChanges()
+	row[a.Key] = e.word(a.Value)
+	wrongAfter := e.wrongChanges()
+	if wrongAfter > wrongBefore {
+		e.rec.WrongChange = true
+		e.comp.Penalties += t.Rubric.WrongChange
+	}
+	e.judgeRemediation(e.fixedCount(row) > before)
+}
+
+// word encodes a value for a slot, keeping strings the task does not know
+// in the episode's own string buffer.
+func (e *Episode) word(v value.Value) uint64 {
+	if w, ok := e.t.WordOf(v); ok {
+		return w
+	}
+	if v.K != value.String {
+		return 0
+	}
+	for i := range e.strEnd {
+		if e.episodeString(i) == v.S {
+			return uint64(len(e.t.Strings) + i)
+		}
+	}
+	e.strBuf = append(e.strBuf, v.S...)
+	e.strEnd = append(e.strEnd, uint32(len(e.strBuf)))
+	return uint64(len(e.t.Strings) + len(e.strEnd) - 1)
+}
+
+func (e *Episode) episodeString(i int) string {
+	start := uint32(0)
+	if i > 0 {
+		start = e.strEnd[i-1]
+	}
+	return string(e.strBuf[start:e.strEnd[i]])
+}
+
+// String is the text of a string word.
+func (e *Episode) String(id StrID) string {
+	if int(id) < len(e.t.Strings) {
+		return e.t.Strings[id]
+	}
+	i := int(id) - len(e.t.Strings)
+	if i < len(e.strEnd) {
+		return e.episodeString(i)
+	}
+	return ""
+}
+
+func (e *Episode) sameString(a, b StrID) bool {
+	if a == b {
+		return true
+	}
+	n := StrID(len(e.t.Strings))
+	if a < n && b < n {
+		return false
+	}
+	return e.String(a) == e.String(b)
+}
+
+// wrongChanges counts config keys that differ from the initial state and
+// that no fault's remedy targets.
+func (e *Episode) wrongChanges() int {
+	t := e.t
+	row := e.Row()
+	init := t.Row()
+	n := 0
+	for si := range t.Slots {
+		if t.Slots[si].Class != ClassConfig || row[si] == init[si] {
+			continue
+		}
+		if !e.isRemedySlot(SlotID(si)) {
+			n++
+		}
+	}
+	return n
+}
+
+func (e *Episode) isRemedySlot(s SlotID) bool {
+	for i := range e.t.Faults {
+		for _, r := range e.t.Faults[i].Remedies {
+			if r.Slot == s {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mitigated runs the grader's idle ticks on a copy of the ring, so the
+// episode itself does not move: Hold ticks for the world to settle after the
+// last write, then resolved_when must hold at each of Hold more ticks, so a
+// relapse is caught.
+func (e *Episode) mitigated() bool {
+	t := e.t
+	code := t.Code[t.Resolved.Start:t.Resolved.End]
+	copy(e.scratch, e.ring)
+	tick := e.tick
+	h := t.History
+	for i := 0; i < 2*max(t.Hold, 1); i++ {
+		tick = e.advanceRing(e.scratch, tick)
+		if i < max(t.Hold, 1) {
+			continue
+		}
+		ci := (tick % h) * e.n
+		pi := ((tick - 1) % h) * e.n
+		if e.eval(code, e.scratch[ci:ci+e.n], e.scratch[pi:pi+e.n]) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (e *Episode) resolve(a *Action) {
+	t := e.t
+	r := &t.Rubric
+	mitigated := e.mitigated()
+	diagnosed := e.diagnose(a.Text[0])
+	fixNamed := e.namesFix(a.Text[1])
+	specific := !e.restartedHealthy && e.wrongChanges() == 0
+	if diagnosed {
+		e.rec.RootCauseIdentified = true
+		e.rec.Diagnosed = true
+		e.comp.Diagnosis = r.Diagnosis
+	}
+	if fixNamed {
+		e.rec.FixIdentified = true
+	}
+	if mitigated {
+		e.rec.Mitigated = true
+		e.rec.CorrectRemediationApplied = true
+		e.comp.Mitigation = r.Mitigation
+	}
+	if mitigated && diagnosed && specific {
+		e.rec.Success = true
+		e.rec.StepsToResolution = e.step
+		e.comp.Resolution = r.Resolution
+		eff := 1.0
+		if e.step > 0 && t.Optimal > 0 {
+			eff = min(1, float64(t.Optimal)/float64(e.step))
+		}
+		e.comp.Efficiency = r.Efficiency * eff
+		e.finish(TermResolved)
+		return
+	}
+	e.rec.PrematureResolutions++
+	e.comp.Penalties += r.PrematureResolution
+	e.finish(TermRejected)
+}
+
+// Poke sets a slot of the current row. The compiler uses it to inject the
+// faults' edits before the warm-up; agents never reach it.
+func (e *Episode) Poke(s SlotID, w uint64) { e.Row()[s] = w }
+
+// History returns a copy of the ring's rows, oldest first, ending at the
+// current tick.
+func (e *Episode) History() []uint64 {
+	h := e.t.History
+	out := make([]uint64, 0, h*e.n)
+	for k := e.tick - h + 1; k <= e.tick; k++ {
+		out = append(out, e.row(k)...)
+	}
+	return out
+}

@@ -1,0 +1,422 @@
+package runtime
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/srezc/srezc/value"
+)
+
+// The one observation renderer. Every agent-visible byte comes from here;
+// RendererVersion names its output. It reads only: the structured
+// observation, the rows of the ring, the seed-drawn noise, and the task's
+// names. Grader-side fields (fault kinds, the id, rewards) are never read.
+
+const (
+	metricWindow = 4 // ticks of history shown per metric
+	logWindow    = 3 // ticks of log lines shown
+)
+
+func appendFloat(b []byte, f float64) []byte { return value.AppendFloat(b, f) }
+
+// splitmix64 hashes counters into noise, so what a read shows depends on the
+// seed, the tick and the slot only, never on which reads came before.
+func splitmix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+func (e *Episode) uniform(tick int, slot SlotID, k int) float64 {
+	h := splitmix64(e.seed ^ splitmix64(uint64(tick)*0x100000001b3^uint64(slot)<<20^uint64(k)<<52))
+	return float64(h>>11) / (1 << 53)
+}
+
+func (e *Episode) noiseApplies(n *Noise, svc int16) bool {
+	return n.Service < 0 || n.Service == svc
+}
+
+// metricAt is the value an agent sees for a metric at tick k, noise applied.
+func (e *Episode) metricAt(s SlotID, k int) float64 {
+	t := e.t
+	sl := &t.Slots[s]
+	for i := range t.Noise {
+		n := &t.Noise[i]
+		if n.Effect == NoiseStale && e.noiseApplies(n, sl.Service) {
+			k -= int(n.Lag)
+		}
+	}
+	w := e.RowAt(k)[s]
+	v := 0.0
+	switch sl.Kind {
+	case value.Int:
+		v = float64(int64(w))
+	case value.Float:
+		v = w2f(w)
+	case value.Bool:
+		v = float64(w)
+	}
+	for i := range t.Noise {
+		n := &t.Noise[i]
+		if !e.noiseApplies(n, sl.Service) {
+			continue
+		}
+		switch n.Effect {
+		case NoiseSpike:
+			if e.uniform(k, s, i) < n.Rate {
+				v = float64(v * n.Magnitude)
+			}
+		case NoiseJitter:
+			v = float64(v * (1 + n.Magnitude*(2*e.uniform(k, s, i)-1)))
+		}
+	}
+	return v
+}
+
+func (e *Episode) appendMetricValue(b []byte, sl *Slot, v float64) []byte {
+	if sl.Kind == value.Int || sl.Kind == value.Bool {
+		return strconv.AppendInt(b, int64(math.Round(v)), 10)
+	}
+	if sl.Precision > 0 {
+		return strconv.AppendFloat(b, v, 'f', int(sl.Precision), 64)
+	}
+	return appendFloat(b, v)
+}
+
+// appendWord writes a slot word as text.
+func (e *Episode) appendWord(b []byte, sl *Slot, w uint64) []byte {
+	switch sl.Kind {
+	case value.Int:
+		return strconv.AppendInt(b, int64(w), 10)
+	case value.Float:
+		if sl.Precision > 0 {
+			return strconv.AppendFloat(b, w2f(w), 'f', int(sl.Precision), 64)
+		}
+		return appendFloat(b, w2f(w))
+	case value.Bool:
+		return strconv.AppendBool(b, w != 0)
+	case value.String:
+		return append(b, e.String(StrID(w))...)
+	}
+	return b
+}
+
+func (e *Episode) appendWordJSON(b []byte, sl *Slot, w uint64) []byte {
+	if sl.Kind == value.String {
+		return value.AppendJSONString(b, e.String(StrID(w)))
+	}
+	return e.appendWord(b, sl, w)
+}
+
+func pad(b []byte, from, width int) []byte {
+	for len(b)-from < width {
+		b = append(b, ' ')
+	}
+	return b
+}
+
+// AppendIntro renders what an agent sees before its first step.
+func (e *Episode) AppendIntro(b []byte) []byte {
+	t := e.t
+	b = append(b, "ALERT: "...)
+	b = append(b, t.Alert...)
+	b = append(b, "\nYou are on call. Step budget: "...)
+	b = strconv.AppendInt(b, int64(t.Budget), 10)
+	b = append(b, ".\nServices:"...)
+	for i := range t.Services {
+		b = append(b, ' ')
+		b = append(b, t.Services[i].Name...)
+	}
+	b = append(b, "\nTools:\n"...)
+	for i := range t.Tools {
+		b = e.appendToolSignature(append(b, "  "...), i)
+		b = append(b, '\n')
+	}
+	return b
+}
+
+func (e *Episode) appendToolSignature(b []byte, i int) []byte {
+	tl := &e.t.Tools[i]
+	b = append(b, tl.Name...)
+	b = append(b, '(')
+	for j, a := range tl.Args {
+		if j > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, a.Name...)
+		if a.Optional {
+			b = append(b, '?')
+		}
+	}
+	return append(b, ')')
+}
+
+// AppendText renders an observation as the text an agent reads.
+func (e *Episode) AppendText(b []byte, o *Observation) []byte {
+	t := e.t
+	b = append(b, "[step "...)
+	b = strconv.AppendInt(b, int64(o.Step), 10)
+	b = append(b, '/')
+	b = strconv.AppendInt(b, int64(t.Budget), 10)
+	b = append(b, "] "...)
+	if o.Err != OK {
+		if o.Err == ErrEpisodeDone {
+			return append(b, "The episode is over.\n"...)
+		}
+		b = append(b, "Invalid action: "...)
+		b = append(b, o.Err.String()...)
+		if o.Detail != "" {
+			b = append(b, " ("...)
+			b = append(b, o.Detail...)
+			b = append(b, ')')
+		}
+		b = append(b, ".\n"...)
+		return e.appendDone(b, o)
+	}
+	tl := &t.Tools[o.Tool]
+	switch tl.Effect {
+	case EffectLogs:
+		b = e.appendLogs(b, int(o.Service))
+	case EffectMetrics:
+		b = e.appendMetrics(b, int(o.Service))
+	case EffectConfig:
+		b = e.appendConfig(b, int(o.Service), o.Key)
+	case EffectStatus:
+		b = append(b, t.Services[o.Service].Name...)
+		b = append(b, " status: "...)
+		b = e.appendStatus(b, int(o.Service), e.tick)
+		b = append(b, '\n')
+	case EffectTraces:
+		b = e.appendTraces(b, int(o.Service))
+	case EffectDependencies:
+		b = e.appendDeps(b, int(o.Service))
+	case EffectRestart:
+		b = append(b, "Restart of "...)
+		b = append(b, t.Services[o.Service].Name...)
+		b = append(b, " requested.\n"...)
+	case EffectUpdate:
+		sl := &t.Slots[o.Key]
+		b = append(b, "Config "...)
+		b = append(b, t.Services[o.Service].Name...)
+		b = append(b, '.')
+		b = append(b, sl.Name...)
+		b = append(b, " set to "...)
+		b = e.appendWord(b, sl, e.Row()[o.Key])
+		b = append(b, " (was "...)
+		b = e.appendWord(b, sl, o.Previous)
+		b = append(b, ").\n"...)
+	case EffectEscalate:
+		b = append(b, "Incident escalated to a human responder.\n"...)
+	case EffectResolve:
+		b = append(b, "Incident closed; your resolution is recorded.\n"...)
+	}
+	return e.appendDone(b, o)
+}
+
+func (e *Episode) appendDone(b []byte, o *Observation) []byte {
+	if o.Done {
+		b = append(b, "The episode is over.\n"...)
+	}
+	return b
+}
+
+func (e *Episode) appendStatus(b []byte, svc, tick int) []byte {
+	st := e.t.Services[svc].Status
+	if st == NoSlot {
+		return append(b, StatusHealthy...)
+	}
+	return append(b, e.String(StrID(e.RowAt(tick)[st]))...)
+}
+
+func (e *Episode) phantomRestart(svc, tick int) bool {
+	for i := range e.t.Noise {
+		n := &e.t.Noise[i]
+		if n.Effect == NoisePhantomRestart && e.noiseApplies(n, int16(svc)) && e.uniform(tick, SlotID(svc), i) < n.Rate {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *Episode) appendLogs(b []byte, svc int) []byte {
+	t := e.t
+	s := &t.Services[svc]
+	b = append(b, s.Name...)
+	b = append(b, " logs, last "...)
+	b = strconv.AppendInt(b, logWindow, 10)
+	b = append(b, " ticks:\n"...)
+	lines := 0
+	for k := e.tick - logWindow + 1; k <= e.tick; k++ {
+		row := e.RowAt(k)
+		if e.phantomRestart(svc, k) {
+			b = appendLogPrefix(b, k, "WARN")
+			b = append(b, "worker exited unexpectedly (signal 9); supervisor restarted it\n"...)
+			b = appendLogPrefix(b, k, "INFO")
+			b = append(b, "worker recovered and is serving\n"...)
+			lines += 2
+		}
+		for _, li := range s.Logs {
+			lr := &t.Logs[li]
+			if row[lr.Active] == 0 {
+				continue
+			}
+			b = appendLogPrefix(b, k, lr.Level)
+			for _, p := range lr.Parts {
+				if p.Hole == NoSlot {
+					b = append(b, p.Lit...)
+				} else {
+					b = e.appendWord(b, &t.Slots[p.Hole], row[p.Hole])
+				}
+			}
+			b = append(b, '\n')
+			lines++
+		}
+	}
+	if lines == 0 {
+		b = append(b, "  (no log lines)\n"...)
+	}
+	return b
+}
+
+func appendLogPrefix(b []byte, tick int, level string) []byte {
+	b = append(b, "  t="...)
+	b = strconv.AppendInt(b, int64(tick), 10)
+	b = append(b, ' ')
+	b = append(b, level...)
+	return append(b, ' ')
+}
+
+func (e *Episode) appendMetrics(b []byte, svc int) []byte {
+	t := e.t
+	s := &t.Services[svc]
+	b = append(b, s.Name...)
+	b = append(b, " metrics, last "...)
+	b = strconv.AppendInt(b, metricWindow, 10)
+	b = append(b, " ticks (oldest first):\n"...)
+	for _, m := range s.Metrics {
+		sl := &t.Slots[m]
+		start := len(b)
+		b = append(b, "  "...)
+		b = append(b, sl.Name...)
+		b = pad(b, start, 28)
+		for k := e.tick - metricWindow + 1; k <= e.tick; k++ {
+			if k > e.tick-metricWindow+1 {
+				b = append(b, ' ')
+			}
+			b = e.appendMetricValue(b, sl, e.metricAt(m, k))
+		}
+		if sl.Unit != "" {
+			b = append(b, ' ')
+			b = append(b, sl.Unit...)
+		}
+		b = append(b, '\n')
+	}
+	return b
+}
+
+func (e *Episode) appendConfig(b []byte, svc int, key SlotID) []byte {
+	t := e.t
+	s := &t.Services[svc]
+	row := e.Row()
+	b = append(b, s.Name...)
+	b = append(b, " config:\n"...)
+	for _, c := range s.Config {
+		if key != NoSlot && c != key {
+			continue
+		}
+		sl := &t.Slots[c]
+		b = append(b, "  "...)
+		b = append(b, sl.Name...)
+		b = append(b, " = "...)
+		b = e.appendWord(b, sl, row[c])
+		b = append(b, '\n')
+	}
+	return b
+}
+
+func (e *Episode) appendSpan(b []byte, svc int, depth int) []byte {
+	t := e.t
+	s := &t.Services[svc]
+	row := e.Row()
+	for i := 0; i < depth; i++ {
+		b = append(b, "  "...)
+	}
+	b = append(b, "span "...)
+	b = append(b, s.Name...)
+	if s.Latency != NoSlot {
+		b = append(b, " duration_ms="...)
+		b = e.appendMetricValue(b, &t.Slots[s.Latency], e.metricAt(s.Latency, e.tick))
+	}
+	if s.ErrorRate != NoSlot {
+		b = append(b, " error_rate="...)
+		b = e.appendMetricValue(b, &t.Slots[s.ErrorRate], e.metricAt(s.ErrorRate, e.tick))
+	}
+	b = append(b, " status="...)
+	b = append(b, e.String(StrID(row[s.Status]))...)
+	return append(b, '\n')
+}
+
+func (e *Episode) appendTraces(b []byte, svc int) []byte {
+	t := e.t
+	b = append(b, "sampled trace through "...)
+	b = append(b, t.Services[svc].Name...)
+	b = append(b, ":\n"...)
+	b = e.appendSpan(b, svc, 1)
+	for _, d := range t.Services[svc].Deps {
+		b = e.appendSpan(b, int(d), 2)
+	}
+	return b
+}
+
+func (e *Episode) appendDeps(b []byte, svc int) []byte {
+	t := e.t
+	s := &t.Services[svc]
+	b = append(b, s.Name...)
+	if len(s.Deps) == 0 {
+		return append(b, " has no dependencies.\n"...)
+	}
+	b = append(b, " depends on:\n"...)
+	for i, d := range s.Deps {
+		b = append(b, "  "...)
+		b = append(b, s.DepRoles[i]...)
+		b = append(b, " -> "...)
+		b = append(b, t.Services[d].Name...)
+		b = append(b, " ("...)
+		b = e.appendStatus(b, int(d), e.tick)
+		b = append(b, ")\n"...)
+	}
+	return b
+}
+
+// AppendJSON renders an observation as one JSON object.
+func (e *Episode) AppendJSON(b []byte, o *Observation) []byte {
+	t := e.t
+	b = append(b, `{"step":`...)
+	b = strconv.AppendInt(b, int64(o.Step), 10)
+	b = append(b, `,"steps_left":`...)
+	b = strconv.AppendInt(b, int64(o.StepsLeft), 10)
+	b = append(b, `,"done":`...)
+	b = strconv.AppendBool(b, o.Done)
+	if o.Err != OK {
+		b = append(b, `,"error":`...)
+		b = value.AppendJSONString(b, o.Err.Name())
+		b = append(b, `,"message":`...)
+		b = value.AppendJSONString(b, o.Err.String())
+		if o.Detail != "" {
+			b = append(b, `,"detail":`...)
+			b = value.AppendJSONString(b, o.Detail)
+		}
+		return append(b, '}')
+	}
+	b = append(b, `,"tool":`...)
+	b = value.AppendJSONString(b, t.Tools[o.Tool].Name)
+	if o.Service >= 0 {
+		b = append(b, `,"service":`...)
+		b = value.AppendJSONString(b, t.Services[o.Service].Name)
+	}
+	b = append(b, `,"text":`...)
+	e.text = e.AppendText(e.text[:0], o)
+	b = value.AppendJSONBytes(b, e.text)
+	return append(b, '}')
+}

@@ -1,0 +1,406 @@
+package runtime
+
+import "github.com/srezc/srezc/value"
+
+// FormatVersion changes whenever the meaning or encoding of the IR changes;
+// DecodeTask rejects any other version.
+const FormatVersion = 1
+
+// RendererVersion changes whenever an agent-visible rendering changes.
+const RendererVersion = "obs/1"
+
+// StrID indexes Task.Strings; ids at or past len(Task.Strings) name strings
+// an agent wrote during one episode.
+type StrID uint32
+
+// SlotID indexes Task.Slots and every row.
+type SlotID int32
+
+// NoSlot marks an absent slot.
+const NoSlot SlotID = -1
+
+// SlotClass says what a slot holds.
+type SlotClass uint8
+
+const (
+	ClassConfig  SlotClass = iota // an agent-visible, writable config key
+	ClassState                    // hidden process state, advanced each tick
+	ClassDerived                  // a derived quantity
+	ClassMetric                   // an agent-visible metric
+	ClassStatus                   // the service status, a string
+	ClassLog                      // whether a log rule fires this tick
+	ClassHole                     // a value interpolated into a log line
+)
+
+var classNames = [...]string{"config", "state", "derived", "metric", "status", "log", "hole"}
+
+func (c SlotClass) String() string {
+	if int(c) < len(classNames) {
+		return classNames[c]
+	}
+	return "class?"
+}
+
+// Slot describes one word of every row.
+type Slot struct {
+	Service   int16      `json:"service"`
+	Class     SlotClass  `json:"class"`
+	Name      string     `json:"name"`
+	Kind      value.Kind `json:"kind"`
+	Unit      string     `json:"unit,omitempty"`
+	Precision int8       `json:"precision,omitempty"` // decimals shown for floats; 0 = shortest form
+	Default   uint64     `json:"default,omitempty"`   // config default word
+	HasBand   bool       `json:"has_band,omitempty"`
+	Low       float64    `json:"low,omitempty"`
+	High      float64    `json:"high,omitempty"`
+}
+
+// Assign sets a slot from a program; restarts are lists of them.
+type Assign struct {
+	Slot SlotID `json:"slot"`
+	Code Span   `json:"code"`
+}
+
+// Service is one service instance of the incident's system.
+type Service struct {
+	Name      string   `json:"name"`
+	Kind      string   `json:"kind"`
+	Deps      []int16  `json:"deps,omitempty"`
+	DepRoles  []string `json:"dep_roles,omitempty"`
+	Config    []SlotID `json:"config"`
+	Metrics   []SlotID `json:"metrics"`
+	Status    SlotID   `json:"status"`
+	Logs      []int32  `json:"logs"`
+	Latency   SlotID   `json:"latency"`
+	ErrorRate SlotID   `json:"error_rate"`
+	Restart   []Assign `json:"restart,omitempty"`
+}
+
+// TextPart is a literal or a hole of a log template.
+type TextPart struct {
+	Lit  string `json:"lit,omitempty"`
+	Hole SlotID `json:"hole"`
+}
+
+// LogRule is one line a service writes while Active holds.
+type LogRule struct {
+	Service int16      `json:"service"`
+	Level   string     `json:"level"`
+	Active  SlotID     `json:"active"`
+	Parts   []TextPart `json:"parts"`
+}
+
+// Effect is what a tool does; tools are declared in the stdlib and bound to
+// one of these built-in behaviours.
+type Effect uint8
+
+const (
+	EffectLogs Effect = iota
+	EffectMetrics
+	EffectConfig
+	EffectStatus
+	EffectTraces
+	EffectDependencies
+	EffectRestart
+	EffectUpdate
+	EffectEscalate
+	EffectResolve
+	effectCount
+)
+
+var effectNames = [...]string{"logs", "metrics", "config", "status", "traces", "dependencies", "restart", "update", "escalate", "resolve"}
+
+func (e Effect) String() string {
+	if int(e) < len(effectNames) {
+		return effectNames[e]
+	}
+	return "effect?"
+}
+
+// ParseEffect maps a stdlib effect name to an Effect.
+func ParseEffect(s string) (Effect, bool) {
+	for i, n := range effectNames {
+		if n == s {
+			return Effect(i), true
+		}
+	}
+	return 0, false
+}
+
+// EffectNames lists the effects a tool may bind to.
+func EffectNames() []string { return append([]string(nil), effectNames[:]...) }
+
+// IsRead reports whether the effect only observes.
+func (e Effect) IsRead() bool { return e <= EffectDependencies }
+
+// ArgType is the type of a tool argument.
+type ArgType uint8
+
+const (
+	ArgService ArgType = iota
+	ArgConfigKey
+	ArgValue
+	ArgText
+)
+
+var argTypeNames = [...]string{"service", "config_key", "value", "text"}
+
+func (a ArgType) String() string {
+	if int(a) < len(argTypeNames) {
+		return argTypeNames[a]
+	}
+	return "arg?"
+}
+
+// ParseArgType maps a stdlib argument type name to an ArgType.
+func ParseArgType(s string) (ArgType, bool) {
+	for i, n := range argTypeNames {
+		if n == s {
+			return ArgType(i), true
+		}
+	}
+	return 0, false
+}
+
+// ToolArg is one parameter of a tool.
+type ToolArg struct {
+	Name     string  `json:"name"`
+	Type     ArgType `json:"type"`
+	Optional bool    `json:"optional,omitempty"`
+	Doc      string  `json:"doc,omitempty"`
+}
+
+// Tool is one action an agent may take.
+type Tool struct {
+	Name   string    `json:"name"`
+	Effect Effect    `json:"effect"`
+	Args   []ToolArg `json:"args"`
+	Doc    string    `json:"doc,omitempty"`
+}
+
+// Remedy is one canonical fix of a fault: a restart of its service, or a
+// config key set to a value.
+type Remedy struct {
+	Effect  Effect `json:"effect"`
+	Service int16  `json:"service"`
+	Slot    SlotID `json:"slot"`
+	Value   uint64 `json:"value"`
+}
+
+// Fault is grader-side: nothing here is rendered to an agent.
+type Fault struct {
+	Kind      string   `json:"kind"`
+	Service   int16    `json:"service"`
+	Mechanism int16    `json:"mechanism"`
+	Detail    string   `json:"detail,omitempty"`
+	Fixed     Span     `json:"fixed"`
+	Remedies  []Remedy `json:"remedies"`
+}
+
+// Term is one entry of the closed diagnosis vocabulary. Phrases are
+// normalised (lower case, words separated by single spaces).
+type Term struct {
+	Name    string   `json:"name"`
+	Phrases []string `json:"phrases"`
+}
+
+// NoiseEffect is a built-in noise behaviour.
+type NoiseEffect uint8
+
+const (
+	NoiseSpike NoiseEffect = iota
+	NoiseJitter
+	NoiseStale
+	NoisePhantomRestart
+	noiseCount
+)
+
+var noiseNames = [...]string{"spike", "jitter", "stale", "phantom_restart"}
+
+func (n NoiseEffect) String() string {
+	if int(n) < len(noiseNames) {
+		return noiseNames[n]
+	}
+	return "noise?"
+}
+
+// ParseNoiseEffect maps a stdlib noise effect name to a NoiseEffect.
+func ParseNoiseEffect(s string) (NoiseEffect, bool) {
+	for i, n := range noiseNames {
+		if n == s {
+			return NoiseEffect(i), true
+		}
+	}
+	return 0, false
+}
+
+// NoiseEffectNames lists the noise behaviours.
+func NoiseEffectNames() []string { return append([]string(nil), noiseNames[:]...) }
+
+// Noise changes only what tools show, never a slot.
+type Noise struct {
+	Effect    NoiseEffect `json:"effect"`
+	Service   int16       `json:"service"` // -1: every service
+	Rate      float64     `json:"rate"`    // chance per tick and metric
+	Magnitude float64     `json:"magnitude"`
+	Lag       int32       `json:"lag,omitempty"`
+}
+
+// Read is one observation an agent can make: a read tool on a service and,
+// for inspect_config, a key.
+type Read struct {
+	Tool    int16  `json:"tool"`
+	Service int16  `json:"service"`
+	Key     SlotID `json:"key"`
+}
+
+// Rubric holds the reward weights and penalties of the native profile.
+type Rubric struct {
+	Name string `json:"name"`
+
+	Evidence   float64 `json:"evidence"`
+	Diagnosis  float64 `json:"diagnosis"`
+	Mitigation float64 `json:"mitigation"`
+	Resolution float64 `json:"resolution"`
+	Efficiency float64 `json:"efficiency"`
+
+	InvalidAction         float64 `json:"invalid_action"`
+	RepeatedInvalidAction float64 `json:"repeated_invalid_action"`
+	RepeatedUselessAction float64 `json:"repeated_useless_action"`
+	WrongChange           float64 `json:"wrong_change"`
+	RestartHealthy        float64 `json:"restart_healthy"`
+	DistractorAction      float64 `json:"distractor_action"`
+	PrematureResolution   float64 `json:"premature_resolution"`
+}
+
+// Task is one compiled incident.
+type Task struct {
+	Format     int      `json:"format"`
+	ID         string   `json:"id"`
+	Title      string   `json:"title"`
+	Alert      string   `json:"alert"`
+	Difficulty string   `json:"difficulty"`
+	Split      string   `json:"split"`
+	Tags       []string `json:"tags,omitempty"`
+	Budget     int      `json:"budget"`
+	Hold       int      `json:"hold"`
+
+	Strings  []string  `json:"strings"`
+	Slots    []Slot    `json:"slots"`
+	Services []Service `json:"services"`
+	Code     []Op      `json:"code"`
+	Updates  []Assign  `json:"updates"`
+	Logs     []LogRule `json:"logs"`
+	Tools    []Tool    `json:"tools"`
+	Resolved Span      `json:"resolved"`
+
+	Faults      []Fault `json:"faults"`
+	Distractors []int16 `json:"distractors,omitempty"`
+	Noise       []Noise `json:"noise,omitempty"`
+	Components  []Term  `json:"components"`
+	Mechanisms  []Term  `json:"mechanisms"`
+	Rubric      Rubric  `json:"rubric"`
+
+	Expert   []string `json:"expert"`
+	Evidence []Read   `json:"evidence"`
+	Optimal  int      `json:"optimal"`
+
+	History  int      `json:"history"` // rows kept in the ring
+	InitTick int      `json:"init_tick"`
+	Init     []uint64 `json:"init"` // History rows, oldest first, ending at InitTick
+
+	Hash string `json:"hash,omitempty"`
+}
+
+// StatusHealthy is the status word every service kind uses for health.
+const StatusHealthy = "healthy"
+
+// ServiceIndex finds a service by name.
+func (t *Task) ServiceIndex(name string) int {
+	for i := range t.Services {
+		if t.Services[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// ToolIndex finds a tool by name.
+func (t *Task) ToolIndex(name string) int {
+	for i := range t.Tools {
+		if t.Tools[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// ConfigSlot finds a config key of a service.
+func (t *Task) ConfigSlot(service int, key string) SlotID {
+	if service < 0 || service >= len(t.Services) {
+		return NoSlot
+	}
+	for _, s := range t.Services[service].Config {
+		if t.Slots[s].Name == key {
+			return s
+		}
+	}
+	return NoSlot
+}
+
+// StringID finds a task string; Strings is sorted so this is a binary search.
+func (t *Task) StringID(s string) (StrID, bool) {
+	lo, hi := 0, len(t.Strings)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if t.Strings[m] < s {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(t.Strings) && t.Strings[lo] == s {
+		return StrID(lo), true
+	}
+	return 0, false
+}
+
+// WordOf encodes a value as a slot word of kind k, interning task strings.
+// It reports false for a string the task does not hold.
+func (t *Task) WordOf(v value.Value) (uint64, bool) {
+	switch v.K {
+	case value.Int:
+		return uint64(v.I), true
+	case value.Float:
+		return f2w(v.F), true
+	case value.Bool:
+		return b2w(v.B), true
+	case value.String:
+		id, ok := t.StringID(v.S)
+		return uint64(id), ok
+	}
+	return 0, false
+}
+
+// ValueOf decodes a slot word of kind k holding a task string.
+func (t *Task) ValueOf(k value.Kind, w uint64) value.Value {
+	switch k {
+	case value.Int:
+		return value.OfInt(int64(w))
+	case value.Float:
+		return value.OfFloat(w2f(w))
+	case value.Bool:
+		return value.OfBool(w != 0)
+	case value.String:
+		if int(w) < len(t.Strings) {
+			return value.OfString(t.Strings[w])
+		}
+	}
+	return value.Value{}
+}
+
+// Row returns the initial row at tick InitTick.
+func (t *Task) Row() []uint64 {
+	n := len(t.Slots)
+	return t.Init[(t.History-1)*n : t.History*n]
+}
