@@ -1,0 +1,26 @@
+# Distractors: harmless but suspicious evidence. None changes a status or any
+# quantity another service reads.
+
+distractor_kind "noisy_warning" {
+  description = "A harmless warning repeats in the service's log."
+  applies_to  = ["load_balancer", "web_server", "cache", "database", "message_queue"]
+  set_state { cosmetic_warning = true }
+}
+
+distractor_kind "elevated_metric" {
+  description = "One metric sits well above its usual value but inside its healthy band (CPU, GC pause, fragmentation, disk usage)."
+  applies_to  = ["load_balancer", "web_server", "cache", "database", "message_queue"]
+  set_state { cosmetic_metric = true }
+}
+
+distractor_kind "db_work_mem_tuned" {
+  description = "A database memory setting has been hand-tuned to an unusual value that is still within its band."
+  applies_to  = ["database"]
+  set_config { work_mem_mb = 240 }
+}
+
+distractor_kind "web_short_keepalive" {
+  description = "The web tier's keep-alive window is unusually short, though within its band."
+  applies_to  = ["web_server"]
+  set_config { keepalive_timeout_ms = 6000 }
+}

@@ -1,0 +1,651 @@
+# Fault kinds: the unit of mutation. A fault is only an edit of the initial
+# config or state of its target; every symptom follows from the service
+# kinds' rules. Every value in a param's domain produces the fault.
+
+# ====================================================================== any
+
+fault_kind "service_crash" {
+  description    = "The service's process has stopped and is not restarted by its supervisor."
+  applies_to     = ["load_balancer", "web_server", "cache", "database", "message_queue"]
+  conflicts_with = []
+  mechanism      = "process_crashed"
+  detail         = "process exited"
+
+  param "exit_code" {
+    type        = "int"
+    default     = 137
+    domain      = [1, 134, 137, 139]
+    description = "Exit code the process stopped with."
+  }
+
+  set_state {
+    up        = false
+    exit_code = param.exit_code
+  }
+
+  fixed_when = "state.up"
+
+  remedy "restart_service" {}
+}
+
+# ============================================================ load_balancer
+
+fault_kind "lb_health_check_path_wrong" {
+  description    = "The health probe requests a path the web tier does not serve, so every backend is taken out of rotation."
+  applies_to     = ["load_balancer"]
+  conflicts_with = []
+  mechanism      = "health_check_misconfigured"
+  detail         = "health_check_path"
+
+  param "path" {
+    type    = "string"
+    default = "/health"
+    domain  = ["/health", "/status", "/ping", "/healthcheck"]
+  }
+
+  set_config { health_check_path = param.path }
+
+  fixed_when = "config.health_check_path == \"/healthz\""
+
+  remedy "update_config" {
+    key   = "health_check_path"
+    value = "/healthz"
+  }
+}
+
+fault_kind "lb_tls_cert_expired" {
+  description    = "The certificate on the HTTPS listener has expired; most clients abort the handshake."
+  applies_to     = ["load_balancer"]
+  conflicts_with = []
+  mechanism      = "tls_certificate_expired"
+  detail         = "tls_cert_valid"
+
+  param "days_past" {
+    type        = "int"
+    default     = 3
+    domain      = [1, 3, 9, 21]
+    description = "Days since the certificate's notAfter date."
+  }
+
+  set_config { tls_cert_valid = false }
+  set_state { cert_days_past = param.days_past }
+
+  fixed_when = "config.tls_cert_valid"
+
+  remedy "update_config" {
+    key   = "tls_cert_valid"
+    value = true
+  }
+}
+
+fault_kind "lb_max_connections_low" {
+  description    = "The listener's connection limit is below what normal traffic keeps open; excess clients are refused."
+  applies_to     = ["load_balancer"]
+  conflicts_with = []
+  mechanism      = "connection_limit_exceeded"
+  detail         = "max_connections"
+
+  param "limit" {
+    type    = "int"
+    default = 300
+    domain  = [200, 300, 400, 500]
+  }
+
+  set_config { max_connections = param.limit }
+
+  fixed_when = "config.max_connections >= 1000 && config.max_connections <= 8000"
+
+  remedy "update_config" {
+    key   = "max_connections"
+    value = 2000
+  }
+}
+
+fault_kind "lb_idle_timeout_low" {
+  description    = "The balancer closes upstream connections before slow responses arrive and answers 502."
+  applies_to     = ["load_balancer"]
+  conflicts_with = []
+  mechanism      = "timeout_too_low"
+  detail         = "idle_timeout_ms"
+
+  param "timeout_ms" {
+    type    = "int"
+    default = 5000
+    domain  = [2000, 5000, 10000, 15000]
+  }
+
+  set_config { idle_timeout_ms = param.timeout_ms }
+
+  fixed_when = "config.idle_timeout_ms >= 30000 && config.idle_timeout_ms <= 300000"
+
+  remedy "update_config" {
+    key   = "idle_timeout_ms"
+    value = 60000
+  }
+}
+
+fault_kind "lb_sticky_sessions_hotspot" {
+  description    = "Client affinity pins most traffic to one web backend, which saturates while the other idles."
+  applies_to     = ["load_balancer"]
+  conflicts_with = []
+  mechanism      = "sticky_session_hotspot"
+  detail         = "sticky_sessions"
+
+  param "skew" {
+    type        = "float"
+    default     = 0.95
+    domain      = [0.9, 0.95, 1.0]
+    description = "Share of traffic the busiest backend receives."
+  }
+
+  set_config { sticky_sessions = true }
+  set_state { sticky_skew = param.skew }
+
+  fixed_when = "!config.sticky_sessions"
+
+  remedy "update_config" {
+    key   = "sticky_sessions"
+    value = false
+  }
+}
+
+# =============================================================== web_server
+
+fault_kind "web_memory_leak" {
+  description    = "The application retains memory on every request path it serves; memory climbs until workers are killed."
+  applies_to     = ["web_server"]
+  conflicts_with = []
+  mechanism      = "memory_leak"
+  detail         = "resident memory grows every tick"
+
+  param "rate_mb" {
+    type        = "float"
+    default     = 600.0
+    domain      = [500.0, 600.0, 800.0, 1000.0]
+    description = "Memory retained per tick."
+  }
+
+  set_state { leak_rate_mb = param.rate_mb }
+
+  fixed_when = "state.leak_rate_mb <= 0.0"
+
+  remedy "restart_service" {}
+}
+
+fault_kind "web_workers_too_low" {
+  description    = "Too few workers for the offered load; requests queue and overflow."
+  applies_to     = ["web_server"]
+  conflicts_with = ["web_workers_too_high"]
+  mechanism      = "worker_pool_misconfigured"
+  detail         = "max_workers"
+
+  param "workers" {
+    type    = "int"
+    default = 4
+    domain  = [2, 4, 6, 8]
+  }
+
+  set_config { max_workers = param.workers }
+
+  fixed_when = "config.max_workers >= 12 && config.max_workers <= 64"
+
+  remedy "update_config" {
+    key   = "max_workers"
+    value = 16
+  }
+}
+
+fault_kind "web_workers_too_high" {
+  description    = "Far more workers than the host's memory allows; garbage collection stalls and workers are killed."
+  applies_to     = ["web_server"]
+  conflicts_with = ["web_workers_too_low"]
+  mechanism      = "worker_pool_misconfigured"
+  detail         = "max_workers"
+
+  param "workers" {
+    type    = "int"
+    default = 160
+    domain  = [128, 160, 200]
+  }
+
+  set_config { max_workers = param.workers }
+
+  fixed_when = "config.max_workers >= 12 && config.max_workers <= 64"
+
+  remedy "update_config" {
+    key   = "max_workers"
+    value = 16
+  }
+}
+
+fault_kind "web_timeout_too_low" {
+  description    = "The upstream call deadline is shorter than the slower database calls take; those requests fail."
+  applies_to     = ["web_server"]
+  conflicts_with = []
+  mechanism      = "timeout_too_low"
+  detail         = "timeout_ms"
+
+  param "timeout_ms" {
+    type    = "int"
+    default = 150
+    domain  = [100, 150, 200, 250]
+  }
+
+  set_config { timeout_ms = param.timeout_ms }
+
+  fixed_when = "config.timeout_ms >= 1000 && config.timeout_ms <= 10000"
+
+  remedy "update_config" {
+    key   = "timeout_ms"
+    value = 3000
+  }
+}
+
+fault_kind "web_rate_limit_too_low" {
+  description    = "The request rate limit is below normal traffic; legitimate requests get 429."
+  applies_to     = ["web_server"]
+  conflicts_with = []
+  mechanism      = "rate_limited"
+  detail         = "rate_limit_rps"
+
+  param "limit" {
+    type    = "int"
+    default = 100
+    domain  = [50, 100, 150, 200]
+  }
+
+  set_config { rate_limit_rps = param.limit }
+
+  fixed_when = "config.rate_limit_rps >= 500 && config.rate_limit_rps <= 10000"
+
+  remedy "update_config" {
+    key   = "rate_limit_rps"
+    value = 2000
+  }
+}
+
+fault_kind "web_cache_host_wrong" {
+  description    = "The application looks the cache up under a host name that does not resolve; every read falls through to the database."
+  applies_to     = ["web_server"]
+  conflicts_with = []
+  mechanism      = "read_path_bypassed"
+  detail         = "cache_host"
+
+  param "host" {
+    type    = "string"
+    default = "cache-old.internal"
+    domain  = ["cache-old.internal", "cache.staging.internal", "cache01.internal", "cache.internal.local"]
+  }
+
+  set_config { cache_host = param.host }
+
+  fixed_when = "config.cache_host == \"cache.internal\""
+
+  remedy "update_config" {
+    key   = "cache_host"
+    value = "cache.internal"
+  }
+}
+
+# ==================================================================== cache
+
+fault_kind "cache_memory_too_low" {
+  description    = "The cache's memory limit is smaller than the working set; keys are evicted before reuse and misses load the database."
+  applies_to     = ["cache"]
+  conflicts_with = []
+  mechanism      = "memory_eviction"
+  detail         = "max_memory_mb"
+
+  param "limit_mb" {
+    type    = "int"
+    default = 256
+    domain  = [128, 256, 384, 448]
+  }
+
+  set_config { max_memory_mb = param.limit_mb }
+
+  fixed_when = "config.max_memory_mb >= 768 && config.max_memory_mb <= 4096"
+
+  remedy "update_config" {
+    key   = "max_memory_mb"
+    value = 1024
+  }
+}
+
+fault_kind "cache_compression_disabled" {
+  description    = "Values are stored uncompressed, the working set no longer fits in memory and keys are evicted."
+  applies_to     = ["cache"]
+  conflicts_with = []
+  mechanism      = "memory_eviction"
+  detail         = "compression_enabled"
+
+  param "working_set_mb" {
+    type        = "float"
+    default     = 1400.0
+    domain      = [1300.0, 1400.0, 1600.0, 2000.0]
+    description = "Uncompressed size of the hot data."
+  }
+
+  set_config { compression_enabled = false }
+  set_state { working_set_mb = param.working_set_mb }
+
+  fixed_when = "config.compression_enabled"
+
+  remedy "update_config" {
+    key   = "compression_enabled"
+    value = true
+  }
+}
+
+fault_kind "cache_ttl_too_low" {
+  description    = "Entries expire long before they are read again; the hit rate collapses and misses load the database."
+  applies_to     = ["cache"]
+  conflicts_with = []
+  mechanism      = "ttl_too_low"
+  detail         = "ttl_seconds"
+
+  param "ttl" {
+    type    = "int"
+    default = 10
+    domain  = [5, 10, 20, 30]
+  }
+
+  set_config { ttl_seconds = param.ttl }
+
+  fixed_when = "config.ttl_seconds >= 60 && config.ttl_seconds <= 3600"
+
+  remedy "update_config" {
+    key   = "ttl_seconds"
+    value = 300
+  }
+}
+
+fault_kind "cache_auth_token_expired" {
+  description    = "The access token the web tier presents was rotated out; every command is refused and reads fall through to the database."
+  applies_to     = ["cache"]
+  conflicts_with = []
+  mechanism      = "auth_token_expired"
+  detail         = "auth_token_valid"
+
+  param "age_h" {
+    type        = "int"
+    default     = 6
+    domain      = [1, 6, 24, 72]
+    description = "Hours since the token stopped being accepted."
+  }
+
+  set_config { auth_token_valid = false }
+  set_state { token_age_h = param.age_h }
+
+  fixed_when = "config.auth_token_valid"
+
+  remedy "update_config" {
+    key   = "auth_token_valid"
+    value = true
+  }
+}
+
+# ================================================================= database
+
+fault_kind "db_pool_too_small" {
+  description    = "The connection pool is sized far below demand; queries wait for a connection and time out."
+  applies_to     = ["database"]
+  conflicts_with = ["db_pool_too_large"]
+  mechanism      = "connection_pool_exhausted"
+  detail         = "pool_size"
+
+  param "size" {
+    type    = "int"
+    default = 8
+    domain  = [4, 6, 8, 10]
+  }
+
+  set_config { pool_size = param.size }
+
+  fixed_when = "config.pool_size >= 20 && config.pool_size <= 150"
+
+  remedy "update_config" {
+    key   = "pool_size"
+    value = 50
+  }
+}
+
+fault_kind "db_pool_too_large" {
+  description    = "The pool tries to hold more connections than the server accepts; the excess is refused."
+  applies_to     = ["database"]
+  conflicts_with = ["db_pool_too_small"]
+  mechanism      = "connection_limit_exceeded"
+  detail         = "pool_size"
+
+  param "size" {
+    type    = "int"
+    default = 300
+    domain  = [250, 300, 400, 500]
+  }
+
+  set_config { pool_size = param.size }
+
+  fixed_when = "config.pool_size >= 20 && config.pool_size <= 150 && config.pool_size <= config.max_connections"
+
+  remedy "update_config" {
+    key   = "pool_size"
+    value = 50
+  }
+}
+
+fault_kind "db_max_connections_low" {
+  description    = "The server's connection limit is below the pool size; the pooler's extra connections are refused."
+  applies_to     = ["database"]
+  conflicts_with = []
+  mechanism      = "connection_limit_exceeded"
+  detail         = "max_connections"
+
+  param "limit" {
+    type    = "int"
+    default = 30
+    domain  = [10, 20, 30, 40]
+  }
+
+  set_config { max_connections = param.limit }
+
+  fixed_when = "config.max_connections >= 100 && config.max_connections <= 500"
+
+  remedy "update_config" {
+    key   = "max_connections"
+    value = 200
+  }
+}
+
+fault_kind "db_query_timeout_low" {
+  description    = "The statement deadline is shorter than ordinary queries take; a share of them is cancelled."
+  applies_to     = ["database"]
+  conflicts_with = []
+  mechanism      = "timeout_too_low"
+  detail         = "query_timeout_ms"
+
+  param "timeout_ms" {
+    type    = "int"
+    default = 30
+    domain  = [20, 30, 40, 50]
+  }
+
+  set_config { query_timeout_ms = param.timeout_ms }
+
+  fixed_when = "config.query_timeout_ms >= 1000 && config.query_timeout_ms <= 10000"
+
+  remedy "update_config" {
+    key   = "query_timeout_ms"
+    value = 2000
+  }
+}
+
+fault_kind "db_maintenance_mode" {
+  description    = "An administrative restriction left on after a migration rejects every client connection."
+  applies_to     = ["database"]
+  conflicts_with = []
+  mechanism      = "maintenance_mode"
+  detail         = "maintenance_mode"
+
+  param "admin_pid" {
+    type        = "int"
+    default     = 5502
+    domain      = [4121, 5502, 7719, 9034]
+    description = "Process id of the administrative session."
+  }
+
+  set_config { maintenance_mode = true }
+  set_state { admin_pid = param.admin_pid }
+
+  fixed_when = "!config.maintenance_mode"
+
+  remedy "update_config" {
+    key   = "maintenance_mode"
+    value = false
+  }
+}
+
+fault_kind "db_index_disabled" {
+  description    = "The index on orders(user_id) is unusable; lookups scan the table, hold connections far longer and slow every caller."
+  applies_to     = ["database"]
+  conflicts_with = []
+  mechanism      = "missing_index"
+  detail         = "orders_user_id_index"
+
+  param "rows_m" {
+    type        = "float"
+    default     = 40.0
+    domain      = [30.0, 40.0, 60.0, 80.0]
+    description = "Size of the orders table in millions of rows."
+  }
+
+  set_config { orders_user_id_index = false }
+  set_state { orders_rows_m = param.rows_m }
+
+  fixed_when = "config.orders_user_id_index"
+
+  remedy "update_config" {
+    key   = "orders_user_id_index"
+    value = true
+  }
+}
+
+fault_kind "db_read_replica_disabled" {
+  description    = "Reads are no longer routed to the replica; the primary saturates and every caller slows down."
+  applies_to     = ["database"]
+  conflicts_with = []
+  mechanism      = "read_replica_disabled"
+  detail         = "read_replica_enabled"
+
+  param "read_fraction" {
+    type        = "float"
+    default     = 0.7
+    domain      = [0.6, 0.7, 0.8]
+    description = "Share of statement time spent on reads."
+  }
+
+  set_config { read_replica_enabled = false }
+  set_state { read_fraction = param.read_fraction }
+
+  fixed_when = "config.read_replica_enabled"
+
+  remedy "update_config" {
+    key   = "read_replica_enabled"
+    value = true
+  }
+}
+
+fault_kind "db_autovacuum_disabled" {
+  description    = "Background vacuuming is off; dead row versions pile up and every scan slows."
+  applies_to     = ["database"]
+  conflicts_with = []
+  mechanism      = "autovacuum_disabled"
+  detail         = "autovacuum_enabled"
+
+  param "dead_pct" {
+    type        = "float"
+    default     = 30.0
+    domain      = [20.0, 30.0, 40.0, 50.0]
+    description = "Dead row versions already present when the fault begins."
+  }
+
+  set_config { autovacuum_enabled = false }
+  set_state { dead_tuple_pct = param.dead_pct }
+
+  fixed_when = "config.autovacuum_enabled"
+
+  remedy "update_config" {
+    key   = "autovacuum_enabled"
+    value = true
+  }
+}
+
+# ============================================================ message_queue
+
+fault_kind "mq_consumer_concurrency_low" {
+  description    = "Too few consumers for the rate jobs arrive at; the backlog and lag grow."
+  applies_to     = ["message_queue"]
+  conflicts_with = []
+  mechanism      = "consumer_capacity_low"
+  detail         = "consumer_concurrency"
+
+  param "consumers" {
+    type    = "int"
+    default = 2
+    domain  = [1, 2, 3]
+  }
+
+  set_config { consumer_concurrency = param.consumers }
+
+  fixed_when = "config.consumer_concurrency >= 6 && config.consumer_concurrency <= 64"
+
+  remedy "update_config" {
+    key   = "consumer_concurrency"
+    value = 8
+  }
+}
+
+fault_kind "mq_retry_limit_high" {
+  description    = "Jobs that can never succeed are retried dozens of times; retries crowd out real work and load the database."
+  applies_to     = ["message_queue"]
+  conflicts_with = []
+  mechanism      = "retry_storm"
+  detail         = "retry_limit"
+
+  param "limit" {
+    type    = "int"
+    default = 60
+    domain  = [40, 60, 100]
+  }
+
+  set_config { retry_limit = param.limit }
+
+  fixed_when = "config.retry_limit >= 1 && config.retry_limit <= 5"
+
+  remedy "update_config" {
+    key   = "retry_limit"
+    value = 3
+  }
+}
+
+fault_kind "mq_visibility_timeout_low" {
+  description    = "Deliveries reappear before consumers finish them; jobs are processed several times and the backlog grows."
+  applies_to     = ["message_queue"]
+  conflicts_with = []
+  mechanism      = "premature_redelivery"
+  detail         = "visibility_timeout_ms"
+
+  param "timeout_ms" {
+    type    = "int"
+    default = 1000
+    domain  = [500, 1000, 2000]
+  }
+
+  set_config { visibility_timeout_ms = param.timeout_ms }
+
+  fixed_when = "config.visibility_timeout_ms >= 10000 && config.visibility_timeout_ms <= 120000"
+
+  remedy "update_config" {
+    key   = "visibility_timeout_ms"
+    value = 30000
+  }
+}

@@ -1,0 +1,316 @@
+# Cache: an in-memory key/value store the web tier reads through. Its hit
+# rate depends on whether the working set fits in memory, on how long entries
+# live and on how warm it is: a restarted cache comes back empty and refills
+# over a few ticks, sending the misses to the database meanwhile.
+
+service_kind "cache" {
+  description = "In-memory key/value cache (Redis-like) in front of the database."
+
+  role "web" {
+    kind        = "web_server"
+    caller      = true
+    description = "The web tier that reads through this cache."
+  }
+
+  # ---------------------------------------------------------------- config
+
+  config "max_memory_mb" {
+    type        = "int"
+    default     = 1024
+    low         = 768
+    high        = 4096
+    unit        = "MB"
+    description = "Memory the cache may use for data before it evicts keys."
+  }
+
+  config "ttl_seconds" {
+    type        = "int"
+    default     = 300
+    low         = 60
+    high        = 3600
+    unit        = "s"
+    description = "Lifetime of a cached entry."
+  }
+
+  config "max_clients" {
+    type        = "int"
+    default     = 10000
+    low         = 1000
+    high        = 50000
+    unit        = "connections"
+    description = "Client connections accepted at once."
+  }
+
+  config "eviction_policy" {
+    type        = "string"
+    default     = "allkeys-lru"
+    description = "Which keys are evicted first when memory is full."
+  }
+
+  config "compression_enabled" {
+    type        = "bool"
+    default     = true
+    description = "Compress values before storing them."
+  }
+
+  config "auth_token_valid" {
+    type        = "bool"
+    default     = true
+    description = "Whether the access token clients present is accepted (rotated and current)."
+  }
+
+  # ---------------------------------------------------------------- state
+
+  state "up" {
+    type        = "bool"
+    initial     = true
+    description = "The cache process is running."
+  }
+
+  state "restart_ticks" {
+    type        = "int"
+    initial     = 0
+    next        = "max(state.restart_ticks - 1, 0)"
+    description = "Ticks left until a restarted process serves again."
+  }
+
+  state "exit_code" {
+    type        = "int"
+    initial     = 0
+    description = "Exit code of the last process that stopped."
+  }
+
+  state "warmth" {
+    type        = "float"
+    initial     = 1.0
+    next        = "state.up && state.restart_ticks == 0 ? min(1.0, state.warmth + 0.35) : 0.0"
+    unit        = "ratio"
+    description = "Share of the working set currently loaded; 0 after a restart."
+  }
+
+  state "working_set_mb" {
+    type        = "float"
+    initial     = 1400.0
+    unit        = "MB"
+    description = "Uncompressed size of the data the application keeps hot."
+  }
+
+  state "token_age_h" {
+    type        = "int"
+    initial     = 0
+    description = "Hours since the presented token stopped being accepted (0 while valid)."
+  }
+
+  state "cosmetic_warning" {
+    type        = "bool"
+    initial     = false
+    description = "Drives a harmless repeating warning."
+  }
+
+  state "cosmetic_metric" {
+    type        = "bool"
+    initial     = false
+    description = "Drives a harmless, elevated but in-band metric."
+  }
+
+  # ---------------------------------------------------------------- derived
+
+  derived "serving" {
+    type  = "bool"
+    value = "state.up && state.restart_ticks == 0"
+  }
+
+  derived "requests_rps" {
+    type  = "float"
+    value = "serving ? web.cache_rps : 0.0"
+    unit  = "requests/s"
+  }
+
+  derived "stored_mb" {
+    type  = "float"
+    value = "state.working_set_mb * (config.compression_enabled ? 0.4 : 1.0)"
+    unit  = "MB"
+  }
+
+  derived "fit" {
+    type        = "float"
+    value       = "clamp(float(config.max_memory_mb) / stored_mb, 0.0, 1.0)"
+    unit        = "ratio"
+    description = "Share of the working set that fits in memory."
+  }
+
+  derived "ttl_factor" {
+    type  = "float"
+    value = "clamp(float(config.ttl_seconds) / 60.0, 0.0, 1.0)"
+    unit  = "ratio"
+  }
+
+  derived "error_rate" {
+    type  = "float"
+    value = "serving ? (config.auth_token_valid ? 0.0 : 1.0) : 1.0"
+    unit  = "ratio"
+  }
+
+  derived "evictions_per_s" {
+    type  = "float"
+    value = "requests_rps * (1.0 - fit) * 2.0"
+    unit  = "keys/s"
+  }
+
+  derived "expirations_per_s" {
+    type  = "float"
+    value = "requests_rps * (1.0 - ttl_factor) + requests_rps * 0.01"
+    unit  = "keys/s"
+  }
+
+  derived "latency_ms" {
+    type  = "float"
+    value = "serving ? 1.0 + (fit < 1.0 ? 3.0 : 0.0) : 0.0"
+    unit  = "ms"
+  }
+
+  derived "used_mb" {
+    type  = "float"
+    value = "serving ? min(float(config.max_memory_mb), stored_mb) * max(state.warmth, 0.05) : 0.0"
+    unit  = "MB"
+  }
+
+  # ---------------------------------------------------------------- metrics
+
+  metric "hit_rate" {
+    type      = "float"
+    value     = "serving ? 0.92 * ttl_factor * fit * state.warmth * (1.0 - error_rate) : 0.0"
+    unit      = "ratio"
+    precision = 2
+    low       = 0.8
+    high      = 1.0
+  }
+
+  metric "requests_per_s" {
+    type      = "float"
+    value     = "requests_rps"
+    unit      = "requests/s"
+    precision = 1
+    low       = 20
+    high      = 10000
+  }
+
+  metric "p95_latency_ms" {
+    type      = "float"
+    value     = "latency_ms * 2.0"
+    unit      = "ms"
+    precision = 1
+    low       = 0
+    high      = 10
+  }
+
+  metric "memory_used_pct" {
+    type      = "float"
+    value     = "used_mb / float(config.max_memory_mb) * 100.0"
+    unit      = "%"
+    precision = 1
+    low       = 0
+    high      = 90
+  }
+
+  metric "evicted_keys_per_s" {
+    type      = "float"
+    value     = "evictions_per_s"
+    unit      = "keys/s"
+    precision = 1
+    low       = 0
+    high      = 20
+  }
+
+  metric "expired_keys_per_s" {
+    type      = "float"
+    value     = "expirations_per_s"
+    unit      = "keys/s"
+    precision = 1
+    low       = 0
+    high      = 30
+  }
+
+  metric "fragmentation_ratio" {
+    type      = "float"
+    value     = "state.cosmetic_metric ? 1.42 : 1.08"
+    unit      = "ratio"
+    precision = 2
+    low       = 1.0
+    high      = 1.5
+  }
+
+  # ---------------------------------------------------------------- status
+
+  status "down" { when = "!state.up" }
+  status "restarting" { when = "state.restart_ticks > 0" }
+  status "degraded" { when = "error_rate > 0.05 || hit_rate < 0.6" }
+
+  # ---------------------------------------------------------------- logs
+
+  log "ready" {
+    level = "INFO"
+    when  = "serving && state.warmth >= 1.0 && error_rate <= 0.05"
+    text  = "namespace=products keys={int(used_mb * 6.0)} hit_ratio={int(hit_rate * 100.0)}%"
+  }
+
+  log "cron" {
+    level = "INFO"
+    when  = "serving"
+    text  = "active expire cycle done: expired={int(expirations_per_s)} keys/s evicted={int(evictions_per_s)} keys/s"
+  }
+
+  log "warming" {
+    level = "WARN"
+    when  = "serving && state.warmth < 1.0"
+    text  = "keyspace refilling after start: {int(state.warmth * 100.0)}% of hot keys loaded, misses forwarded to origin"
+  }
+
+  log "evicting" {
+    level = "WARN"
+    when  = "serving && fit < 1.0"
+    text  = "used_memory={int(used_mb)}MB reached maxmemory; evicting keys ({int(evictions_per_s)}/s) policy={config.eviction_policy}"
+  }
+
+  log "short_lived" {
+    level = "WARN"
+    when  = "serving && ttl_factor < 1.0"
+    text  = "keys expiring before reuse: {int(expirations_per_s)} expired/s, entries live {config.ttl_seconds}s"
+  }
+
+  log "auth_rejected" {
+    level = "ERROR"
+    when  = "serving && !config.auth_token_valid"
+    text  = "client 10.0.3.14:51442 AUTH failed: WRONGPASS (credential rejected {state.token_age_h}h after rotation); command refused"
+  }
+
+  log "process_exit" {
+    level = "ERROR"
+    when  = "!state.up"
+    text  = "supervisor: cache server exited code={state.exit_code}; port 6379 closed"
+  }
+
+  log "starting" {
+    level = "INFO"
+    when  = "state.up && state.restart_ticks > 0"
+    text  = "server starting; keyspace empty, loading"
+  }
+
+  log "cosmetic" {
+    level = "WARN"
+    when  = "serving && state.cosmetic_warning"
+    text  = "overcommit_memory is set to 0; background save may fail under low memory"
+  }
+
+  restart {
+    up            = true
+    restart_ticks = 2
+    exit_code     = 0
+    warmth        = 0.0
+  }
+
+  trace {
+    latency    = "latency_ms"
+    error_rate = "error_rate"
+  }
+}

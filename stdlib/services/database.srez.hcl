@@ -1,0 +1,402 @@
+# Database: the primary relational store. Load arrives from the web tier
+# (writes and cache misses) and from the queue consumers (one write per job).
+# Each query holds a pooled connection for about ten times its execution time
+# (the surrounding transaction); when the busy connections exceed the pool,
+# callers wait and eventually time out.
+
+service_kind "database" {
+  description = "Relational database (PostgreSQL-like) behind a connection pool, with a read replica."
+
+  role "web" {
+    kind        = "web_server"
+    caller      = true
+    description = "The web tier: reads on cache misses and all writes."
+  }
+
+  role "queue" {
+    kind        = "message_queue"
+    caller      = true
+    description = "Queue consumers: one write per processed job."
+  }
+
+  # ---------------------------------------------------------------- config
+
+  config "pool_size" {
+    type        = "int"
+    default     = 50
+    low         = 20
+    high        = 150
+    unit        = "connections"
+    description = "Server connections the pooler keeps open for clients."
+  }
+
+  config "max_connections" {
+    type        = "int"
+    default     = 200
+    low         = 100
+    high        = 500
+    unit        = "connections"
+    description = "Connections the database server accepts before refusing new ones."
+  }
+
+  config "query_timeout_ms" {
+    type        = "int"
+    default     = 2000
+    low         = 1000
+    high        = 10000
+    unit        = "ms"
+    description = "Statement deadline; longer statements are cancelled."
+  }
+
+  config "work_mem_mb" {
+    type        = "int"
+    default     = 64
+    low         = 16
+    high        = 256
+    unit        = "MB"
+    description = "Memory one sort or hash operation may use before spilling to disk."
+  }
+
+  config "maintenance_mode" {
+    type        = "bool"
+    default     = false
+    description = "Restrict connections to administrators (used during migrations)."
+  }
+
+  config "read_replica_enabled" {
+    type        = "bool"
+    default     = true
+    description = "Route read-only statements to the streaming replica."
+  }
+
+  config "autovacuum_enabled" {
+    type        = "bool"
+    default     = true
+    description = "Background reclaiming of dead row versions and refresh of planner statistics."
+  }
+
+  config "orders_user_id_index" {
+    type        = "bool"
+    default     = true
+    description = "Whether the index on orders(user_id) is valid and used by the planner."
+  }
+
+  # ---------------------------------------------------------------- state
+
+  state "up" {
+    type        = "bool"
+    initial     = true
+    description = "The database server is running."
+  }
+
+  state "restart_ticks" {
+    type        = "int"
+    initial     = 0
+    next        = "max(state.restart_ticks - 1, 0)"
+    description = "Ticks left until a restarted server accepts queries again."
+  }
+
+  state "exit_code" {
+    type        = "int"
+    initial     = 0
+    description = "Exit code of the last server process that stopped."
+  }
+
+  state "dead_tuple_pct" {
+    type        = "float"
+    initial     = 5.0
+    next        = "config.autovacuum_enabled ? max(5.0, state.dead_tuple_pct - 40.0) : min(90.0, state.dead_tuple_pct + 8.0)"
+    unit        = "%"
+    description = "Share of row versions that are dead and still scanned."
+  }
+
+  state "orders_rows_m" {
+    type        = "float"
+    initial     = 40.0
+    unit        = "million rows"
+    description = "Size of the orders table."
+  }
+
+  state "read_fraction" {
+    type        = "float"
+    initial     = 0.7
+    unit        = "ratio"
+    description = "Share of statement time spent in read-only statements."
+  }
+
+  state "admin_pid" {
+    type        = "int"
+    initial     = 0
+    description = "Process id of the administrative session holding the server, 0 when none."
+  }
+
+  state "cosmetic_warning" {
+    type        = "bool"
+    initial     = false
+    description = "Drives a harmless repeating warning."
+  }
+
+  state "cosmetic_metric" {
+    type        = "bool"
+    initial     = false
+    description = "Drives a harmless, elevated but in-band metric."
+  }
+
+  # ---------------------------------------------------------------- derived
+
+  derived "serving" {
+    type  = "bool"
+    value = "state.up && state.restart_ticks == 0"
+  }
+
+  derived "qps" {
+    type  = "float"
+    value = "serving ? web.db_qps + queue.consumer_qps : 0.0"
+    unit  = "queries/s"
+  }
+
+  derived "index_factor" {
+    type  = "float"
+    value = "config.orders_user_id_index ? 1.0 : 1.0 + state.orders_rows_m / 8.0"
+    unit  = "ratio"
+  }
+
+  derived "replica_factor" {
+    type  = "float"
+    value = "config.read_replica_enabled ? 1.0 : 1.0 + state.read_fraction * 5.0"
+    unit  = "ratio"
+  }
+
+  derived "bloat_factor" {
+    type  = "float"
+    value = "1.0 + (state.dead_tuple_pct - 5.0) / 20.0"
+    unit  = "ratio"
+  }
+
+  derived "query_ms" {
+    type  = "float"
+    value = "12.0 * index_factor * replica_factor * bloat_factor"
+    unit  = "ms"
+  }
+
+  derived "busy_connections" {
+    type  = "float"
+    value = "qps * query_ms * 10.0 / 1000.0"
+    unit  = "connections"
+  }
+
+  derived "usable_pool" {
+    type  = "float"
+    value = "float(min(config.pool_size, config.max_connections))"
+    unit  = "connections"
+  }
+
+  derived "utilisation" {
+    type  = "float"
+    value = "busy_connections / usable_pool"
+    unit  = "ratio"
+  }
+
+  derived "wait_ms" {
+    type  = "float"
+    value = "utilisation > 0.85 ? (min(utilisation, 3.0) - 0.85) * 2000.0 : 0.0"
+    unit  = "ms"
+  }
+
+  derived "pool_timeout_share" {
+    type  = "float"
+    value = "utilisation > 1.0 ? 1.0 - 1.0 / utilisation : 0.0"
+    unit  = "ratio"
+  }
+
+  derived "refused_share" {
+    type  = "float"
+    value = "config.pool_size > config.max_connections ? float(config.pool_size - config.max_connections) / float(config.pool_size) : 0.0"
+    unit  = "ratio"
+  }
+
+  derived "cancel_share" {
+    type  = "float"
+    value = "clamp(1.0 - float(config.query_timeout_ms) / (query_ms * 8.0), 0.0, 1.0) * 0.5"
+    unit  = "ratio"
+  }
+
+  derived "error_rate" {
+    type  = "float"
+    value = "serving && !config.maintenance_mode ? clamp(pool_timeout_share + refused_share + cancel_share, 0.0, 1.0) : 1.0"
+    unit  = "ratio"
+  }
+
+  derived "latency_ms" {
+    type  = "float"
+    value = "serving ? query_ms + wait_ms : 0.0"
+    unit  = "ms"
+  }
+
+  # ---------------------------------------------------------------- metrics
+
+  metric "queries_per_s" {
+    type      = "float"
+    value     = "qps"
+    unit      = "queries/s"
+    precision = 1
+    low       = 10
+    high      = 3000
+  }
+
+  metric "active_connections" {
+    type  = "int"
+    value = "int(min(busy_connections, usable_pool))"
+    unit  = "connections"
+    low   = 0
+    high  = 35
+  }
+
+  metric "connection_wait_ms" {
+    type      = "float"
+    value     = "wait_ms"
+    unit      = "ms"
+    precision = 1
+    low       = 0
+    high      = 50
+  }
+
+  metric "query_p95_latency_ms" {
+    type      = "float"
+    value     = "serving ? query_ms * 2.0 + wait_ms : 0.0"
+    unit      = "ms"
+    precision = 1
+    low       = 0
+    high      = 60
+  }
+
+  metric "query_error_rate" {
+    type      = "float"
+    value     = "error_rate"
+    unit      = "ratio"
+    precision = 3
+    low       = 0
+    high      = 0.01
+  }
+
+  metric "dead_tuple_pct" {
+    type      = "float"
+    value     = "state.dead_tuple_pct"
+    unit      = "%"
+    precision = 1
+    low       = 0
+    high      = 20
+  }
+
+  metric "disk_used_pct" {
+    type      = "float"
+    value     = "state.cosmetic_metric ? 71.0 : 43.0"
+    unit      = "%"
+    precision = 1
+    low       = 0
+    high      = 85
+  }
+
+  # ---------------------------------------------------------------- status
+
+  status "down" { when = "!state.up" }
+  status "restarting" { when = "state.restart_ticks > 0" }
+  status "degraded" { when = "error_rate > 0.02 || utilisation > 0.95 || latency_ms > 100.0" }
+
+  # ---------------------------------------------------------------- logs
+
+  log "pool_ready" {
+    level = "INFO"
+    when  = "serving && !config.maintenance_mode"
+    text  = "pooler: {config.pool_size} server connections, {int(min(busy_connections, usable_pool))} in use"
+  }
+
+  log "query_ok" {
+    level = "INFO"
+    when  = "serving && error_rate <= 0.01"
+    text  = "query completed table=orders latency_ms={int(query_ms)}"
+  }
+
+  log "pool_busy" {
+    level = "WARN"
+    when  = "serving && utilisation > 0.7 && utilisation <= 1.0"
+    text  = "pooler: {int(busy_connections)}/{int(usable_pool)} server connections busy, clients queueing"
+  }
+
+  log "pool_wait_timeout" {
+    level = "ERROR"
+    when  = "serving && utilisation > 1.0"
+    text  = "pool timeout waiting for connection after 1000ms active={int(usable_pool)}/{int(usable_pool)}"
+  }
+
+  log "too_many_clients" {
+    level = "ERROR"
+    when  = "serving && config.pool_size > config.max_connections"
+    text  = "FATAL: sorry, too many clients already (server limit {config.max_connections}, pooler asked for {config.pool_size})"
+  }
+
+  log "statement_cancelled" {
+    level = "ERROR"
+    when  = "serving && cancel_share > 0.01"
+    text  = "canceling statement due to statement timeout ({config.query_timeout_ms}ms) on SELECT ... FROM orders"
+  }
+
+  log "seq_scan" {
+    level = "WARN"
+    when  = "serving && !config.orders_user_id_index"
+    text  = "duration: {int(query_ms * 6.0)} ms statement: SELECT * FROM orders WHERE user_id = $1 (plan: Seq Scan on orders, rows={int(state.orders_rows_m)}M)"
+  }
+
+  log "primary_reads" {
+    level = "WARN"
+    when  = "serving && !config.read_replica_enabled"
+    text  = "read-only statements executing on primary: {int(state.read_fraction * 100.0)}% of statement time, standby receiving 0 queries"
+  }
+
+  log "bloat" {
+    level = "WARN"
+    when  = "serving && state.dead_tuple_pct > 20.0"
+    text  = "table orders: {int(state.dead_tuple_pct)}% dead row versions, n_dead_tup still growing"
+  }
+
+  log "admin_lock" {
+    level = "ERROR"
+    when  = "serving && config.maintenance_mode"
+    text  = "FATAL: new connections restricted to superusers (administrative session pid={state.admin_pid}); client web rejected"
+  }
+
+  log "slow_statements" {
+    level = "WARN"
+    when  = "serving && latency_ms > 60.0"
+    text  = "mean statement latency {int(latency_ms)}ms over last interval (waiting={int(wait_ms)}ms)"
+  }
+
+  log "process_exit" {
+    level = "ERROR"
+    when  = "!state.up"
+    text  = "postmaster exited code={state.exit_code}; database system is shut down"
+  }
+
+  log "starting" {
+    level = "INFO"
+    when  = "state.up && state.restart_ticks > 0"
+    text  = "database system was interrupted; redo starts, not yet accepting connections"
+  }
+
+  log "cosmetic" {
+    level = "WARN"
+    when  = "serving && state.cosmetic_warning"
+    text  = "checkpoints are occurring too frequently (24 seconds apart); consider raising max_wal_size"
+  }
+
+  restart {
+    up            = true
+    restart_ticks = 2
+    exit_code     = 0
+  }
+
+  trace {
+    latency    = "latency_ms"
+    error_rate = "error_rate"
+  }
+}

@@ -1,0 +1,354 @@
+# Load balancer: the entry point of the standard system. Client traffic
+# (`traffic`, requests/s) arrives here; the balancer admits what its connection
+# table can hold, terminates TLS, health-checks the web tier and forwards the
+# rest to it.
+
+service_kind "load_balancer" {
+  description = "Layer-7 load balancer in front of the web tier: TLS termination, health checks, connection limits."
+
+  role "web" {
+    kind        = "web_server"
+    description = "The web tier the balancer forwards requests to."
+  }
+
+  # ---------------------------------------------------------------- config
+
+  config "max_connections" {
+    type        = "int"
+    default     = 2000
+    low         = 1000
+    high        = 8000
+    unit        = "connections"
+    description = "Client connections the listener holds open at once; further connections are refused."
+  }
+
+  config "idle_timeout_ms" {
+    type        = "int"
+    default     = 60000
+    low         = 30000
+    high        = 300000
+    unit        = "ms"
+    description = "How long an idle client or upstream connection is kept before the balancer closes it."
+  }
+
+  config "connect_timeout_ms" {
+    type        = "int"
+    default     = 1000
+    low         = 200
+    high        = 5000
+    unit        = "ms"
+    description = "Time allowed to open a connection to a backend."
+  }
+
+  config "health_check_interval_s" {
+    type        = "int"
+    default     = 10
+    low         = 5
+    high        = 30
+    unit        = "s"
+    description = "Seconds between two health probes of each backend."
+  }
+
+  config "health_check_path" {
+    type        = "string"
+    default     = "/healthz"
+    description = "HTTP path probed on each backend to decide whether it stays in rotation."
+  }
+
+  config "sticky_sessions" {
+    type        = "bool"
+    default     = false
+    description = "Pin each client to the backend that served its first request."
+  }
+
+  config "tls_cert_valid" {
+    type        = "bool"
+    default     = true
+    description = "Whether the certificate installed on the HTTPS listener is current."
+  }
+
+  # ---------------------------------------------------------------- state
+
+  state "up" {
+    type        = "bool"
+    initial     = true
+    description = "The balancer process is running."
+  }
+
+  state "restart_ticks" {
+    type        = "int"
+    initial     = 0
+    next        = "max(state.restart_ticks - 1, 0)"
+    description = "Ticks left until a restarted process serves again."
+  }
+
+  state "exit_code" {
+    type        = "int"
+    initial     = 0
+    description = "Exit code of the last process that stopped."
+  }
+
+  state "sticky_skew" {
+    type        = "float"
+    initial     = 0.9
+    description = "Share of traffic the busiest backend receives while clients are pinned."
+  }
+
+  state "cert_days_past" {
+    type        = "int"
+    initial     = 0
+    description = "Days since the installed certificate's notAfter date (0 while valid)."
+  }
+
+  state "cosmetic_warning" {
+    type        = "bool"
+    initial     = false
+    description = "Drives a harmless repeating warning."
+  }
+
+  state "cosmetic_metric" {
+    type        = "bool"
+    initial     = false
+    description = "Drives a harmless, elevated but in-band metric."
+  }
+
+  # ---------------------------------------------------------------- derived
+
+  derived "serving" {
+    type  = "bool"
+    value = "state.up && state.restart_ticks == 0"
+  }
+
+  derived "conns_per_rps" {
+    type  = "float"
+    value = "2.5 + max(0.0, float(config.idle_timeout_ms) - 300000.0) / 20000.0"
+    unit  = "connections per request/s"
+  }
+
+  derived "conn_capacity_rps" {
+    type  = "float"
+    value = "float(config.max_connections) / conns_per_rps"
+    unit  = "requests/s"
+  }
+
+  derived "admitted_rps" {
+    type  = "float"
+    value = "serving ? min(traffic, conn_capacity_rps) : 0.0"
+    unit  = "requests/s"
+  }
+
+  derived "reject_share" {
+    type  = "float"
+    value = "traffic > 0.0 ? clamp(1.0 - admitted_rps / traffic, 0.0, 1.0) : 0.0"
+    unit  = "ratio"
+  }
+
+  derived "open_connections" {
+    type  = "float"
+    value = "min(admitted_rps * conns_per_rps, float(config.max_connections))"
+    unit  = "connections"
+  }
+
+  derived "backends_in_rotation" {
+    type  = "int"
+    value = "config.health_check_path == \"/healthz\" && web.status != \"down\" && web.status != \"restarting\" ? 2 : 0"
+    unit  = "backends"
+  }
+
+  derived "tls_fail_share" {
+    type  = "float"
+    value = "config.tls_cert_valid ? 0.0 : 0.9"
+    unit  = "ratio"
+  }
+
+  derived "reset_share" {
+    type  = "float"
+    value = "clamp((30000.0 - float(config.idle_timeout_ms)) / 30000.0, 0.0, 1.0) * 0.3"
+    unit  = "ratio"
+  }
+
+  derived "hot_share" {
+    type        = "float"
+    value       = "config.sticky_sessions ? state.sticky_skew : 0.5"
+    unit        = "ratio"
+    description = "Share of forwarded traffic the busiest of the two backends receives."
+  }
+
+  derived "forwarded_rps" {
+    type  = "float"
+    value = "backends_in_rotation > 0 ? admitted_rps * (1.0 - tls_fail_share) : 0.0"
+    unit  = "requests/s"
+  }
+
+  derived "upstream_fail_share" {
+    type  = "float"
+    value = "backends_in_rotation > 0 ? clamp(reset_share + web.error_rate, 0.0, 1.0) : 1.0"
+    unit  = "ratio"
+  }
+
+  derived "error_rate" {
+    type  = "float"
+    value = "serving ? clamp(reject_share + (1.0 - reject_share) * (tls_fail_share + (1.0 - tls_fail_share) * upstream_fail_share), 0.0, 1.0) : 1.0"
+    unit  = "ratio"
+  }
+
+  derived "latency_ms" {
+    type  = "float"
+    value = "serving ? 2.0 + web.latency_ms : 0.0"
+    unit  = "ms"
+  }
+
+  # ---------------------------------------------------------------- metrics
+
+  metric "request_rate" {
+    type        = "float"
+    value       = "forwarded_rps"
+    unit        = "requests/s"
+    precision   = 1
+    low         = 50
+    high        = 5000
+    description = "Requests forwarded to the web tier."
+  }
+
+  metric "client_error_rate" {
+    type        = "float"
+    value       = "error_rate"
+    unit        = "ratio"
+    precision   = 3
+    low         = 0
+    high        = 0.02
+    description = "Share of client requests that failed: refused, aborted handshake or a 5xx answer."
+  }
+
+  metric "p95_latency_ms" {
+    type      = "float"
+    value     = "latency_ms * 2.0"
+    unit      = "ms"
+    precision = 1
+    low       = 0
+    high      = 250
+  }
+
+  metric "connection_utilization_pct" {
+    type      = "float"
+    value     = "open_connections / float(config.max_connections) * 100.0"
+    unit      = "%"
+    precision = 1
+    low       = 0
+    high      = 85
+  }
+
+  metric "healthy_backends" {
+    type  = "int"
+    value = "serving ? backends_in_rotation : 0"
+    unit  = "backends"
+    low   = 1
+    high  = 4
+  }
+
+  metric "cpu_pct" {
+    type      = "float"
+    value     = "serving ? 6.0 + admitted_rps * 0.04 + (state.cosmetic_metric ? 52.0 : 0.0) : 0.0"
+    unit      = "%"
+    precision = 1
+    low       = 0
+    high      = 80
+  }
+
+  # ---------------------------------------------------------------- status
+
+  status "down" { when = "!state.up" }
+  status "restarting" { when = "state.restart_ticks > 0" }
+  status "degraded" { when = "error_rate > 0.05 || backends_in_rotation == 0 || open_connections >= float(config.max_connections) * 0.95" }
+
+  # ---------------------------------------------------------------- logs
+
+  log "listener_ok" {
+    level = "INFO"
+    when  = "serving && error_rate <= 0.02"
+    text  = "listener=https active_connections={int(open_connections)} rps={int(admitted_rps)} status=active"
+  }
+
+  log "backend_ok" {
+    level = "INFO"
+    when  = "serving && backends_in_rotation > 0"
+    text  = "backend=web_server in_rotation={backends_in_rotation}/2 weight=50"
+  }
+
+  log "conn_table_full" {
+    level = "WARN"
+    when  = "serving && open_connections >= float(config.max_connections) * 0.95"
+    text  = "listener=https connection table full active={int(open_connections)}/{config.max_connections}; new connections refused"
+  }
+
+  log "conn_refused" {
+    level = "ERROR"
+    when  = "serving && reject_share > 0.01"
+    text  = "accept queue overflow: refused {int(traffic - admitted_rps)} conn/s, clients receive 503"
+  }
+
+  log "probe_failed" {
+    level = "ERROR"
+    when  = "serving && config.health_check_path != \"/healthz\""
+    text  = "probe GET {config.health_check_path} backend=web_server returned 404; marking backend DOWN (0/2 in rotation)"
+  }
+
+  log "backend_gone" {
+    level = "ERROR"
+    when  = "serving && config.health_check_path == \"/healthz\" && backends_in_rotation == 0"
+    text  = "probe GET /healthz backend=web_server connect: connection refused; 0/2 in rotation, answering 503"
+  }
+
+  log "handshake_failed" {
+    level = "ERROR"
+    when  = "serving && !config.tls_cert_valid"
+    text  = "listener=https handshake aborted: x509: certificate has expired or is not yet valid (notAfter passed {state.cert_days_past}d ago)"
+  }
+
+  log "upstream_reset" {
+    level = "WARN"
+    when  = "serving && reset_share > 0.0"
+    text  = "upstream=web_server connection closed by proxy after {config.idle_timeout_ms}ms without response; returned 502"
+  }
+
+  log "upstream_5xx" {
+    level = "ERROR"
+    when  = "serving && backends_in_rotation > 0 && web.error_rate > 0.05"
+    text  = "upstream=web_server returned 5xx for {int(web.error_rate * 100.0)}% of requests over last interval"
+  }
+
+  log "upstream_slow" {
+    level = "WARN"
+    when  = "serving && web.latency_ms > 120.0"
+    text  = "upstream=web_server slow responses mean={int(web.latency_ms)}ms"
+  }
+
+  log "process_exit" {
+    level = "ERROR"
+    when  = "!state.up"
+    text  = "supervisor: proxy worker exited code={state.exit_code}; listener :443 closed"
+  }
+
+  log "starting" {
+    level = "INFO"
+    when  = "state.up && state.restart_ticks > 0"
+    text  = "proxy starting: loading configuration, binding :443"
+  }
+
+  log "cosmetic" {
+    level = "WARN"
+    when  = "serving && state.cosmetic_warning"
+    text  = "client sent oversized request header (9.1k); header truncated to 8k"
+  }
+
+  restart {
+    up            = true
+    restart_ticks = 2
+    exit_code     = 0
+  }
+
+  trace {
+    latency    = "latency_ms"
+    error_rate = "error_rate"
+  }
+}

@@ -1,0 +1,337 @@
+# Message queue: the web tier publishes background jobs; a pool of consumers
+# processes them, each job costing one database write. Failed deliveries are
+# retried up to a limit; a delivery not acknowledged within the visibility
+# window is handed out again. The backlog is real state: it grows while
+# arrivals outrun the consumers and drains quickly once they catch up.
+
+service_kind "message_queue" {
+  description = "Message broker with a consumer pool that processes background jobs against the database."
+
+  role "web" {
+    kind        = "web_server"
+    caller      = true
+    description = "The web tier that publishes jobs."
+  }
+
+  role "database" {
+    kind        = "database"
+    description = "The database the consumers write to."
+  }
+
+  # ---------------------------------------------------------------- config
+
+  config "consumer_concurrency" {
+    type        = "int"
+    default     = 8
+    low         = 6
+    high        = 64
+    unit        = "consumers"
+    description = "Jobs processed in parallel by the consumer pool."
+  }
+
+  config "retry_limit" {
+    type        = "int"
+    default     = 3
+    low         = 1
+    high        = 5
+    unit        = "attempts"
+    description = "Redeliveries of a failing job before it is moved to the dead-letter queue."
+  }
+
+  config "visibility_timeout_ms" {
+    type        = "int"
+    default     = 30000
+    low         = 10000
+    high        = 120000
+    unit        = "ms"
+    description = "How long a delivered job stays hidden from other consumers before it is handed out again."
+  }
+
+  config "max_in_flight" {
+    type        = "int"
+    default     = 500
+    low         = 200
+    high        = 5000
+    unit        = "messages"
+    description = "Unacknowledged deliveries allowed per consumer channel."
+  }
+
+  config "dead_letter_enabled" {
+    type        = "bool"
+    default     = true
+    description = "Move jobs that exhaust their retries to the dead-letter queue."
+  }
+
+  config "queue_name" {
+    type        = "string"
+    default     = "jobs"
+    description = "Name of the queue the web tier publishes to."
+  }
+
+  # ---------------------------------------------------------------- state
+
+  state "up" {
+    type        = "bool"
+    initial     = true
+    description = "The broker process is running."
+  }
+
+  state "restart_ticks" {
+    type        = "int"
+    initial     = 0
+    next        = "max(state.restart_ticks - 1, 0)"
+    description = "Ticks left until a restarted broker delivers again."
+  }
+
+  state "exit_code" {
+    type        = "int"
+    initial     = 0
+    description = "Exit code of the last broker process that stopped."
+  }
+
+  state "poison_share" {
+    type        = "float"
+    initial     = 0.03
+    unit        = "ratio"
+    description = "Share of jobs that fail on every attempt (malformed payloads)."
+  }
+
+  state "depth" {
+    type        = "float"
+    initial     = 26.0
+    next        = "work_rate > capacity_rps ? min(state.depth + 10.0 * (work_rate - capacity_rps), 20000.0) : max(work_rate * 0.8, state.depth * 0.1)"
+    unit        = "messages"
+    description = "Messages waiting or in flight."
+  }
+
+  state "cosmetic_warning" {
+    type        = "bool"
+    initial     = false
+    description = "Drives a harmless repeating warning."
+  }
+
+  state "cosmetic_metric" {
+    type        = "bool"
+    initial     = false
+    description = "Drives a harmless, elevated but in-band metric."
+  }
+
+  # ---------------------------------------------------------------- derived
+
+  derived "serving" {
+    type  = "bool"
+    value = "state.up && state.restart_ticks == 0"
+  }
+
+  derived "publish_in" {
+    type  = "float"
+    value = "serving ? web.publish_rps : 0.0"
+    unit  = "messages/s"
+  }
+
+  derived "job_ms" {
+    type        = "float"
+    value       = "120.0 + 2.0 * database.latency_ms"
+    unit        = "ms"
+    description = "Time one consumer spends on one job."
+  }
+
+  derived "fail_share" {
+    type  = "float"
+    value = "clamp(state.poison_share + database.error_rate, 0.0, 1.0)"
+    unit  = "ratio"
+  }
+
+  derived "attempts" {
+    type  = "float"
+    value = "1.0 + fail_share * float(config.retry_limit)"
+    unit  = "deliveries per job"
+  }
+
+  derived "redelivery_share" {
+    type  = "float"
+    value = "clamp(1.0 - float(config.visibility_timeout_ms) / (job_ms * 20.0), 0.0, 0.9)"
+    unit  = "ratio"
+  }
+
+  derived "work_rate" {
+    type  = "float"
+    value = "publish_in * attempts / (1.0 - redelivery_share)"
+    unit  = "deliveries/s"
+  }
+
+  derived "capacity_rps" {
+    type  = "float"
+    value = "serving ? float(config.consumer_concurrency) * 1000.0 / job_ms : 0.0"
+    unit  = "deliveries/s"
+  }
+
+  derived "throughput" {
+    type  = "float"
+    value = "min(work_rate, capacity_rps)"
+    unit  = "deliveries/s"
+  }
+
+  derived "consumer_qps" {
+    type  = "float"
+    value = "throughput"
+    unit  = "queries/s"
+  }
+
+  derived "error_rate" {
+    type  = "float"
+    value = "serving ? (state.depth >= 20000.0 ? 0.5 : 0.0) : 1.0"
+    unit  = "ratio"
+  }
+
+  derived "latency_ms" {
+    type  = "float"
+    value = "serving ? 3.0 : 0.0"
+    unit  = "ms"
+  }
+
+  derived "lag_ms" {
+    type  = "float"
+    value = "state.depth / max(throughput, 1.0) * 1000.0"
+    unit  = "ms"
+  }
+
+  # ---------------------------------------------------------------- metrics
+
+  metric "queue_depth" {
+    type  = "int"
+    value = "int(state.depth)"
+    unit  = "messages"
+    low   = 0
+    high  = 500
+  }
+
+  metric "consumer_lag_ms" {
+    type  = "int"
+    value = "int(min(lag_ms, 86400000.0))"
+    unit  = "ms"
+    low   = 0
+    high  = 5000
+  }
+
+  metric "publish_error_rate" {
+    type      = "float"
+    value     = "error_rate"
+    unit      = "ratio"
+    precision = 3
+    low       = 0
+    high      = 0.01
+  }
+
+  metric "redelivery_rate" {
+    type      = "float"
+    value     = "redelivery_share"
+    unit      = "ratio"
+    precision = 3
+    low       = 0
+    high      = 0.05
+  }
+
+  metric "retries_per_s" {
+    type      = "float"
+    value     = "publish_in * (attempts - 1.0)"
+    unit      = "deliveries/s"
+    precision = 1
+    low       = 0
+    high      = 8
+  }
+
+  metric "disk_used_pct" {
+    type      = "float"
+    value     = "state.cosmetic_metric ? 68.0 : 22.0"
+    unit      = "%"
+    precision = 1
+    low       = 0
+    high      = 85
+  }
+
+  # ---------------------------------------------------------------- status
+
+  status "down" { when = "!state.up" }
+  status "restarting" { when = "state.restart_ticks > 0" }
+  status "degraded" { when = "error_rate > 0.01 || lag_ms > 5000.0 || redelivery_share > 0.05 || publish_in * (attempts - 1.0) > 8.0" }
+
+  # ---------------------------------------------------------------- logs
+
+  log "queue_ok" {
+    level = "INFO"
+    when  = "serving"
+    text  = "queue={config.queue_name} consumers={config.consumer_concurrency} backlog={int(state.depth)}"
+  }
+
+  log "publish_ok" {
+    level = "INFO"
+    when  = "serving && error_rate <= 0.01"
+    text  = "publish latency_ms={int(latency_ms)} acked={int(publish_in)}/s"
+  }
+
+  log "backlog_growing" {
+    level = "WARN"
+    when  = "serving && work_rate > capacity_rps"
+    text  = "queue={config.queue_name} backlog growing: {int(work_rate)} deliveries/s arriving, consumers completing {int(capacity_rps)}/s"
+  }
+
+  log "lagging" {
+    level = "ERROR"
+    when  = "serving && lag_ms > 5000.0"
+    text  = "queue={config.queue_name} oldest message waiting {int(lag_ms / 1000.0)}s"
+  }
+
+  log "receipt_expired" {
+    level = "WARN"
+    when  = "serving && redelivery_share > 0.05"
+    text  = "delivery tag expired before ack after {config.visibility_timeout_ms}ms; message handed to another consumer ({int(redelivery_share * 100.0)}% of deliveries are duplicates)"
+  }
+
+  log "job_retry" {
+    level = "WARN"
+    when  = "serving && publish_in * (attempts - 1.0) > 8.0"
+    text  = "job 7f3a failed (attempt {config.retry_limit}/{config.retry_limit}): ValueError: malformed payload; requeued"
+  }
+
+  log "job_failures" {
+    level = "ERROR"
+    when  = "serving && database.error_rate > 0.05"
+    text  = "consumer: job failed writing to database ({int(database.error_rate * 100.0)}% of writes failing); requeued"
+  }
+
+  log "slow_jobs" {
+    level = "WARN"
+    when  = "serving && database.latency_ms > 40.0"
+    text  = "consumer: job duration {int(job_ms)}ms, database call {int(database.latency_ms)}ms"
+  }
+
+  log "process_exit" {
+    level = "ERROR"
+    when  = "!state.up"
+    text  = "supervisor: broker node exited code={state.exit_code}; listeners on 5672 closed"
+  }
+
+  log "starting" {
+    level = "INFO"
+    when  = "state.up && state.restart_ticks > 0"
+    text  = "broker starting: recovering queue index, channels not yet open"
+  }
+
+  log "cosmetic" {
+    level = "WARN"
+    when  = "serving && state.cosmetic_warning"
+    text  = "missed heartbeats from client 10.0.4.21:40112, timeout 60s; connection re-established"
+  }
+
+  restart {
+    up            = true
+    restart_ticks = 2
+    exit_code     = 0
+  }
+
+  trace {
+    latency    = "latency_ms"
+    error_rate = "error_rate"
+  }
+}

@@ -1,0 +1,467 @@
+# Web server: the application tier. It takes the traffic the load balancer
+# forwards, serves it with a fixed pool of workers, reads through the cache
+# to the database, writes to the database and publishes background jobs to
+# the message queue. Its latency and error rate are built from those of its
+# dependencies (as they were one tick ago).
+
+service_kind "web_server" {
+  description = "Application server: a pool of workers serving HTTP requests, backed by a cache, a database and a job queue."
+
+  role "lb" {
+    kind        = "load_balancer"
+    caller      = true
+    description = "The load balancer that forwards client requests to this tier."
+  }
+
+  role "database" {
+    kind        = "database"
+    description = "Primary data store; every write and every cache miss goes here."
+  }
+
+  role "cache" {
+    kind        = "cache"
+    description = "Read-through cache in front of the database."
+  }
+
+  role "queue" {
+    kind        = "message_queue"
+    description = "Queue that receives background jobs (emails, invoices, exports)."
+  }
+
+  # ---------------------------------------------------------------- config
+
+  config "max_workers" {
+    type        = "int"
+    default     = 16
+    low         = 12
+    high        = 64
+    unit        = "workers"
+    description = "Worker processes serving requests; each serves about 32 requests/s and holds about 20 MB."
+  }
+
+  config "timeout_ms" {
+    type        = "int"
+    default     = 3000
+    low         = 1000
+    high        = 10000
+    unit        = "ms"
+    description = "Deadline for one upstream call (database, cache, queue) before the request fails."
+  }
+
+  config "rate_limit_rps" {
+    type        = "int"
+    default     = 2000
+    low         = 500
+    high        = 10000
+    unit        = "requests/s"
+    description = "Requests per second admitted before the server answers 429."
+  }
+
+  config "keepalive_timeout_ms" {
+    type        = "int"
+    default     = 75000
+    low         = 5000
+    high        = 120000
+    unit        = "ms"
+    description = "How long an idle HTTP keep-alive connection from the balancer is kept."
+  }
+
+  config "cache_host" {
+    type        = "string"
+    default     = "cache.internal"
+    description = "Host name of the cache the application reads through."
+  }
+
+  config "use_cache" {
+    type        = "bool"
+    default     = true
+    description = "Whether reads go through the cache before the database."
+  }
+
+  config "log_level" {
+    type        = "string"
+    default     = "info"
+    description = "Verbosity of the application log."
+  }
+
+  # ---------------------------------------------------------------- state
+
+  state "up" {
+    type        = "bool"
+    initial     = true
+    description = "The application process is running."
+  }
+
+  state "restart_ticks" {
+    type        = "int"
+    initial     = 0
+    next        = "max(state.restart_ticks - 1, 0)"
+    description = "Ticks left until a restarted process serves again."
+  }
+
+  state "exit_code" {
+    type        = "int"
+    initial     = 0
+    description = "Exit code of the last process that stopped."
+  }
+
+  state "leak_rate_mb" {
+    type        = "float"
+    initial     = 0.0
+    unit        = "MB per tick"
+    description = "Memory retained and never freed per tick by the running process."
+  }
+
+  state "leak_mb" {
+    type        = "float"
+    initial     = 0.0
+    next        = "min(state.leak_mb + state.leak_rate_mb, 8000.0)"
+    unit        = "MB"
+    description = "Memory retained so far by the running process."
+  }
+
+  state "cosmetic_warning" {
+    type        = "bool"
+    initial     = false
+    description = "Drives a harmless repeating warning."
+  }
+
+  state "cosmetic_metric" {
+    type        = "bool"
+    initial     = false
+    description = "Drives a harmless, elevated but in-band metric."
+  }
+
+  # ---------------------------------------------------------------- derived
+
+  derived "serving" {
+    type  = "bool"
+    value = "state.up && state.restart_ticks == 0"
+  }
+
+  derived "offered_rps" {
+    type  = "float"
+    value = "lb.forwarded_rps"
+    unit  = "requests/s"
+  }
+
+  derived "admitted_rps" {
+    type  = "float"
+    value = "serving ? min(offered_rps, float(config.rate_limit_rps)) : 0.0"
+    unit  = "requests/s"
+  }
+
+  derived "throttled_share" {
+    type  = "float"
+    value = "offered_rps > 0.0 ? clamp(1.0 - min(offered_rps, float(config.rate_limit_rps)) / offered_rps, 0.0, 1.0) : 0.0"
+    unit  = "ratio"
+  }
+
+  derived "capacity_rps" {
+    type  = "float"
+    value = "float(config.max_workers) * 32.0"
+    unit  = "requests/s"
+  }
+
+  derived "utilisation" {
+    type        = "float"
+    value       = "admitted_rps * 2.0 * lb.hot_share / capacity_rps"
+    unit        = "ratio"
+    description = "Load of the busiest half of the workers relative to what they can serve."
+  }
+
+  derived "overload_share" {
+    type  = "float"
+    value = "utilisation > 1.0 ? 1.0 - 1.0 / utilisation : 0.0"
+    unit  = "ratio"
+  }
+
+  derived "served_rps" {
+    type  = "float"
+    value = "admitted_rps * (1.0 - overload_share)"
+    unit  = "requests/s"
+  }
+
+  derived "cache_reachable" {
+    type  = "bool"
+    value = "config.use_cache && config.cache_host == \"cache.internal\""
+  }
+
+  derived "hit_rate" {
+    type  = "float"
+    value = "cache_reachable ? cache.hit_rate : 0.0"
+    unit  = "ratio"
+  }
+
+  derived "cache_rps" {
+    type  = "float"
+    value = "cache_reachable ? served_rps * 0.8 : 0.0"
+    unit  = "requests/s"
+  }
+
+  derived "db_share" {
+    type        = "float"
+    value       = "0.8 * (1.0 - hit_rate) + 0.2"
+    unit        = "ratio"
+    description = "Share of requests that reach the database (writes plus cache misses)."
+  }
+
+  derived "db_qps" {
+    type  = "float"
+    value = "served_rps * db_share"
+    unit  = "queries/s"
+  }
+
+  derived "publish_rps" {
+    type  = "float"
+    value = "served_rps * 0.1"
+    unit  = "messages/s"
+  }
+
+  derived "memory_mb" {
+    type  = "float"
+    value = "state.up ? 400.0 + 20.0 * float(config.max_workers) + state.leak_mb : 0.0"
+    unit  = "MB"
+  }
+
+  derived "gc_penalty_ms" {
+    type  = "float"
+    value = "memory_mb > 2048.0 ? (memory_mb - 2048.0) / 2048.0 * 200.0 : 0.0"
+    unit  = "ms"
+  }
+
+  derived "oom_share" {
+    type  = "float"
+    value = "clamp((memory_mb - 4096.0) / 2048.0, 0.0, 0.8)"
+    unit  = "ratio"
+  }
+
+  derived "cache_wait_ms" {
+    type  = "float"
+    value = "cache_reachable ? cache.latency_ms : (config.use_cache ? 50.0 : 0.0)"
+    unit  = "ms"
+  }
+
+  derived "upstream_tail_ms" {
+    type        = "float"
+    value       = "40.0 * database.latency_ms"
+    unit        = "ms"
+    description = "Slowest database calls (reports, exports) one request may wait for."
+  }
+
+  derived "timeout_share" {
+    type  = "float"
+    value = "clamp(1.0 - float(config.timeout_ms) / upstream_tail_ms, 0.0, 1.0) * 0.4"
+    unit  = "ratio"
+  }
+
+  derived "queue_penalty_ms" {
+    type  = "float"
+    value = "utilisation > 0.8 ? (min(utilisation, 3.0) - 0.8) * 400.0 : 0.0"
+    unit  = "ms"
+  }
+
+  derived "latency_ms" {
+    type  = "float"
+    value = "serving ? 30.0 + 0.8 * cache_wait_ms + db_share * 4.0 * min(database.latency_ms, float(config.timeout_ms)) + 0.1 * queue.latency_ms + queue_penalty_ms + gc_penalty_ms : 0.0"
+    unit  = "ms"
+  }
+
+  derived "dependency_error_share" {
+    type  = "float"
+    value = "db_share * database.error_rate + 0.1 * queue.error_rate"
+    unit  = "ratio"
+  }
+
+  derived "error_rate" {
+    type  = "float"
+    value = "serving ? clamp(throttled_share + overload_share + timeout_share + dependency_error_share + oom_share, 0.0, 1.0) : 1.0"
+    unit  = "ratio"
+  }
+
+  # ---------------------------------------------------------------- metrics
+
+  metric "request_rate" {
+    type      = "float"
+    value     = "admitted_rps"
+    unit      = "requests/s"
+    precision = 1
+    low       = 50
+    high      = 5000
+  }
+
+  metric "error_rate_5xx" {
+    type        = "float"
+    value       = "error_rate"
+    unit        = "ratio"
+    precision   = 3
+    low         = 0
+    high        = 0.02
+    description = "Share of requests answered with an error (5xx or 429)."
+  }
+
+  metric "p95_latency_ms" {
+    type      = "float"
+    value     = "latency_ms * 2.0"
+    unit      = "ms"
+    precision = 1
+    low       = 0
+    high      = 150
+  }
+
+  metric "worker_utilization" {
+    type      = "float"
+    value     = "utilisation"
+    unit      = "ratio"
+    precision = 2
+    low       = 0
+    high      = 0.85
+  }
+
+  metric "memory_rss_mb" {
+    type      = "float"
+    value     = "memory_mb"
+    unit      = "MB"
+    precision = 0
+    low       = 0
+    high      = 1800
+  }
+
+  metric "gc_pause_ms" {
+    type      = "float"
+    value     = "serving ? 8.0 + gc_penalty_ms + (state.cosmetic_metric ? 34.0 : 0.0) : 0.0"
+    unit      = "ms"
+    precision = 1
+    low       = 0
+    high      = 60
+  }
+
+  # ---------------------------------------------------------------- status
+
+  status "down" { when = "!state.up" }
+  status "restarting" { when = "state.restart_ticks > 0" }
+  status "degraded" { when = "error_rate > 0.05 || latency_ms > 100.0 || memory_mb > 3500.0" }
+
+  # ---------------------------------------------------------------- logs
+
+  log "request_ok" {
+    level = "INFO"
+    when  = "serving && admitted_rps > 0.0"
+    text  = "request_id=1001 path=/checkout status=200 latency_ms={int(latency_ms)}"
+  }
+
+  log "request_ok_2" {
+    level = "INFO"
+    when  = "serving && error_rate <= 0.02"
+    text  = "request_id=1002 path=/ status=200 latency_ms={int(latency_ms * 0.6)}"
+  }
+
+  log "throttled" {
+    level = "WARN"
+    when  = "serving && throttled_share > 0.01"
+    text  = "429 Too Many Requests: admitted {int(admitted_rps)} of {int(offered_rps)} req/s, excess rejected"
+  }
+
+  log "workers_busy" {
+    level = "WARN"
+    when  = "serving && utilisation > 0.85 && utilisation <= 1.0"
+    text  = "all workers busy ({config.max_workers}/{config.max_workers}); requests waiting in accept backlog"
+  }
+
+  log "workers_overflow" {
+    level = "ERROR"
+    when  = "serving && utilisation > 1.0"
+    text  = "accept backlog overflow: no idle worker (busy={config.max_workers}/{config.max_workers}), returning 503"
+  }
+
+  log "upstream_deadline" {
+    level = "ERROR"
+    when  = "serving && timeout_share > 0.01"
+    text  = "GET /orders upstream=database context deadline exceeded after {config.timeout_ms}ms"
+  }
+
+  log "db_errors" {
+    level = "ERROR"
+    when  = "serving && database.error_rate > 0.02"
+    text  = "upstream=database query failed: {int(database.error_rate * 100.0)}% of calls returning errors; responding 500"
+  }
+
+  log "db_slow" {
+    level = "WARN"
+    when  = "serving && database.latency_ms > 40.0"
+    text  = "upstream=database slow call mean={int(database.latency_ms)}ms path=/orders"
+  }
+
+  log "cache_lookup_failed" {
+    level = "ERROR"
+    when  = "serving && config.use_cache && config.cache_host != \"cache.internal\""
+    text  = "cache client: dial tcp: lookup {config.cache_host}: no such host; falling through to database"
+  }
+
+  log "cache_unavailable" {
+    level = "ERROR"
+    when  = "serving && cache_reachable && (cache.status == \"down\" || cache.status == \"restarting\")"
+    text  = "cache client: dial tcp cache.internal:6379: connect: connection refused; falling through to database"
+  }
+
+  log "cache_rejected" {
+    level = "ERROR"
+    when  = "serving && cache_reachable && cache.error_rate > 0.05"
+    text  = "cache client: WRONGPASS invalid username-password pair or user is disabled"
+  }
+
+  log "cache_lookups_off" {
+    level = "INFO"
+    when  = "serving && !config.use_cache"
+    text  = "read path: direct database reads for product and session lookups"
+  }
+
+  log "publish_failed" {
+    level = "ERROR"
+    when  = "serving && queue.error_rate > 0.01"
+    text  = "job publish to queue=jobs failed: channel closed by broker (reply-code=320); job dropped"
+  }
+
+  log "gc_pressure" {
+    level = "WARN"
+    when  = "serving && memory_mb > 2048.0"
+    text  = "runtime: GC pause {int(8.0 + gc_penalty_ms)}ms heap_rss={int(memory_mb)}MB limit=4096MB"
+  }
+
+  log "oom_kill" {
+    level = "ERROR"
+    when  = "serving && oom_share > 0.0"
+    text  = "worker pid=4187 killed by OOM killer (rss={int(memory_mb)}MB); in-flight requests lost"
+  }
+
+  log "process_exit" {
+    level = "ERROR"
+    when  = "!state.up"
+    text  = "supervisor: app master exited code={state.exit_code}; no workers running"
+  }
+
+  log "starting" {
+    level = "INFO"
+    when  = "state.up && state.restart_ticks > 0"
+    text  = "booting {config.max_workers} workers; not accepting requests yet"
+  }
+
+  log "cosmetic" {
+    level = "WARN"
+    when  = "serving && state.cosmetic_warning"
+    text  = "DeprecationWarning: datetime.utcnow() is deprecated and scheduled for removal"
+  }
+
+  restart {
+    up            = true
+    restart_ticks = 2
+    exit_code     = 0
+    leak_mb       = 0.0
+    leak_rate_mb  = 0.0
+  }
+
+  trace {
+    latency    = "latency_ms"
+    error_rate = "error_rate"
+  }
+}

@@ -1,0 +1,70 @@
+# The agent's tools. Reads observe one service; writes change the world and
+# are acknowledged the same way whether they help or not; escalate and
+# resolve_incident end the episode.
+
+tool "inspect_logs" {
+  description = "Show the most recent log lines of a service."
+  effect      = "logs"
+  arg "service" { type = "service" }
+}
+
+tool "inspect_metrics" {
+  description = "Show a service's current metrics with their recent history and units."
+  effect      = "metrics"
+  arg "service" { type = "service" }
+}
+
+tool "inspect_config" {
+  description = "Show a service's configuration, or only the given key."
+  effect      = "config"
+  arg "service" { type = "service" }
+  arg "key" {
+    type     = "config_key"
+    optional = true
+  }
+}
+
+tool "check_status" {
+  description = "Show whether a service is healthy, degraded, restarting or down."
+  effect      = "status"
+  arg "service" { type = "service" }
+}
+
+tool "inspect_traces" {
+  description = "Show a request trace through a service and the services it calls, with latency and error rate per hop."
+  effect      = "traces"
+  arg "service" { type = "service" }
+}
+
+tool "check_dependencies" {
+  description = "List the services a service depends on and their current status."
+  effect      = "dependencies"
+  arg "service" { type = "service" }
+}
+
+tool "restart_service" {
+  description = "Restart a service's process. It is unavailable for a short while and loses in-memory state (a restarted cache comes back empty)."
+  effect      = "restart"
+  arg "service" { type = "service" }
+}
+
+tool "update_config" {
+  description = "Set one configuration key of a service to a new value; the change takes effect on the next step."
+  effect      = "update"
+  arg "service" { type = "service" }
+  arg "key" { type = "config_key" }
+  arg "value" { type = "value" }
+}
+
+tool "escalate" {
+  description = "Hand the incident to a human responder, with the reason. Ends the episode."
+  effect      = "escalate"
+  arg "reason" { type = "text" }
+}
+
+tool "resolve_incident" {
+  description = "Declare the incident resolved. Ends the episode. In root_cause name only the component(s) at fault and the mechanism, e.g. \"database: connection pool exhausted\"; separate several causes with \";\". Do not list components that were only affected. In fix, say what you changed."
+  effect      = "resolve"
+  arg "root_cause" { type = "text" }
+  arg "fix" { type = "text" }
+}
