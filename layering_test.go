@@ -15,10 +15,13 @@ import (
 var allowed = map[string][]string{
 	"value":     {},
 	"stdlib":    {},
+	"scenarios": {},
+	"agents":    {},
 	"runtime":   {"value"},
-	"lang":      {"value", "stdlib"},
+	"lang":      {"value", "stdlib", "scenarios"},
 	"compiler":  {"value", "lang", "runtime"},
-	"cli":       {"value", "lang", "compiler", "runtime", "stdlib"},
+	"eval":      {"value", "lang", "compiler", "runtime", "agents"},
+	"cli":       {"value", "lang", "compiler", "runtime", "stdlib", "agents", "eval"},
 	"cmd/srezc": {"cli"},
 }
 

@@ -15,7 +15,7 @@ import (
 // load analyses and compiles paths, printing diagnostics; it fails when
 // there are errors.
 func (e *env) load(paths []string, opt compiler.Options) ([]*runtime.Task, error) {
-	files, diags := lang.ReadPaths(paths)
+	files, diags := readInputs(paths)
 	m, more := lang.Analyze(files)
 	diags = append(diags, more...)
 	tasks, cdiags := compiler.CompileWith(m, opt)
@@ -25,6 +25,14 @@ func (e *env) load(paths []string, opt compiler.Options) ([]*runtime.Task, error
 		return nil, errPrinted
 	}
 	return tasks, nil
+}
+
+// readInputs reads PATHs, or the embedded default suite when there are none.
+func readInputs(paths []string) ([]*lang.File, lang.Diagnostics) {
+	if len(paths) == 0 {
+		return lang.ScenarioFiles(), nil
+	}
+	return lang.ReadPaths(paths)
 }
 
 // writeAtomic writes a file through a temporary file and a rename, so no
@@ -55,9 +63,8 @@ func writeAtomic(path string, data []byte) error {
 func (e *env) compileCmd() *cobra.Command {
 	var out, dumpAfter string
 	c := &cobra.Command{
-		Use:   "compile [-o DIR] [--dump-after STAGE] PATH...",
+		Use:   "compile [-o DIR] [--dump-after STAGE] [PATH...]",
 		Short: "Compile incidents into versioned IR files (one per incident, named ID.srez.ir)",
-		Args:  cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if dumpAfter != "" {
 				ok := false

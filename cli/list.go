@@ -20,9 +20,8 @@ type listRow struct {
 func (e *env) listCmd() *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
-		Use:   "list [--json] PATH...",
+		Use:   "list [--json] [PATH...]",
 		Short: "List incidents: id, difficulty, split, budget, hash",
-		Args:  cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			tasks, err := e.load(args, compiler.Options{})
 			if err != nil {

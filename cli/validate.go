@@ -11,14 +11,13 @@ import (
 func (e *env) validateCmd() *cobra.Command {
 	var format string
 	c := &cobra.Command{
-		Use:   "validate [--format text|json] PATH...",
+		Use:   "validate [--format text|json] [PATH...]",
 		Short: "Check incident files and folders; exit 1 if there are errors",
-		Args:  cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if format != "text" && format != "json" {
 				return usageError{fmt.Errorf("--format must be text or json, not %q", format)}
 			}
-			files, diags := lang.ReadPaths(args)
+			files, diags := readInputs(args)
 			m, more := lang.Analyze(files)
 			diags = append(diags, more...)
 			_, cdiags := compiler.CompileModule(m)

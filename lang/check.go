@@ -33,9 +33,27 @@ func names[T interface{ decl() *Decl }](list []T) []string {
 	return out
 }
 
+// article prefixes a word with "a" or "an".
+func article(w string) string {
+	if w != "" && strings.ContainsRune("aeiouAEIOU", rune(w[0])) {
+		return "an " + w
+	}
+	return "a " + w
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
 // unknown reports a reference to a name that does not exist.
+// The summary is a fixed phrase: "parameter of service_crash" is summed up
+// as "Unknown parameter".
 func (c *checker) unknown(r Range, what, name string, candidates []string) {
-	c.errRange(r, "Unknown "+what, fmt.Sprintf("There is no %s named %q.%s", what, name, didYouMean(name, candidates)))
+	summary, _, _ := strings.Cut(what, " of ")
+	c.errRange(r, "Unknown "+summary, fmt.Sprintf("There is no %s named %q.%s", what, name, didYouMean(name, candidates)))
 }
 
 func dupes[T interface{ decl() *Decl }](c *checker, what string, list []T) {
@@ -48,7 +66,7 @@ func dupes[T interface{ decl() *Decl }](c *checker, what string, list []T) {
 		if first, ok := seen[d.Name]; ok {
 			rel := first.NameRange
 			c.diags = append(c.diags, &Diagnostic{Severity: Error, Summary: "Duplicate " + what,
-				Detail:  fmt.Sprintf("A %s named %q was already declared at %s.", what, d.Name, first.NameRange),
+				Detail:  fmt.Sprintf("%s named %q was already declared at %s.", capitalize(article(what)), d.Name, first.NameRange),
 				Subject: &d.NameRange, Related: &rel})
 			d.Broken = true
 			continue
@@ -116,7 +134,7 @@ func (c *checker) serviceKind(k *ServiceKind) {
 	dupes(c, "log rule", k.Logs)
 	for _, r := range k.Roles {
 		if r.Kind != "" && c.m.ServiceKind(r.Kind) == nil {
-			c.unknown(r.DefRange, "service kind", r.Kind, names(c.m.ServiceKinds))
+			c.unknown(r.KindRange, "service kind", r.Kind, names(c.m.ServiceKinds))
 		}
 	}
 	reserved := []string{"config", "state", "traffic", "status"}
@@ -139,14 +157,17 @@ func (c *checker) serviceKind(k *ServiceKind) {
 		}
 		v, ok := convertKind(as.Value, s.Kind)
 		if !ok {
-			c.errRange(as.Range, "Incorrect value type", fmt.Sprintf("The state %q is a %s; this value is a %s.", as.Name, s.Kind, as.Value.K))
+			c.errRange(as.Range, "Incorrect value type", fmt.Sprintf("The state %q is %s; this value is %s.", as.Name, article(s.Kind.String()), article(as.Value.K.String())))
 			continue
 		}
 		as.Value = v
 	}
-	for _, name := range []string{k.Latency, k.Errors} {
-		if name != "" && k.Quantity(name) == nil {
-			c.unknown(k.TraceRng, "derived quantity or metric", name, names(k.Derived))
+	for _, t := range []struct {
+		name string
+		rng  Range
+	}{{k.Latency, k.LatencyRng}, {k.Errors, k.ErrorsRng}} {
+		if t.name != "" && k.Quantity(t.name) == nil {
+			c.unknown(t.rng, "derived quantity or metric", t.name, names(k.Derived))
 		}
 	}
 	for _, s := range k.States {
@@ -313,6 +334,9 @@ func BareNames(n ast.Node) []string {
 func (c *checker) system(s *System) {
 	dupes(c, "service", s.Services)
 	for _, ss := range s.Services {
+		if ss.Kind == "" {
+			continue // a missing or non-string kind is the decoder's error
+		}
 		k := c.m.ServiceKind(ss.Kind)
 		if k == nil {
 			c.unknown(ss.KindRange, "service kind", ss.Kind, names(c.m.ServiceKinds))
@@ -332,12 +356,12 @@ func (c *checker) system(s *System) {
 				continue
 			}
 			if target.Kind != r.Kind {
-				c.errRange(b.Range, "Wrong service kind", fmt.Sprintf("The role %q needs a %s; %q is a %s.", b.Role, r.Kind, b.Service, target.Kind))
+				c.errRange(b.Range, "Wrong service kind", fmt.Sprintf("The role %q needs %s; %q is %s.", b.Role, article(r.Kind), b.Service, article(target.Kind)))
 			}
 		}
 		for _, r := range k.Roles {
 			if !bound[r.Name] {
-				c.errRange(ss.DefRange, "Unbound role", fmt.Sprintf("The %s %q must bind its role %q to a %s.", ss.Kind, ss.Name, r.Name, r.Kind))
+				c.errRange(ss.DefRange, "Unbound role", fmt.Sprintf("The %s %q must bind its role %q to %s.", ss.Kind, ss.Name, r.Name, article(r.Kind)))
 			}
 		}
 	}
@@ -349,12 +373,33 @@ var noiseEffects = []string{"spike", "jitter", "stale", "phantom_restart"}
 
 func (c *checker) tool(t *Tool) {
 	if t.Effect != "" && !contains(effectNames, t.Effect) {
-		c.errRange(t.DefRange, "Unknown effect", fmt.Sprintf("%q is not a tool effect; use one of %s.%s", t.Effect, strings.Join(effectNames, ", "), didYouMean(t.Effect, effectNames)))
+		c.errRange(t.EffectRng, "Unknown effect", fmt.Sprintf("%q is not a tool effect; use one of %s.%s", t.Effect, strings.Join(effectNames, ", "), didYouMean(t.Effect, effectNames)))
 	}
 	dupes(c, "argument", t.Args)
+	optional := false
 	for _, a := range t.Args {
 		if !contains(argTypes, a.Type) {
-			c.errRange(a.DefRange, "Unknown argument type", fmt.Sprintf("%q is not an argument type; use one of %s.%s", a.Type, strings.Join(argTypes, ", "), didYouMean(a.Type, argTypes)))
+			c.errRange(a.TypeRng, "Unknown argument type", fmt.Sprintf("%q is not an argument type; use one of %s.%s", a.Type, strings.Join(argTypes, ", "), didYouMean(a.Type, argTypes)))
+		}
+		if optional && !a.Optional {
+			c.errRange(a.NameRange, "Required argument after an optional one", "Arguments bind by position, so the optional ones come last.")
+		}
+		optional = optional || a.Optional
+	}
+	// The runtime acts on the service named first, and an update needs its
+	// key and value; runtime.Task.Validate checks the same.
+	required := func(i int, typ string) bool {
+		return i < len(t.Args) && t.Args[i].Type == typ && !t.Args[i].Optional
+	}
+	switch t.Effect {
+	case "", "escalate", "resolve":
+	case "update":
+		if !required(0, "service") || !required(1, "config_key") || !required(2, "value") {
+			c.errRange(t.EffectRng, "Signature does not fit the effect", `A tool with the effect "update" takes a service, a config_key and a value, in that order and none optional.`)
+		}
+	default:
+		if contains(effectNames, t.Effect) && !required(0, "service") {
+			c.errRange(t.EffectRng, "Signature does not fit the effect", fmt.Sprintf("A tool with the effect %q acts on a service: its first argument must be a service, not optional.", t.Effect))
 		}
 	}
 }
@@ -367,13 +412,16 @@ func (c *checker) rubric(r *Rubric) {
 			c.unknown(comp.NameRange, "service kind", comp.Name, names(c.m.ServiceKinds))
 		}
 	}
+	// A mechanism phrase may name a part ("cache host"): the grader matches
+	// mechanisms first and masks their words before looking for components.
+	// A phrase that is only a component phrase would blame nothing, though.
 	for _, mech := range r.Mechanisms {
 		for _, p := range mech.Phrases {
 			np := NormalizePhrase(p)
 			for _, comp := range r.Components {
 				for _, cp := range comp.Phrases {
-					if strings.Contains(" "+np+" ", " "+NormalizePhrase(cp)+" ") {
-						c.errRange(mech.NameRange, "Ambiguous phrase", fmt.Sprintf("The mechanism phrase %q contains the component phrase %q, so naming the mechanism would also blame %s.", p, cp, comp.Name))
+					if np == NormalizePhrase(cp) {
+						c.errRange(mech.NameRange, "Ambiguous phrase", fmt.Sprintf("The mechanism phrase %q is also a phrase of component %s; a diagnosis naming it would not name %s.", p, comp.Name, comp.Name))
 					}
 				}
 			}
@@ -398,20 +446,28 @@ func NormalizePhrase(s string) string {
 	return strings.TrimSpace(b.String())
 }
 
-func (c *checker) appliesTo(list []string, r Range) {
-	for _, k := range list {
+func (c *checker) appliesTo(list []string, ranges []Range, r Range) {
+	for i, k := range list {
 		if c.m.ServiceKind(k) == nil {
-			c.unknown(r, "service kind", k, names(c.m.ServiceKinds))
+			c.unknown(elemRange(ranges, i, r), "service kind", k, names(c.m.ServiceKinds))
 		}
 	}
 }
 
+// elemRange is ranges[i], or r when the list has no ranges.
+func elemRange(ranges []Range, i int, r Range) Range {
+	if i < len(ranges) {
+		return ranges[i]
+	}
+	return r
+}
+
 func (c *checker) faultKind(f *FaultKind) {
-	c.appliesTo(f.AppliesTo, f.AppliesRange)
+	c.appliesTo(f.AppliesTo, f.AppliesRanges, f.AppliesRange)
 	dupes(c, "parameter", f.Params)
-	for _, other := range f.ConflictsWith {
+	for i, other := range f.ConflictsWith {
 		if c.m.FaultKind(other) == nil {
-			c.unknown(f.DefRange, "fault kind", other, names(c.m.FaultKinds))
+			c.unknown(elemRange(f.ConflictsRanges, i, f.DefRange), "fault kind", other, names(c.m.FaultKinds))
 		}
 	}
 	if f.Mechanism != "" {
@@ -434,7 +490,7 @@ func (c *checker) faultKind(f *FaultKind) {
 		defaults[p.Name] = p.Default
 		for _, v := range p.Domain {
 			if v.K != p.Kind {
-				c.errRange(p.DefRange, "Invalid domain", fmt.Sprintf("The domain of %q holds a %s; the parameter is a %s.", p.Name, v.K, p.Kind))
+				c.errRange(p.DefRange, "Invalid domain", fmt.Sprintf("The domain of %q holds %s; the parameter is %s.", p.Name, article(v.K.String()), article(p.Kind.String())))
 			}
 		}
 	}
@@ -456,7 +512,7 @@ func (c *checker) faultKind(f *FaultKind) {
 			}
 			if r.Value.K != value.Null {
 				if _, ok := convertKind(r.Value, ck.Kind); !ok {
-					c.errRange(r.Range, "Incorrect value type", fmt.Sprintf("The key %q is a %s; the remedy's value is a %s.", r.Key, ck.Kind, r.Value.K))
+					c.errRange(r.Range, "Incorrect value type", fmt.Sprintf("The key %q is %s; the remedy's value is %s.", r.Key, article(ck.Kind.String()), article(r.Value.K.String())))
 				}
 			}
 		}
@@ -464,8 +520,15 @@ func (c *checker) faultKind(f *FaultKind) {
 			env := c.m.KindEnv(k)
 			env["param"] = params
 			x := *f.FixedWhen
+			before := len(c.diags)
 			if c.checkExpr(&x, env, value.Bool, "fixed_when condition") {
 				f.FixedWhenByKind[kname] = &x
+			}
+			if len(f.AppliesTo) > 1 {
+				// The same source is checked once per kind; say which.
+				for _, d := range c.diags[before:] {
+					d.Detail += fmt.Sprintf(" (checked against the service kind %q)", kname)
+				}
 			}
 		}
 	}
@@ -500,13 +563,13 @@ func (c *checker) checkEdits(edits []Edit, k *ServiceKind, params map[string]val
 			continue
 		}
 		if _, ok := convertKind(v, kind); !ok {
-			c.errRange(e.Range, "Incorrect value type", fmt.Sprintf("%q is a %s; this value is a %s.", e.Name, kind, v.K))
+			c.errRange(e.Range, "Incorrect value type", fmt.Sprintf("%q is %s; this value is %s.", e.Name, article(kind.String()), article(v.K.String())))
 		}
 	}
 }
 
 func (c *checker) distractorKind(d *DistractorKind) {
-	c.appliesTo(d.AppliesTo, d.AppliesRange)
+	c.appliesTo(d.AppliesTo, d.AppliesRanges, d.AppliesRange)
 	for _, kname := range d.AppliesTo {
 		if k := c.m.ServiceKind(kname); k != nil && !k.Broken {
 			c.checkEdits(d.Edits, k, nil)
@@ -516,10 +579,10 @@ func (c *checker) distractorKind(d *DistractorKind) {
 
 func (c *checker) noisePattern(n *NoisePattern) {
 	if n.Effect != "" && !contains(noiseEffects, n.Effect) {
-		c.errRange(n.DefRange, "Unknown noise effect", fmt.Sprintf("%q is not a noise effect; use one of %s.%s", n.Effect, strings.Join(noiseEffects, ", "), didYouMean(n.Effect, noiseEffects)))
+		c.errRange(n.EffectRng, "Unknown noise effect", fmt.Sprintf("%q is not a noise effect; use one of %s.%s", n.Effect, strings.Join(noiseEffects, ", "), didYouMean(n.Effect, noiseEffects)))
 	}
 	if n.Rate < 0 || n.Rate > 1 {
-		c.errRange(n.DefRange, "Invalid rate", "A noise rate is a chance between 0 and 1.")
+		c.errRange(n.RateRng, "Invalid rate", "A noise rate is a chance between 0 and 1.")
 	}
 }
 
@@ -553,7 +616,8 @@ func (c *checker) incident(in *Incident) {
 		c.unknown(in.RubricRange, "rubric", in.Rubric, names(m.Rubrics))
 	}
 	targetKind := func(target string, r Range) *ServiceKind {
-		if sys == nil {
+		if sys == nil || target == "" {
+			// An empty target is the decoder's error already.
 			return nil
 		}
 		ss := sys.Service(target)
@@ -574,17 +638,21 @@ func (c *checker) incident(in *Incident) {
 		}
 		k := targetKind(fu.Target, fu.TRange)
 		if k != nil && !contains(fk.AppliesTo, k.Name) {
-			c.errRange(fu.TRange, "Fault does not apply", fmt.Sprintf("The fault kind %q applies to %s, not to %q (a %s).", fu.Name, strings.Join(fk.AppliesTo, ", "), fu.Target, k.Name))
+			c.errRange(fu.TRange, "Fault does not apply", fmt.Sprintf("The fault kind %q applies to %s, not to %q (%s).", fu.Name, strings.Join(fk.AppliesTo, ", "), fu.Target, article(k.Name)))
 		}
 		for name, v := range fu.Params {
+			r, ok := fu.ParamRanges[name]
+			if !ok {
+				r = fu.DefRange
+			}
 			p := fk.Param(name)
 			if p == nil {
-				c.unknown(fu.DefRange, "parameter of "+fu.Name, name, names(fk.Params))
+				c.unknown(r, "parameter of "+fu.Name, name, names(fk.Params))
 				continue
 			}
 			cv, ok := convertKind(v, p.Kind)
 			if !ok {
-				c.errRange(fu.DefRange, "Incorrect parameter type", fmt.Sprintf("The parameter %q is a %s; %s is a %s.", name, p.Kind, v, v.K))
+				c.errRange(r, "Incorrect parameter type", fmt.Sprintf("The parameter %q is %s; %s is %s.", name, article(p.Kind.String()), v, article(v.K.String())))
 				continue
 			}
 			fu.Params[name] = cv
@@ -607,13 +675,13 @@ func (c *checker) incident(in *Incident) {
 			continue
 		}
 		for _, fu := range in.Faults {
-			if fu.Target == du.Target {
+			if fu.Target == du.Target && du.Target != "" {
 				c.errRange(du.TRange, "Distractor on a faulty service", fmt.Sprintf("%q has a fault; a distractor must sit on a service that is not at fault.", du.Target))
 			}
 		}
 		k := targetKind(du.Target, du.TRange)
 		if k != nil && !contains(dk.AppliesTo, k.Name) {
-			c.errRange(du.TRange, "Distractor does not apply", fmt.Sprintf("The distractor kind %q applies to %s, not to a %s.", du.Name, strings.Join(dk.AppliesTo, ", "), k.Name))
+			c.errRange(du.TRange, "Distractor does not apply", fmt.Sprintf("The distractor kind %q applies to %s, not to %s.", du.Name, strings.Join(dk.AppliesTo, ", "), article(k.Name)))
 		}
 	}
 	for _, nu := range in.Noise {
@@ -630,7 +698,11 @@ func (c *checker) incident(in *Incident) {
 	for i, act := range in.Expert {
 		call, d := ParseAction(act)
 		if d != nil {
-			c.errRange(in.ExpertRange[i], "Invalid expert action", d.Detail)
+			r := in.ExpertRange[i]
+			if d.Subject != nil {
+				r = c.actionRange(r, act, *d.Subject)
+			}
+			c.errRange(r, "Invalid expert action", d.Detail)
 			continue
 		}
 		found := false
@@ -638,7 +710,22 @@ func (c *checker) incident(in *Incident) {
 			found = found || t.Name == call.Tool
 		}
 		if !found {
-			c.unknown(in.ExpertRange[i], "tool", call.Tool, names(m.Tools))
+			c.unknown(c.actionRange(in.ExpertRange[i], act, call.ToolRange), "tool", call.Tool, names(m.Tools))
 		}
 	}
+}
+
+// actionRange maps a range inside an expert action to the file when the
+// HCL string holding the action is its source verbatim (no escapes);
+// otherwise it keeps the whole string.
+func (c *checker) actionRange(str Range, act string, sub Range) Range {
+	f := c.files[str.Filename]
+	start, end := str.Start.Byte, str.End.Byte
+	if f == nil || start < 0 || end > len(f.Src) || end-start != len(act)+2 || string(f.Src[start+1:end-1]) != act {
+		return str
+	}
+	if sub.Start.Byte < 0 || sub.Start.Byte > sub.End.Byte || sub.End.Byte > len(act) {
+		return str
+	}
+	return rangeOf(f, start+1+sub.Start.Byte, start+1+sub.End.Byte)
 }

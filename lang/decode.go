@@ -100,9 +100,9 @@ func (d *decoder) content(b *hclsyntax.Body, defRange hcl.Range, s schema) conte
 		}
 		if len(blk.Labels) != labels {
 			if len(blk.Labels) < labels {
-				d.errAt(blk.OpenBraceRange, "Missing name for "+blk.Type, fmt.Sprintf("A %s block needs %d label(s): its name.", blk.Type, labels))
+				d.errAt(blk.OpenBraceRange, "Missing name for "+blk.Type, fmt.Sprintf("%s block needs %d label(s): its name.", capitalize(article(blk.Type)), labels))
 			} else {
-				d.errAt(blk.LabelRanges[labels], "Extraneous label for "+blk.Type, fmt.Sprintf("A %s block takes %d label(s).", blk.Type, labels))
+				d.errAt(blk.LabelRanges[labels], "Extraneous label for "+blk.Type, fmt.Sprintf("%s block takes %d label(s).", capitalize(article(blk.Type)), labels))
 			}
 			continue
 		}
@@ -463,6 +463,10 @@ func (d *decoder) serviceKind(blk *hclsyntax.Block) *ServiceKind {
 		case "role":
 			rc := d.content(b.Body, b.DefRange(), schema{what: "a role block", attrs: []string{"kind", "caller", "description"}, required: []string{"kind"}})
 			r := &Role{Decl: d.decl(b), Kind: d.str(rc, "kind"), Caller: d.boolean(rc, "caller")}
+			r.KindRange = r.DefRange
+			if a, ok := rc.attrs["kind"]; ok {
+				r.KindRange = fromHCL(a.Expr.Range())
+			}
 			r.Description = d.str(rc, "description")
 			k.Roles = append(k.Roles, r)
 		case "config":
@@ -476,7 +480,7 @@ func (d *decoder) serviceKind(blk *hclsyntax.Block) *ServiceKind {
 			if ck.Kind.Numeric() && !ck.HasBand {
 				d.errAt(b.DefRange(), "Missing healthy band", fmt.Sprintf("The numeric config key %q needs low and high limits.", ck.Name))
 			}
-			if ck.HasBand && ck.Default.K.Numeric() && (ck.Default.AsFloat() < ck.Low || ck.Default.AsFloat() > ck.High) {
+			if ck.HasBand && ck.Low <= ck.High && ck.Default.K.Numeric() && (ck.Default.AsFloat() < ck.Low || ck.Default.AsFloat() > ck.High) {
 				d.errAt(cc.attrs["default"].Expr.Range(), "Default outside the healthy band", fmt.Sprintf("The default of %q must lie between low (%g) and high (%g).", ck.Name, ck.Low, ck.High))
 			}
 			k.Config = append(k.Config, ck)
@@ -535,6 +539,13 @@ func (d *decoder) serviceKind(blk *hclsyntax.Block) *ServiceKind {
 			k.Latency = d.str(tc, "latency")
 			k.Errors = d.str(tc, "error_rate")
 			k.TraceRng = fromHCL(b.DefRange())
+			k.LatencyRng, k.ErrorsRng = k.TraceRng, k.TraceRng
+			if a, ok := tc.attrs["latency"]; ok {
+				k.LatencyRng = fromHCL(a.Expr.Range())
+			}
+			if a, ok := tc.attrs["error_rate"]; ok {
+				k.ErrorsRng = fromHCL(a.Expr.Range())
+			}
 		}
 	}
 	return k
@@ -615,6 +626,7 @@ func (d *decoder) system(blk *hclsyntax.Block) *System {
 	for _, b := range c.blocks {
 		sc := d.content(b.Body, b.DefRange(), schema{what: "a service block", attrs: []string{"kind", "roles", "description"}, required: []string{"kind"}})
 		ss := &SystemService{Decl: d.decl(b), Kind: d.str(sc, "kind")}
+		ss.KindRange = ss.DefRange
 		if a, ok := sc.attrs["kind"]; ok {
 			ss.KindRange = fromHCL(a.Expr.Range())
 		}
@@ -726,7 +738,9 @@ func (d *decoder) faultKind(blk *hclsyntax.Block) *FaultKind {
 	if a, ok := c.attrs["applies_to"]; ok {
 		f.AppliesRange = fromHCL(a.Expr.Range())
 	}
+	f.AppliesRanges = elemRanges(c, "applies_to", len(f.AppliesTo))
 	f.ConflictsWith = d.strList(c, "conflicts_with")
+	f.ConflictsRanges = elemRanges(c, "conflicts_with", len(f.ConflictsWith))
 	f.Mechanism = d.str(c, "mechanism")
 	if a, ok := c.attrs["mechanism"]; ok {
 		f.MechRange = fromHCL(a.Expr.Range())
@@ -794,6 +808,7 @@ func (d *decoder) distractorKind(blk *hclsyntax.Block) *DistractorKind {
 	if a, ok := c.attrs["applies_to"]; ok {
 		k.AppliesRange = fromHCL(a.Expr.Range())
 	}
+	k.AppliesRanges = elemRanges(c, "applies_to", len(k.AppliesTo))
 	k.Edits = append(d.edits(c.blocks, false), d.edits(c.blocks, true)...)
 	return k
 }
@@ -805,7 +820,9 @@ func (d *decoder) noisePattern(blk *hclsyntax.Block) *NoisePattern {
 	c := d.content(blk.Body, blk.DefRange(), schema{what: "a noise_pattern block", attrs: []string{"description", "effect", "rate", "magnitude", "lag"}, required: []string{"effect"}})
 	n.Description = d.str(c, "description")
 	n.Effect = d.str(c, "effect")
+	n.EffectRng = attrRange(c, "effect", n.DefRange)
 	n.Rate = d.number(c, "rate", 0)
+	n.RateRng = attrRange(c, "rate", n.DefRange)
 	n.Magnitude = d.number(c, "magnitude", 0)
 	n.Lag = d.integer(c, "lag", 0, 0, 6)
 	return n
@@ -818,9 +835,11 @@ func (d *decoder) tool(blk *hclsyntax.Block) *Tool {
 	c := d.content(blk.Body, blk.DefRange(), schema{what: "a tool block", attrs: []string{"description", "effect"}, required: []string{"effect"}, blocks: map[string]int{"arg": 1}})
 	t.Description = d.str(c, "description")
 	t.Effect = d.str(c, "effect")
+	t.EffectRng = attrRange(c, "effect", t.DefRange)
 	for _, b := range c.blocks {
 		ac := d.content(b.Body, b.DefRange(), schema{what: "an arg block", attrs: []string{"type", "optional", "description"}, required: []string{"type"}})
 		a := &ToolArg{Decl: d.decl(b), Type: d.str(ac, "type"), Optional: d.boolean(ac, "optional")}
+		a.TypeRng = attrRange(ac, "type", a.DefRange)
 		a.Description = d.str(ac, "description")
 		t.Args = append(t.Args, a)
 	}
@@ -927,7 +946,7 @@ func (d *decoder) incident(blk *hclsyntax.Block) *Incident {
 		switch b.Type {
 		case "fault":
 			fc := d.content(b.Body, b.DefRange(), schema{what: "a fault block", openAttrs: true})
-			fu := &FaultUse{Decl: d.decl(b), Params: map[string]value.Value{}}
+			fu := &FaultUse{Decl: d.decl(b), Params: map[string]value.Value{}, ParamRanges: map[string]Range{}}
 			fu.Target, fu.TRange = d.target(fc, b)
 			for _, a := range sortedAttrs(b.Body) {
 				if a.Name == "target" {
@@ -935,6 +954,7 @@ func (d *decoder) incident(blk *hclsyntax.Block) *Incident {
 				}
 				if v, ok := d.eval(a, nil); ok {
 					fu.Params[a.Name] = ctyLiteral(v, d.writtenAsFloat(a.Expr))
+					fu.ParamRanges[a.Name] = fromHCL(a.SrcRange)
 				}
 			}
 			in.Faults = append(in.Faults, fu)
@@ -970,11 +990,44 @@ func (d *decoder) incident(blk *hclsyntax.Block) *Incident {
 	return in
 }
 
+// elemRanges returns the range of each of n elements of a list attribute
+// read by strList: the elements' own ranges when it is written as [a, b],
+// else the whole value's range for each.
+func elemRanges(c content, name string, n int) []Range {
+	a, ok := c.attrs[name]
+	if !ok || n == 0 {
+		return nil
+	}
+	out := make([]Range, n)
+	tup, isTuple := a.Expr.(*hclsyntax.TupleConsExpr)
+	for i := range out {
+		if isTuple && len(tup.Exprs) == n {
+			out[i] = fromHCL(tup.Exprs[i].Range())
+		} else {
+			out[i] = fromHCL(a.Expr.Range())
+		}
+	}
+	return out
+}
+
+// attrRange is the range of an attribute's value, or def when it is absent.
+func attrRange(c content, name string, def Range) Range {
+	if a, ok := c.attrs[name]; ok {
+		return fromHCL(a.Expr.Range())
+	}
+	return def
+}
+
 func (d *decoder) target(c content, b *hclsyntax.Block) (string, Range) {
 	a, ok := c.attrs["target"]
 	if !ok {
-		d.errAt(b.DefRange(), "Missing required argument", fmt.Sprintf(`The argument "target" is required in a %s block, but no definition was found.`, b.Type))
+		d.errAt(b.DefRange(), "Missing required argument", fmt.Sprintf(`The argument "target" is required in %s block, but no definition was found.`, article(b.Type)))
 		return "", fromHCL(b.DefRange())
 	}
-	return d.str(c, "target"), fromHCL(a.Expr.Range())
+	before := len(d.diags)
+	name := d.str(c, "target")
+	if name == "" && len(d.diags) == before {
+		d.errAt(a.Expr.Range(), "Invalid value", `The argument "target" must name a service.`)
+	}
+	return name, fromHCL(a.Expr.Range())
 }

@@ -59,7 +59,7 @@ func (c *checker) checkExpr(x *Expr, env types.Map, want value.Kind, what string
 	if x == nil {
 		return false
 	}
-	prog, err := expr.Compile(x.Src, expr.Env(env), clampFn, expr.DisableAllBuiltins(),
+	prog, err := expr.Compile(x.Src, expr.Env(env), clampFn, expr.Optimize(false), expr.DisableAllBuiltins(),
 		expr.EnableBuiltin("abs"), expr.EnableBuiltin("float"), expr.EnableBuiltin("floor"),
 		expr.EnableBuiltin("int"), expr.EnableBuiltin("max"), expr.EnableBuiltin("min"))
 	if err != nil {
@@ -77,7 +77,7 @@ func (c *checker) checkExpr(x *Expr, env types.Map, want value.Kind, what string
 				to = wordEnd(x.Src, from)
 			}
 		}
-		c.exprErr(x, from, to, "Invalid expression", fixExprMessage(msg, env))
+		c.exprErr(x, from, to, "Invalid expression", fixExprMessage(msg, env, x.Src, from, to))
 		return false
 	}
 	node := prog.Node()
@@ -96,7 +96,7 @@ func (c *checker) checkExpr(x *Expr, env types.Map, want value.Kind, what string
 		return false
 	}
 	if want != value.Null && got != want && !(want == value.Float && got == value.Int) {
-		c.exprErr(x, 0, len(x.Src), "Invalid expression type", fmt.Sprintf("The %s must be a %s, but this expression is a %s.", what, want, got))
+		c.exprErr(x, 0, len(x.Src), "Invalid expression type", fmt.Sprintf("The %s must be %s, but this expression is %s.", what, article(want.String()), article(got.String())))
 		return false
 	}
 	x.Node = node
@@ -104,16 +104,45 @@ func (c *checker) checkExpr(x *Expr, env types.Map, want value.Kind, what string
 	return true
 }
 
-func fixExprMessage(msg string, env types.Map) string {
-	if strings.HasPrefix(msg, "unknown name ") {
-		name := strings.TrimPrefix(msg, "unknown name ")
-		names := make([]string, 0, len(env))
-		for n := range env {
-			names = append(names, n)
+// fixExprMessage rewrites expr's messages about unknown names in the
+// language's words, with a suggestion. src[from:to] is the name's bytes.
+func fixExprMessage(msg string, env types.Map, src string, from, to int) string {
+	if name, ok := strings.CutPrefix(msg, "unknown name "); ok {
+		if to < len(src) && strings.HasPrefix(strings.TrimLeft(src[to:], " \t"), "(") {
+			return fmt.Sprintf("There is no function %q; the functions are %s.", name, strings.Join(Builtins, ", "))
 		}
-		return fmt.Sprintf("There is no name %q here.%s", name, didYouMean(name, names))
+		return fmt.Sprintf("There is no name %q here.%s", name, didYouMean(name, mapKeys(env)))
+	}
+	if name, ok := strings.CutPrefix(msg, "unknown field "); ok {
+		// The chain before the field, such as "config." or "web.config.",
+		// names the map the field was looked up in.
+		i := from
+		for i > 0 && isWordByte(src[i-1]) {
+			i--
+		}
+		chain := strings.Split(strings.TrimSuffix(src[i:from], "."), ".")
+		var scope types.Type = env
+		for _, part := range chain {
+			m, ok := scope.(types.Map)
+			if !ok {
+				scope = nil
+				break
+			}
+			scope = m[part]
+		}
+		if m, ok := scope.(types.Map); ok && from > i {
+			return fmt.Sprintf("%q has no field %q.%s", strings.Join(chain, "."), name, didYouMean(name, mapKeys(m)))
+		}
 	}
 	return msg
+}
+
+func mapKeys(m types.Map) []string {
+	out := make([]string, 0, len(m))
+	for n := range m {
+		out = append(out, n)
+	}
+	return out
 }
 
 func runeToByte(s string, r int) int {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/srezc/srezc/scenarios"
 	"github.com/srezc/srezc/stdlib"
 )
 
@@ -19,15 +20,24 @@ const Ext = ".srez.hcl"
 const StdlibPrefix = "stdlib/"
 
 // StdlibFiles returns the embedded standard library, sorted by name.
-func StdlibFiles() []*File {
+func StdlibFiles() []*File { return embeddedFiles(stdlib.FS, StdlibPrefix, true) }
+
+// ScenarioPrefix names the embedded default suite's files in diagnostics.
+const ScenarioPrefix = "scenarios/"
+
+// ScenarioFiles returns the embedded default suite, sorted by name; commands
+// given no PATH run it.
+func ScenarioFiles() []*File { return embeddedFiles(scenarios.FS, ScenarioPrefix, false) }
+
+func embeddedFiles(fsys fs.FS, prefix string, std bool) []*File {
 	var out []*File
-	_ = fs.WalkDir(stdlib.FS, ".", func(p string, d fs.DirEntry, err error) error {
+	_ = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, Ext) {
 			return nil
 		}
-		src, rerr := stdlib.FS.ReadFile(p)
+		src, rerr := fs.ReadFile(fsys, p)
 		if rerr == nil {
-			out = append(out, &File{Name: StdlibPrefix + p, Src: src, Stdlib: true})
+			out = append(out, &File{Name: prefix + p, Src: src, Stdlib: std})
 		}
 		return nil
 	})
@@ -92,6 +102,10 @@ func AnalyzeWith(std, files []*File) (*Module, Diagnostics) {
 	m := &Module{Files: all}
 	byName := map[string]*File{}
 	var diags Diagnostics
+	// unparsed names the files with syntax errors: only those errors are
+	// reported for them, since the checker's findings in a partial tree
+	// are unreliable (an invalid expression evaluates to an unknown value).
+	unparsed := map[string]bool{}
 	for _, f := range all {
 		byName[f.Name] = f
 		syn, ds := hclsyntax.ParseConfig(f.Src, f.Name, hcl.InitialPos)
@@ -109,6 +123,7 @@ func AnalyzeWith(std, files []*File) (*Module, Diagnostics) {
 			// healthy parts are indexed, but mark what came from this file.
 			d.decodeFile(body, m)
 			markFileBroken(m, f.Name)
+			unparsed[f.Name] = true
 			continue
 		}
 		d.decodeFile(body, m)
@@ -116,7 +131,11 @@ func AnalyzeWith(std, files []*File) (*Module, Diagnostics) {
 	}
 	c := &checker{m: m, files: byName}
 	c.check()
-	diags = append(diags, c.diags...)
+	for _, d := range c.diags {
+		if d.Subject == nil || !unparsed[d.Subject.Filename] {
+			diags = append(diags, d)
+		}
+	}
 	return m, diags.Sort()
 }
 

@@ -77,8 +77,9 @@ type TextPart struct {
 
 type Role struct {
 	Decl
-	Kind   string
-	Caller bool
+	Kind      string
+	KindRange Range // the kind's value, or the block header
+	Caller    bool
 }
 
 type Assignment struct {
@@ -99,6 +100,8 @@ type ServiceKind struct {
 	Latency  string
 	Errors   string
 	TraceRng Range
+	// LatencyRng and ErrorsRng are the ranges of the trace's values.
+	LatencyRng, ErrorsRng Range
 }
 
 // Metrics lists the agent-visible quantities.
@@ -158,15 +161,18 @@ type Edit struct {
 
 type FaultKind struct {
 	Decl
-	AppliesTo     []string
-	AppliesRange  Range
-	ConflictsWith []string
-	Mechanism     string
-	MechRange     Range
-	Detail        string
-	Params        []*Param
-	Edits         []Edit
-	FixedWhen     *Expr
+	AppliesTo    []string
+	AppliesRange Range
+	// AppliesRanges and ConflictsRanges hold each list element's range.
+	AppliesRanges   []Range
+	ConflictsWith   []string
+	ConflictsRanges []Range
+	Mechanism       string
+	MechRange       Range
+	Detail          string
+	Params          []*Param
+	Edits           []Edit
+	FixedWhen       *Expr
 	// FixedWhenByKind holds fixed_when checked against each kind it applies to.
 	FixedWhenByKind map[string]*Expr
 	Remedies        []Remedy
@@ -174,15 +180,18 @@ type FaultKind struct {
 
 type DistractorKind struct {
 	Decl
-	AppliesTo    []string
-	AppliesRange Range
-	Edits        []Edit
+	AppliesTo     []string
+	AppliesRange  Range
+	AppliesRanges []Range // each element's range
+	Edits         []Edit
 }
 
 type NoisePattern struct {
 	Decl
 	Effect    string
+	EffectRng Range
 	Rate      float64
+	RateRng   Range
 	Magnitude float64
 	Lag       int
 }
@@ -190,13 +199,15 @@ type NoisePattern struct {
 type ToolArg struct {
 	Decl
 	Type     string
+	TypeRng  Range
 	Optional bool
 }
 
 type Tool struct {
 	Decl
-	Effect string
-	Args   []*ToolArg
+	Effect    string
+	EffectRng Range
+	Args      []*ToolArg
 }
 
 type Term struct {
@@ -218,6 +229,8 @@ type FaultUse struct {
 	Target string
 	TRange Range
 	Params map[string]value.Value
+	// ParamRanges holds the range of each parameter's attribute.
+	ParamRanges map[string]Range
 }
 
 type DistractorUse struct {

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"bytes"
 	"sort"
 
 	"github.com/agext/levenshtein"
@@ -17,15 +18,15 @@ func posAt(src []byte, off int) Pos {
 	if off < 0 {
 		off = 0
 	}
-	line, lineStart := 1, 0
-	for i := 0; i < off; i++ {
-		if src[i] == '\n' {
-			line++
-			lineStart = i + 1
-		}
-	}
+	line := 1 + bytes.Count(src[:off], []byte{'\n'})
+	lineStart := bytes.LastIndexByte(src[:off], '\n') + 1
 	col := 1
 	seg := src[lineStart:off]
+	if isASCII(seg) {
+		// Every ASCII byte is a grapheme cluster of its own (the one
+		// exception, CR LF, cannot occur: seg holds no LF).
+		return Pos{Line: line, Column: col + len(seg), Byte: off}
+	}
 	for len(seg) > 0 {
 		adv, _, err := textseg.ScanGraphemeClusters(seg, true)
 		if err != nil || adv <= 0 {
@@ -35,6 +36,15 @@ func posAt(src []byte, off int) Pos {
 		col++
 	}
 	return Pos{Line: line, Column: col, Byte: off}
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 func rangeOf(f *File, start, end int) Range {
@@ -93,3 +103,8 @@ func didYouMean(name string, candidates []string) string {
 	}
 	return ""
 }
+
+// DidYouMean returns ` Did you mean "x"?` for the candidate nearest to name,
+// or "" when none is near enough; commands use it for names on the command
+// line as the checker does for names in source.
+func DidYouMean(name string, candidates []string) string { return didYouMean(name, candidates) }

@@ -205,9 +205,15 @@ func (t *Task) Validate() error {
 			}
 		}
 	}
+	if len(t.Services) > math.MaxInt16 || len(t.Tools) > math.MaxInt16 {
+		return errors.New("too many services or tools")
+	}
 	for i := range t.Tools {
 		if t.Tools[i].Effect >= effectCount {
 			return fmt.Errorf("tool %d: bad effect", i)
+		}
+		if err := t.Tools[i].checkSignature(); err != nil {
+			return fmt.Errorf("tool %d: %v", i, err)
 		}
 	}
 	if len(t.Components) != len(t.Services) {
@@ -243,6 +249,33 @@ func (t *Task) Validate() error {
 	for _, r := range t.Evidence {
 		if r.Tool < 0 || int(r.Tool) >= len(t.Tools) || !svcOK(r.Service) || (r.Key != NoSlot && !slotOK(r.Key)) {
 			return errors.New("bad evidence read")
+		}
+	}
+	return nil
+}
+
+// checkSignature checks what Step and the renderer rely on when a call
+// binds: every effect but escalate and resolve acts on the service given as
+// the first, required, argument, and an update takes a required service,
+// config key and value, in that order.
+func (tl *Tool) checkSignature() error {
+	for _, a := range tl.Args {
+		if a.Type > ArgText {
+			return errors.New("bad argument type")
+		}
+	}
+	required := func(i int, typ ArgType) bool {
+		return i < len(tl.Args) && tl.Args[i].Type == typ && !tl.Args[i].Optional
+	}
+	switch tl.Effect {
+	case EffectEscalate, EffectResolve:
+	case EffectUpdate:
+		if !required(0, ArgService) || !required(1, ArgConfigKey) || !required(2, ArgValue) {
+			return errors.New("an update tool takes a service, a config key and a value")
+		}
+	default:
+		if !required(0, ArgService) {
+			return errors.New("the first argument must be a required service")
 		}
 	}
 	return nil
@@ -447,5 +480,6 @@ func (e *Episode) RestoreState(data []byte) error {
 	copy(e.ring, ring)
 	s.ring = e.ring
 	*e = s
+	e.full = true
 	return nil
 }

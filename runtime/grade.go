@@ -43,6 +43,26 @@ func hasPhrase(hay []byte, phrase string) bool {
 	return false
 }
 
+// maskPhrase blanks every whole-word occurrence of phrase in hay and
+// reports whether there was one.
+func maskPhrase(hay []byte, phrase string) bool {
+	n := len(phrase)
+	found := false
+	if n == 0 {
+		return false
+	}
+	c := phrase[0]
+	for i := 1; i+n < len(hay); i++ {
+		if hay[i] == c && hay[i-1] == ' ' && hay[i+n] == ' ' && string(hay[i:i+n]) == phrase {
+			for k := i; k < i+n; k++ {
+				hay[k] = ' '
+			}
+			found = true
+		}
+	}
+	return found
+}
+
 func mentions(hay []byte, term *Term) bool {
 	for _, p := range term.Phrases {
 		if hasPhrase(hay, p) {
@@ -60,11 +80,18 @@ func (e *Episode) diagnose(text string) bool {
 	t := e.t
 	hay := e.normalize(text)
 	nc := len(t.Components)
+	// Mechanisms first, masking what they matched, so a mechanism phrase
+	// that names a part ("cache host") does not also blame that component.
+	for j := range t.Mechanisms {
+		e.mention[nc+j] = false
+		for _, p := range t.Mechanisms[j].Phrases {
+			if maskPhrase(hay, p) {
+				e.mention[nc+j] = true
+			}
+		}
+	}
 	for i := range t.Components {
 		e.mention[i] = mentions(hay, &t.Components[i])
-	}
-	for j := range t.Mechanisms {
-		e.mention[nc+j] = mentions(hay, &t.Mechanisms[j])
 	}
 	ok := len(t.Faults) > 0
 	for i := range t.Faults {

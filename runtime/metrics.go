@@ -138,10 +138,8 @@ func Aggregate(rs []Record) Metrics {
 		{"e2e_rate", mean(n, func(i int) float64 { return b2f(rs[i].Diagnosed && rs[i].Mitigated) })},
 	}
 	resolved, resolvedSteps, wrong, recovered, effSum := 0, 0, 0, 0, 0.0
-	targetSum := 0.0
 	for i := range rs {
 		r := &rs[i]
-		targetSum += float64(r.OptimalSteps)
 		if r.Success {
 			resolved++
 			resolvedSteps += r.StepsToResolution
@@ -161,20 +159,29 @@ func Aggregate(rs []Record) Metrics {
 		Metric{"recovery_rate", float64(recovered) / math.Max(1, float64(wrong))},
 		Metric{"step_efficiency", effSum / math.Max(1, float64(resolved))},
 	)
-	target := 8.0
-	if n > 0 && targetSum > 0 {
-		target = targetSum / float64(n)
-	}
-	m = append(m, Metric{"marks", Marks(m, target)})
+	m = append(m, Metric{"marks", NativeMarks(m)})
 	return m
 }
 
-// Marks is the reference's 100-point score (spec §7); target is the step
-// count at which efficiency is full (native: the certified optimum).
-func Marks(m Metrics, target float64) float64 {
-	success := m.Get("success_rate")
-	eff := success * math.Max(0, 1-math.Max(0, m.Get("mean_steps")-1)/math.Max(1, target-1))
+// NativeMarks is the reference's 100-point score with its efficiency term
+// replaced by success_rate × step_efficiency, so a run at the certified
+// optimum earns the full 10 (the reference formula, with a fixed target of
+// 8 steps, gives an optimal 8-step plan nothing).
+func NativeMarks(m Metrics) float64 {
+	eff := m.Get("success_rate") * m.Get("step_efficiency")
+	return marks(m, eff)
+}
+
+func marks(m Metrics, eff float64) float64 {
 	validity := math.Max(0, 1-m.Get("invalid_action_rate"))
-	score := 40*success + 25*m.Get("mean_reward") + 20*m.Get("evidence_coverage") + 10*eff + 5*validity
+	score := 40*m.Get("success_rate") + 25*m.Get("mean_reward") + 20*m.Get("evidence_coverage") + 10*eff + 5*validity
 	return math.Round(score*1000) / 1000
+}
+
+// Marks is the reference's 100-point score (spec §7) for the sre_zero
+// profile: efficiency falls linearly from one step to target steps (8 in
+// the reference).
+func Marks(m Metrics, target float64) float64 {
+	eff := m.Get("success_rate") * math.Max(0, 1-math.Max(0, m.Get("mean_steps")-1)/math.Max(1, target-1))
+	return marks(m, eff)
 }

@@ -57,6 +57,7 @@ func (e *Episode) metricAt(s SlotID, k int) float64 {
 	case value.Bool:
 		v = float64(w)
 	}
+	base := v
 	for i := range t.Noise {
 		n := &t.Noise[i]
 		if !e.noiseApplies(n, sl.Service) {
@@ -70,6 +71,14 @@ func (e *Episode) metricAt(s SlotID, k int) float64 {
 		case NoiseJitter:
 			v = float64(v * (1 + n.Magnitude*(2*e.uniform(k, s, i)-1)))
 		}
+	}
+	// Noise never takes a value out of its natural range: a count or a
+	// rate stays non-negative, a share stays at most one.
+	if base >= 0 && v < 0 {
+		v = 0
+	}
+	if sl.Unit == "ratio" && base <= 1 && v > 1 {
+		v = 1
 	}
 	return v
 }
@@ -128,10 +137,15 @@ func (e *Episode) AppendIntro(b []byte) []byte {
 		b = append(b, ' ')
 		b = append(b, t.Services[i].Name...)
 	}
-	b = append(b, "\nTools:\n"...)
+	b = append(b, "\nAct with one tool call per step, e.g. check_status(SERVICE); quote free text.\nTools:\n"...)
 	for i := range t.Tools {
 		b = e.appendToolSignature(append(b, "  "...), i)
 		b = append(b, '\n')
+		if doc := t.Tools[i].Doc; doc != "" {
+			b = append(b, "      "...)
+			b = append(b, doc...)
+			b = append(b, '\n')
+		}
 	}
 	return b
 }
@@ -250,10 +264,8 @@ func (e *Episode) appendLogs(b []byte, svc int) []byte {
 	for k := e.tick - logWindow + 1; k <= e.tick; k++ {
 		row := e.RowAt(k)
 		if e.phantomRestart(svc, k) {
-			b = appendLogPrefix(b, k, "WARN")
-			b = append(b, "worker exited unexpectedly (signal 9); supervisor restarted it\n"...)
-			b = appendLogPrefix(b, k, "INFO")
-			b = append(b, "worker recovered and is serving\n"...)
+			b = append(append(appendLogPrefix(b, k, "WARN"), phantomExit...), '\n')
+			b = append(append(appendLogPrefix(b, k, "INFO"), phantomBack...), '\n')
 			lines += 2
 		}
 		for _, li := range s.Logs {
@@ -278,6 +290,12 @@ func (e *Episode) appendLogs(b []byte, svc int) []byte {
 	}
 	return b
 }
+
+// The phantom_restart noise pattern's lines.
+var (
+	phantomExit = []byte("worker exited unexpectedly (signal 9); supervisor restarted it")
+	phantomBack = []byte("worker recovered and is serving")
+)
 
 func appendLogPrefix(b []byte, tick int, level string) []byte {
 	b = append(b, "  t="...)
@@ -335,6 +353,17 @@ func (e *Episode) appendConfig(b []byte, svc int, key SlotID) []byte {
 	return b
 }
 
+// Span figures are derived quantities, not metrics, so they carry no
+// precision of their own.
+const (
+	spanLatencyDigits = 1
+	spanErrorDigits   = 3
+)
+
+func appendFixed(b []byte, v float64, digits int) []byte {
+	return strconv.AppendFloat(b, v, 'f', digits, 64)
+}
+
 func (e *Episode) appendSpan(b []byte, svc int, depth int) []byte {
 	t := e.t
 	s := &t.Services[svc]
@@ -346,11 +375,11 @@ func (e *Episode) appendSpan(b []byte, svc int, depth int) []byte {
 	b = append(b, s.Name...)
 	if s.Latency != NoSlot {
 		b = append(b, " duration_ms="...)
-		b = e.appendMetricValue(b, &t.Slots[s.Latency], e.metricAt(s.Latency, e.tick))
+		b = appendFixed(b, e.metricAt(s.Latency, e.tick), spanLatencyDigits)
 	}
 	if s.ErrorRate != NoSlot {
 		b = append(b, " error_rate="...)
-		b = e.appendMetricValue(b, &t.Slots[s.ErrorRate], e.metricAt(s.ErrorRate, e.tick))
+		b = appendFixed(b, e.metricAt(s.ErrorRate, e.tick), spanErrorDigits)
 	}
 	b = append(b, " status="...)
 	b = append(b, e.String(StrID(row[s.Status]))...)
@@ -389,7 +418,19 @@ func (e *Episode) appendDeps(b []byte, svc int) []byte {
 	return b
 }
 
-// AppendJSON renders an observation as one JSON object.
+// AppendJSON renders an observation as one JSON object: the step header,
+// the same text an agent reads ("text"), and the content as data
+// ("content"), shaped by the tool's effect:
+//
+//	logs          {"lines":[{"tick","level","text"}]}
+//	metrics       {"metrics":[{"name","unit","values":[oldest … newest]}]}
+//	config        {"config":{"key":value}}
+//	status        {"status":"healthy"}
+//	traces        {"spans":[{"service","depth","duration_ms","error_rate","status"}]}
+//	dependencies  {"dependencies":[{"role","service","status"}]}
+//	restart       {"restarted":true}
+//	update        {"key","value","previous"}
+//	escalate, resolve  {"closed":true}
 func (e *Episode) AppendJSON(b []byte, o *Observation) []byte {
 	t := e.t
 	b = append(b, `{"step":`...)
@@ -407,6 +448,9 @@ func (e *Episode) AppendJSON(b []byte, o *Observation) []byte {
 			b = append(b, `,"detail":`...)
 			b = value.AppendJSONString(b, o.Detail)
 		}
+		b = append(b, `,"text":`...)
+		e.text = e.AppendText(e.text[:0], o)
+		b = value.AppendJSONBytes(b, e.text)
 		return append(b, '}')
 	}
 	b = append(b, `,"tool":`...)
@@ -418,5 +462,172 @@ func (e *Episode) AppendJSON(b []byte, o *Observation) []byte {
 	b = append(b, `,"text":`...)
 	e.text = e.AppendText(e.text[:0], o)
 	b = value.AppendJSONBytes(b, e.text)
+	b = append(b, `,"content":`...)
+	b = e.appendContentJSON(b, o)
+	return append(b, '}')
+}
+
+func (e *Episode) appendContentJSON(b []byte, o *Observation) []byte {
+	t := e.t
+	svc := int(o.Service)
+	switch t.Tools[o.Tool].Effect {
+	case EffectLogs:
+		return e.appendLogsJSON(b, svc)
+	case EffectMetrics:
+		b = append(b, `{"metrics":[`...)
+		for i, m := range t.Services[svc].Metrics {
+			sl := &t.Slots[m]
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"name":`...)
+			b = value.AppendJSONString(b, sl.Name)
+			b = append(b, `,"unit":`...)
+			b = value.AppendJSONString(b, sl.Unit)
+			b = append(b, `,"values":[`...)
+			for k := e.tick - metricWindow + 1; k <= e.tick; k++ {
+				if k > e.tick-metricWindow+1 {
+					b = append(b, ',')
+				}
+				v := e.metricAt(m, k)
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					b = append(b, "null"...)
+				} else {
+					b = e.appendMetricValue(b, sl, v)
+				}
+			}
+			b = append(b, "]}"...)
+		}
+		return append(b, "]}"...)
+	case EffectConfig:
+		b = append(b, `{"config":{`...)
+		row := e.Row()
+		first := true
+		for _, c := range t.Services[svc].Config {
+			if o.Key != NoSlot && c != o.Key {
+				continue
+			}
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			sl := &t.Slots[c]
+			b = value.AppendJSONString(b, sl.Name)
+			b = append(b, ':')
+			b = e.appendWordJSON(b, sl, row[c])
+		}
+		return append(b, "}}"...)
+	case EffectStatus:
+		b = append(b, `{"status":`...)
+		e.line = e.appendStatus(e.line[:0], svc, e.tick)
+		b = value.AppendJSONBytes(b, e.line)
+		return append(b, '}')
+	case EffectTraces:
+		b = append(b, `{"spans":[`...)
+		b = e.appendSpanJSON(b, svc, 1)
+		for _, d := range t.Services[svc].Deps {
+			b = e.appendSpanJSON(append(b, ','), int(d), 2)
+		}
+		return append(b, "]}"...)
+	case EffectDependencies:
+		b = append(b, `{"dependencies":[`...)
+		s := &t.Services[svc]
+		for i, d := range s.Deps {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"role":`...)
+			b = value.AppendJSONString(b, s.DepRoles[i])
+			b = append(b, `,"service":`...)
+			b = value.AppendJSONString(b, t.Services[d].Name)
+			b = append(b, `,"status":`...)
+			e.line = e.appendStatus(e.line[:0], int(d), e.tick)
+			b = value.AppendJSONBytes(b, e.line)
+			b = append(b, '}')
+		}
+		return append(b, "]}"...)
+	case EffectRestart:
+		return append(b, `{"restarted":true}`...)
+	case EffectUpdate:
+		sl := &t.Slots[o.Key]
+		b = append(b, `{"key":`...)
+		b = value.AppendJSONString(b, sl.Name)
+		b = append(b, `,"value":`...)
+		b = e.appendWordJSON(b, sl, e.Row()[o.Key])
+		b = append(b, `,"previous":`...)
+		b = e.appendWordJSON(b, sl, o.Previous)
+		return append(b, '}')
+	}
+	return append(b, `{"closed":true}`...)
+}
+
+func (e *Episode) appendLogsJSON(b []byte, svc int) []byte {
+	t := e.t
+	s := &t.Services[svc]
+	b = append(b, `{"lines":[`...)
+	first := true
+	line := func(b []byte, k int, level string, text []byte) []byte {
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(b, `{"tick":`...)
+		b = strconv.AppendInt(b, int64(k), 10)
+		b = append(b, `,"level":`...)
+		b = value.AppendJSONString(b, level)
+		b = append(b, `,"text":`...)
+		b = value.AppendJSONBytes(b, text)
+		return append(b, '}')
+	}
+	for k := e.tick - logWindow + 1; k <= e.tick; k++ {
+		row := e.RowAt(k)
+		if e.phantomRestart(svc, k) {
+			b = line(b, k, "WARN", phantomExit)
+			b = line(b, k, "INFO", phantomBack)
+		}
+		for _, li := range s.Logs {
+			lr := &t.Logs[li]
+			if row[lr.Active] == 0 {
+				continue
+			}
+			e.line = e.line[:0]
+			for _, p := range lr.Parts {
+				if p.Hole == NoSlot {
+					e.line = append(e.line, p.Lit...)
+				} else {
+					e.line = e.appendWord(e.line, &t.Slots[p.Hole], row[p.Hole])
+				}
+			}
+			b = line(b, k, lr.Level, e.line)
+		}
+	}
+	return append(b, "]}"...)
+}
+
+func (e *Episode) appendSpanJSON(b []byte, svc int, depth int) []byte {
+	t := e.t
+	s := &t.Services[svc]
+	b = append(b, `{"service":`...)
+	b = value.AppendJSONString(b, s.Name)
+	b = append(b, `,"depth":`...)
+	b = strconv.AppendInt(b, int64(depth), 10)
+	for _, f := range [2]struct {
+		name   string
+		slot   SlotID
+		digits int
+	}{{`,"duration_ms":`, s.Latency, spanLatencyDigits}, {`,"error_rate":`, s.ErrorRate, spanErrorDigits}} {
+		if f.slot == NoSlot {
+			continue
+		}
+		b = append(b, f.name...)
+		v := e.metricAt(f.slot, e.tick)
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			b = append(b, "null"...)
+		} else {
+			b = appendFixed(b, v, f.digits)
+		}
+	}
+	b = append(b, `,"status":`...)
+	b = value.AppendJSONString(b, e.String(StrID(e.Row()[s.Status])))
 	return append(b, '}')
 }

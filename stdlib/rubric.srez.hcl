@@ -1,8 +1,9 @@
 # srezc's own grading profile. Components name the service kinds; mechanisms
 # are the closed vocabulary a diagnosis is matched against. Phrases match
-# whole words, case-insensitively, punctuation read as spaces. No mechanism
-# phrase contains a component phrase, and no phrase of one mechanism contains
-# a phrase of another.
+# whole words, case-insensitively, punctuation read as spaces. Mechanisms are
+# matched first and their words masked, so "cache host" names the mechanism
+# without blaming the cache. No phrase of one mechanism contains a phrase of
+# another.
 
 rubric "native" {
   description = "srezc's own grading: evidence, diagnosis, mitigation, resolution and efficiency, with penalties."
@@ -101,7 +102,7 @@ rubric "native" {
 
   mechanism "read_path_bypassed" {
     description = "Lookups do not reach the cache (wrong host name), so every read goes to the origin."
-    phrases     = ["wrong host", "wrong hostname", "host misconfigured", "hostname misconfigured", "unresolvable host", "bypassed", "bypassing"]
+    phrases     = ["wrong host", "wrong hostname", "host misconfigured", "hostname misconfigured", "unresolvable host", "bypassed", "bypassing", "cache host", "wrong cache host", "cache hostname", "cache bypassed", "cache bypass"]
   }
 
   mechanism "maintenance_mode" {

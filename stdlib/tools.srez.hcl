@@ -63,7 +63,7 @@ tool "escalate" {
 }
 
 tool "resolve_incident" {
-  description = "Declare the incident resolved. Ends the episode. In root_cause name only the component(s) at fault and the mechanism, e.g. \"database: connection pool exhausted\"; separate several causes with \";\". Do not list components that were only affected. In fix, say what you changed."
+  description = "Declare the incident resolved. Ends the episode. In root_cause name only the service(s) at fault and what went wrong with each, as \"SERVICE: MECHANISM\"; separate several causes with \";\". Do not name services that were only affected. In fix, say what you changed."
   effect      = "resolve"
   arg "root_cause" { type = "text" }
   arg "fix" { type = "text" }

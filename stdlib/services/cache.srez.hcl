@@ -1,7 +1,10 @@
 # Cache: an in-memory key/value store the web tier reads through. Its hit
 # rate depends on whether the working set fits in memory, on how long entries
 # live and on how warm it is: a restarted cache comes back empty and refills
-# over a few ticks, sending the misses to the database meanwhile.
+# over a few ticks, sending the misses to the database meanwhile. Past the
+# high limits of its keys the host pushes back: a memory ceiling above what it
+# keeps resident swaps, entries living past an hour outlive purged rows, and
+# a client ceiling above the open-file limit is cut back with a warning.
 
 service_kind "cache" {
   description = "In-memory key/value cache (Redis-like) in front of the database."
@@ -101,6 +104,14 @@ service_kind "cache" {
     description = "Hours since the presented token stopped being accepted (0 while valid)."
   }
 
+  state "swapped_mb" {
+    type        = "float"
+    initial     = 0.0
+    next        = "state.up ? min(state.swapped_mb + 2048.0, max(0.0, float(config.max_memory_mb) - 4096.0)) : 0.0"
+    unit        = "MB"
+    description = "Data paged out to swap: the host keeps 4096 MB resident for the dataset; a higher ceiling lets cold keys pile up past it (nothing is evicted below the ceiling), about 2 GB more per tick."
+  }
+
   state "cosmetic_warning" {
     type        = "bool"
     initial     = false
@@ -163,16 +174,37 @@ service_kind "cache" {
     unit  = "keys/s"
   }
 
+  derived "swap_ms" {
+    type        = "float"
+    value       = "serving ? state.swapped_mb / 1024.0 * 4.0 : 0.0"
+    unit        = "ms"
+    description = "Mean stall from page faults: the single command thread waits whenever it touches a swapped-out page (expiry cycles, rehashing, cold reads)."
+  }
+
   derived "latency_ms" {
     type  = "float"
-    value = "serving ? 1.0 + (fit < 1.0 ? 3.0 : 0.0) : 0.0"
+    value = "serving ? 1.0 + (fit < 1.0 ? 3.0 : 0.0) + swap_ms : 0.0"
     unit  = "ms"
   }
 
   derived "used_mb" {
     type  = "float"
-    value = "serving ? min(float(config.max_memory_mb), stored_mb) * max(state.warmth, 0.05) : 0.0"
+    value = "serving ? min(float(config.max_memory_mb), stored_mb) * max(state.warmth, 0.05) + state.swapped_mb : 0.0"
     unit  = "MB"
+  }
+
+  derived "purged_share" {
+    type        = "float"
+    value       = "serving ? 0.01 * clamp(float(config.ttl_seconds - 3600) / 3600.0, 0.0, 4.0) : 0.0"
+    unit        = "ratio"
+    description = "Share of hits on an entry whose row has been purged: removed products are kept for an hour before they are deleted, so entries older than an hour may point at rows that are gone."
+  }
+
+  derived "nofile_needed" {
+    type        = "int"
+    value       = "config.max_clients + 32"
+    unit        = "file descriptors"
+    description = "Descriptors the server asks for: one per client plus 32 reserved. The service may open 50032."
   }
 
   # ---------------------------------------------------------------- metrics
@@ -233,7 +265,7 @@ service_kind "cache" {
 
   metric "fragmentation_ratio" {
     type      = "float"
-    value     = "state.cosmetic_metric ? 1.42 : 1.08"
+    value     = "state.swapped_mb > 0.0 && used_mb > 0.0 ? 1.08 * (used_mb - state.swapped_mb) / used_mb : (state.cosmetic_metric ? 1.42 : 1.08)"
     unit      = "ratio"
     precision = 2
     low       = 1.0
@@ -244,7 +276,7 @@ service_kind "cache" {
 
   status "down" { when = "!state.up" }
   status "restarting" { when = "state.restart_ticks > 0" }
-  status "degraded" { when = "error_rate > 0.05 || hit_rate < 0.6" }
+  status "degraded" { when = "error_rate > 0.05 || hit_rate < 0.6 || latency_ms > 20.0" }
 
   # ---------------------------------------------------------------- logs
 
@@ -269,7 +301,7 @@ service_kind "cache" {
   log "evicting" {
     level = "WARN"
     when  = "serving && fit < 1.0"
-    text  = "used_memory={int(used_mb)}MB reached maxmemory; evicting keys ({int(evictions_per_s)}/s) policy={config.eviction_policy}"
+    text  = "used_memory={int(used_mb)}MB at the configured ceiling; {int(evictions_per_s)} keys/s dropped under policy={config.eviction_policy}"
   }
 
   log "short_lived" {
@@ -278,10 +310,22 @@ service_kind "cache" {
     text  = "keys expiring before reuse: {int(expirations_per_s)} expired/s, entries live {config.ttl_seconds}s"
   }
 
+  log "swapping" {
+    level = "WARN"
+    when  = "serving && state.swapped_mb > 0.0"
+    text  = "used_memory={int(used_mb)}MB but used_memory_rss={int(used_mb - state.swapped_mb)}MB: {int(state.swapped_mb)}MB of the dataset is in swap; latency spikes up to {int(swap_ms * 4.0)}ms"
+  }
+
+  log "fd_limit" {
+    level = "WARN"
+    when  = "serving && nofile_needed > 50032"
+    text  = "You requested maxclients of {config.max_clients} requiring at least {nofile_needed} max file descriptors. Server can't set maximum open files to {nofile_needed} because of OS error: Operation not permitted. Current maximum open files is 50032. maxclients has been reduced to 50000 to compensate for low ulimit."
+  }
+
   log "auth_rejected" {
     level = "ERROR"
     when  = "serving && !config.auth_token_valid"
-    text  = "client 10.0.3.14:51442 AUTH failed: WRONGPASS (credential rejected {state.token_age_h}h after rotation); command refused"
+    text  = "client 10.0.3.14:51442 AUTH failed: WRONGPASS invalid username-password pair (token rotated {state.token_age_h}h ago); command refused"
   }
 
   log "process_exit" {
@@ -304,9 +348,10 @@ service_kind "cache" {
 
   restart {
     up            = true
-    restart_ticks = 2
+    restart_ticks = 3
     exit_code     = 0
     warmth        = 0.0
+    swapped_mb    = 0.0
   }
 
   trace {

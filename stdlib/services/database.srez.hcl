@@ -2,7 +2,10 @@
 # (writes and cache misses) and from the queue consumers (one write per job).
 # Each query holds a pooled connection for about ten times its execution time
 # (the surrounding transaction); when the busy connections exceed the pool,
-# callers wait and eventually time out.
+# callers wait and eventually time out. The host commits memory strictly:
+# sessions and sort memory beyond its budget fail with ENOMEM and squeeze the
+# page cache; a long statement deadline lets runaway statements hold
+# connections.
 
 service_kind "database" {
   description = "Relational database (PostgreSQL-like) behind a connection pool, with a read replica."
@@ -173,15 +176,64 @@ service_kind "database" {
     unit  = "ratio"
   }
 
+  derived "session_mem_mb" {
+    type        = "float"
+    value       = "10.0 * float(config.max_connections)"
+    unit        = "MB"
+    description = "Memory committed to server processes: clients that bypass the pooler (reports, cron, the consumers' own pools) keep a session in every slot the pooler leaves free, about 10 MB each."
+  }
+
+  derived "sort_mem_mb" {
+    type        = "float"
+    value       = "16.0 * float(config.work_mem_mb)"
+    unit        = "MB"
+    description = "Memory the large sorts and hashes of reports and exports may take: about 16 run at once, each using up to work_mem before it spills to disk."
+  }
+
+  derived "overcommit_mb" {
+    type        = "float"
+    value       = "max(0.0, session_mem_mb - 5000.0) + max(0.0, sort_mem_mb - 4096.0)"
+    unit        = "MB"
+    description = "Memory asked for beyond what the 16 GB host can commit (strict overcommit): 4 GB of shared buffers, 5 GB for sessions, 4 GB for sorts and hashes, the rest for the kernel and page cache."
+  }
+
+  derived "alloc_fail_share" {
+    type        = "float"
+    value       = "overcommit_mb / (overcommit_mb + 16384.0) * 0.2"
+    unit        = "ratio"
+    description = "Statements and connection attempts failing with ENOMEM."
+  }
+
+  derived "memory_factor" {
+    type        = "float"
+    value       = "1.0 + min(overcommit_mb, 49152.0) / 16384.0"
+    unit        = "ratio"
+    description = "Slow-down of every statement as committed memory squeezes the page cache and reads go to disk."
+  }
+
+  derived "spill_factor" {
+    type        = "float"
+    value       = "1.0 + clamp((16.0 - float(config.work_mem_mb)) / 16.0, 0.0, 1.0) * 0.5"
+    unit        = "ratio"
+    description = "Slow-down from sorts and hashes spilling to temporary files: below 16 MB even ordinary ones no longer fit in memory."
+  }
+
   derived "query_ms" {
     type  = "float"
-    value = "12.0 * index_factor * replica_factor * bloat_factor"
+    value = "12.0 * index_factor * replica_factor * bloat_factor * memory_factor * spill_factor"
     unit  = "ms"
+  }
+
+  derived "runaway_connections" {
+    type        = "float"
+    value       = "1.0 * max(0.0, float(config.query_timeout_ms) - 10000.0) / 1000.0"
+    unit        = "connections"
+    description = "Connections held by runaway statements (ad-hoc reports, a missing LIMIT), about one a second, each running until the deadline cancels it; the first 10 s of each are part of the usual load."
   }
 
   derived "busy_connections" {
     type  = "float"
-    value = "qps * query_ms * 10.0 / 1000.0"
+    value = "qps * query_ms * 10.0 / 1000.0 + runaway_connections"
     unit  = "connections"
   }
 
@@ -223,7 +275,7 @@ service_kind "database" {
 
   derived "error_rate" {
     type  = "float"
-    value = "serving && !config.maintenance_mode ? clamp(pool_timeout_share + refused_share + cancel_share, 0.0, 1.0) : 1.0"
+    value = "serving && !config.maintenance_mode ? clamp(pool_timeout_share + refused_share + cancel_share + alloc_fail_share, 0.0, 1.0) : 1.0"
     unit  = "ratio"
   }
 
@@ -341,6 +393,30 @@ service_kind "database" {
     text  = "canceling statement due to statement timeout ({config.query_timeout_ms}ms) on SELECT ... FROM orders"
   }
 
+  log "fork_failed" {
+    level = "ERROR"
+    when  = "serving && session_mem_mb > 5000.0"
+    text  = "could not fork new process for connection: Cannot allocate memory ({config.max_connections} slots, {int(session_mem_mb)} MB committed to server processes)"
+  }
+
+  log "sort_oom" {
+    level = "ERROR"
+    when  = "serving && sort_mem_mb > 4096.0"
+    text  = "out of memory DETAIL: Failed on request of size {config.work_mem_mb * 1048576} in memory context \"ExecutorState\". STATEMENT: SELECT customer_id, sum(total) FROM orders GROUP BY customer_id ORDER BY 2 DESC"
+  }
+
+  log "temp_files" {
+    level = "WARN"
+    when  = "serving && spill_factor > 1.0"
+    text  = "temporary file: path \"base/pgsql_tmp/pgsql_tmp23817.4\", size 41943040 STATEMENT: SELECT * FROM orders WHERE user_id = $1 ORDER BY created_at DESC LIMIT 50"
+  }
+
+  log "long_statements" {
+    level = "WARN"
+    when  = "serving && runaway_connections >= 0.5"
+    text  = "canceling statement due to statement timeout after {config.query_timeout_ms} ms STATEMENT: SELECT o.*, i.* FROM orders o JOIN order_items i USING (order_id) ORDER BY o.created_at; {int(runaway_connections + 0.5)} server connections busy with statements running over 10 s"
+  }
+
   log "seq_scan" {
     level = "WARN"
     when  = "serving && !config.orders_user_id_index"
@@ -391,7 +467,7 @@ service_kind "database" {
 
   restart {
     up            = true
-    restart_ticks = 2
+    restart_ticks = 3
     exit_code     = 0
   }
 

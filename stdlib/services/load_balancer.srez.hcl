@@ -1,7 +1,8 @@
 # Load balancer: the entry point of the standard system. Client traffic
 # (`traffic`, requests/s) arrives here; the balancer admits what its connection
 # table can hold, terminates TLS, health-checks the web tier and forwards the
-# rest to it.
+# rest to it. Connection limits past the open-file limit, slow connect
+# deadlines and sparse probes each cost a share of the requests.
 
 service_kind "load_balancer" {
   description = "Layer-7 load balancer in front of the web tier: TLS termination, health checks, connection limits."
@@ -180,21 +181,69 @@ service_kind "load_balancer" {
     unit  = "requests/s"
   }
 
+  derived "fds_needed" {
+    type        = "float"
+    value       = "2.0 * float(config.max_connections) + 384.0"
+    unit        = "file descriptors"
+    description = "Descriptors the listener may need: a client and an upstream socket per connection, plus listeners, probes, resolvers and logs."
+  }
+
+  derived "accept_fail_share" {
+    type        = "float"
+    value       = "clamp(1.0 - 16384.0 / fds_needed, 0.0, 1.0) * 0.03"
+    unit        = "ratio"
+    description = "Clients reset because accept4() or an upstream socket() ran out of descriptors: the open-file limit (16384) covers 8000 connections; past that, connection bursts the listener still admits hit EMFILE."
+  }
+
+  derived "dropped_share" {
+    type  = "float"
+    value = "clamp(reject_share + accept_fail_share, 0.0, 1.0)"
+    unit  = "ratio"
+  }
+
+  derived "connect_stall_ms" {
+    type        = "float"
+    value       = "0.01 * max(0.0, float(config.connect_timeout_ms) - 5000.0)"
+    unit        = "ms"
+    description = "Mean wait added by backend connects that are never answered (about 1% of requests: SYNs dropped by a busy backend or sent to a replaced address). Within 5 s the kernel's SYN retries land or the request is retried elsewhere; past that, it waits out the whole deadline."
+  }
+
+  derived "connect_fail_share" {
+    type        = "float"
+    value       = "clamp((200.0 - float(config.connect_timeout_ms)) / 200.0, 0.0, 1.0) * 0.05"
+    unit        = "ratio"
+    description = "Requests failed because a backend connect did not complete in time: below 200 ms, ordinary connects to a busy backend are cut off."
+  }
+
+  derived "stale_backend_s" {
+    type        = "float"
+    value       = "max(0.0, 3.0 * float(config.health_check_interval_s) - 90.0)"
+    unit        = "s"
+    description = "How long a retired web instance stays in rotation after it stops listening: instances drain for 90 s, and taking one out takes three failed probes, one per interval."
+  }
+
+  derived "stale_backend_share" {
+    type        = "float"
+    value       = "stale_backend_s / 3600.0"
+    unit        = "ratio"
+    description = "Share of requests sent to a retired instance: each of the two backends is replaced about once an hour and receives half the traffic."
+  }
+
   derived "upstream_fail_share" {
     type  = "float"
-    value = "backends_in_rotation > 0 ? clamp(reset_share + web.error_rate, 0.0, 1.0) : 1.0"
+    value = "backends_in_rotation > 0 ? clamp(reset_share + web.error_rate + stale_backend_share + connect_fail_share, 0.0, 1.0) : 1.0"
     unit  = "ratio"
   }
 
   derived "error_rate" {
     type  = "float"
-    value = "serving ? clamp(reject_share + (1.0 - reject_share) * (tls_fail_share + (1.0 - tls_fail_share) * upstream_fail_share), 0.0, 1.0) : 1.0"
+    value = "serving ? clamp(dropped_share + (1.0 - dropped_share) * (tls_fail_share + (1.0 - tls_fail_share) * upstream_fail_share), 0.0, 1.0) : 1.0"
     unit  = "ratio"
   }
 
   derived "latency_ms" {
     type  = "float"
-    value = "serving ? 2.0 + web.latency_ms : 0.0"
+    value = "serving ? 2.0 + web.latency_ms + connect_stall_ms : 0.0"
     unit  = "ms"
   }
 
@@ -287,6 +336,36 @@ service_kind "load_balancer" {
     text  = "accept queue overflow: refused {int(traffic - admitted_rps)} conn/s, clients receive 503"
   }
 
+  log "fd_limit" {
+    level = "WARN"
+    when  = "serving && fds_needed > 16384.0"
+    text  = "FD limit (16384) too low for maxconn={config.max_connections}/maxsock={int(fds_needed)}. Please raise 'ulimit-n' to {int(fds_needed)} or more to avoid any trouble."
+  }
+
+  log "accept_emfile" {
+    level = "ERROR"
+    when  = "serving && accept_fail_share > 0.001"
+    text  = "accept4() failed (24: Too many open files) on listener=https; {int(accept_fail_share * 1000.0)} of every 1000 clients reset"
+  }
+
+  log "connect_stalled" {
+    level = "WARN"
+    when  = "serving && connect_stall_ms > 0.0"
+    text  = "upstream=web_server connect to 10.0.2.12:8080 unanswered for {config.connect_timeout_ms}ms before retry on 10.0.2.11:8080; {int(connect_stall_ms)}ms added to mean response time"
+  }
+
+  log "connect_cut" {
+    level = "ERROR"
+    when  = "serving && backends_in_rotation > 0 && connect_fail_share > 0.001"
+    text  = "upstream=web_server 10.0.2.11:8080 timed out (110: Connection timed out) while connecting to upstream after {config.connect_timeout_ms}ms; returned 504"
+  }
+
+  log "stale_backend" {
+    level = "ERROR"
+    when  = "serving && backends_in_rotation > 0 && stale_backend_share > 0.001"
+    text  = "upstream=web_server 10.0.2.12:8080 connect() failed (111: Connection refused) while still in rotation (probe inter={config.health_check_interval_s}s fall=3); {int(stale_backend_share * 1000.0)} of every 1000 requests answered 502"
+  }
+
   log "probe_failed" {
     level = "ERROR"
     when  = "serving && config.health_check_path != \"/healthz\""
@@ -343,7 +422,7 @@ service_kind "load_balancer" {
 
   restart {
     up            = true
-    restart_ticks = 2
+    restart_ticks = 3
     exit_code     = 0
   }
 

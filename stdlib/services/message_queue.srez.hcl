@@ -3,6 +3,9 @@
 # retried up to a limit; a delivery not acknowledged within the visibility
 # window is handed out again. The backlog is real state: it grows while
 # arrivals outrun the consumers and drains quickly once they catch up.
+# Consumers share one host's memory and the broker holds every unacknowledged
+# delivery in its own: too many consumers are OOM-killed, too large a fetch
+# window trips the broker's memory alarm and blocks publishers.
 
 service_kind "message_queue" {
   description = "Message broker with a consumer pool that processes background jobs against the database."
@@ -104,6 +107,13 @@ service_kind "message_queue" {
     description = "Messages waiting or in flight."
   }
 
+  state "scheduled_jobs" {
+    type        = "float"
+    initial     = 50000.0
+    unit        = "messages"
+    description = "Jobs published with a countdown (reminders, delayed retries): consumers fetch them as soon as their channel allows and hold them unacknowledged until due."
+  }
+
   state "cosmetic_warning" {
     type        = "bool"
     initial     = false
@@ -123,10 +133,44 @@ service_kind "message_queue" {
     value = "state.up && state.restart_ticks == 0"
   }
 
+  derived "held_unacked" {
+    type  = "float"
+    value = "min(state.scheduled_jobs, float(config.max_in_flight))"
+    unit  = "messages"
+  }
+
+  derived "broker_mem_mb" {
+    type        = "float"
+    value       = "638.4 + 0.2 * held_unacked"
+    unit        = "MB"
+    description = "Broker memory: its base plus about 200 KB per unacknowledged delivery it keeps (job payloads with attachments). The alarm watermark is 1638.4 MB (0.4 of 4 GB)."
+  }
+
+  derived "blocked_share" {
+    type        = "float"
+    value       = "clamp((broker_mem_mb - 1638.4) / 409.6, 0.0, 1.0)"
+    unit        = "ratio"
+    description = "Share of time publishers are blocked by the memory alarm; held deliveries are not freed, so past a quarter above the watermark it never clears."
+  }
+
   derived "publish_in" {
     type  = "float"
-    value = "serving ? web.publish_rps : 0.0"
+    value = "serving ? web.publish_rps * (1.0 - blocked_share) : 0.0"
     unit  = "messages/s"
+  }
+
+  derived "consumer_mem_mb" {
+    type        = "float"
+    value       = "60.0 * float(config.consumer_concurrency)"
+    unit        = "MB"
+    description = "Memory of the consumer processes, about 60 MB each; the consumer host has 3840 MB for them."
+  }
+
+  derived "oom_kill_share" {
+    type        = "float"
+    value       = "clamp(max(0.0, consumer_mem_mb - 3840.0) / 3840.0 * 0.05, 0.0, 0.5)"
+    unit        = "ratio"
+    description = "Share of jobs whose consumer is killed by the kernel's OOM killer mid-run; the job is handed out again."
   }
 
   derived "job_ms" {
@@ -156,7 +200,7 @@ service_kind "message_queue" {
 
   derived "work_rate" {
     type  = "float"
-    value = "publish_in * attempts / (1.0 - redelivery_share)"
+    value = "publish_in * attempts / (1.0 - redelivery_share) / (1.0 - oom_kill_share)"
     unit  = "deliveries/s"
   }
 
@@ -180,19 +224,26 @@ service_kind "message_queue" {
 
   derived "error_rate" {
     type  = "float"
-    value = "serving ? (state.depth >= 20000.0 ? 0.5 : 0.0) : 1.0"
+    value = "serving ? clamp((state.depth >= 20000.0 ? 0.5 : 0.0) + blocked_share, 0.0, 1.0) : 1.0"
     unit  = "ratio"
   }
 
   derived "latency_ms" {
     type  = "float"
-    value = "serving ? 3.0 : 0.0"
+    value = "serving ? 3.0 + blocked_share * 250.0 : 0.0"
     unit  = "ms"
+  }
+
+  derived "stranded_msgs" {
+    type        = "float"
+    value       = "throughput * 0.02 * max(0.0, float(config.visibility_timeout_ms) - 120000.0) / 1000.0"
+    unit        = "messages"
+    description = "Deliveries held by consumers that hung or died mid-job, waiting out the hidden window before another consumer may take them; up to two minutes this is within the jobs' deadline."
   }
 
   derived "lag_ms" {
     type  = "float"
-    value = "state.depth / max(throughput, 1.0) * 1000.0"
+    value = "(state.depth + stranded_msgs) / max(throughput, 1.0) * 1000.0"
     unit  = "ms"
   }
 
@@ -200,7 +251,7 @@ service_kind "message_queue" {
 
   metric "queue_depth" {
     type  = "int"
-    value = "int(state.depth)"
+    value = "int(state.depth + stranded_msgs)"
     unit  = "messages"
     low   = 0
     high  = 500
@@ -254,7 +305,7 @@ service_kind "message_queue" {
 
   status "down" { when = "!state.up" }
   status "restarting" { when = "state.restart_ticks > 0" }
-  status "degraded" { when = "error_rate > 0.01 || lag_ms > 5000.0 || redelivery_share > 0.05 || publish_in * (attempts - 1.0) > 8.0" }
+  status "degraded" { when = "error_rate > 0.01 || lag_ms > 5000.0 || redelivery_share > 0.05 || publish_in * (attempts - 1.0) > 8.0 || oom_kill_share > 0.02" }
 
   # ---------------------------------------------------------------- logs
 
@@ -294,6 +345,24 @@ service_kind "message_queue" {
     text  = "job 7f3a failed (attempt {config.retry_limit}/{config.retry_limit}): ValueError: malformed payload; requeued"
   }
 
+  log "consumer_oom" {
+    level = "ERROR"
+    when  = "serving && oom_kill_share > 0.0"
+    text  = "Out of memory: Killed process 48211 (jobs-worker) anon-rss:61440kB; WorkerLostError: Worker exited prematurely: signal 9 (SIGKILL); {config.consumer_concurrency} workers need {int(consumer_mem_mb)}MB of 3840MB, {int(oom_kill_share * 1000.0)} of every 1000 jobs lost mid-run"
+  }
+
+  log "stranded" {
+    level = "WARN"
+    when  = "serving && stranded_msgs >= 1.0"
+    text  = "{int(stranded_msgs)} deliveries unacknowledged on consumers that stopped responding; hidden for {config.visibility_timeout_ms}ms before another consumer may take them"
+  }
+
+  log "memory_alarm" {
+    level = "ERROR"
+    when  = "serving && blocked_share > 0.001"
+    text  = "vm_memory_high_watermark set. Memory used:{int(broker_mem_mb * 1048576.0)} allowed:1717986918; memory resource limit alarm set on node rabbit@mq-1, publishers blocked ({int(held_unacked)} unacknowledged deliveries on consumer channels)"
+  }
+
   log "job_failures" {
     level = "ERROR"
     when  = "serving && database.error_rate > 0.05"
@@ -326,7 +395,7 @@ service_kind "message_queue" {
 
   restart {
     up            = true
-    restart_ticks = 2
+    restart_ticks = 3
     exit_code     = 0
   }
 

@@ -2,7 +2,9 @@
 # forwards, serves it with a fixed pool of workers, reads through the cache
 # to the database, writes to the database and publishes background jobs to
 # the message queue. Its latency and error rate are built from those of its
-# dependencies (as they were one tick ago).
+# dependencies (as they were one tick ago). Each worker, socket and
+# admitted request has a cost: long deadlines tie workers up, long keep-alive
+# windows use up descriptors, and a lax limit admits scrapers.
 
 service_kind "web_server" {
   description = "Application server: a pool of workers serving HTTP requests, backed by a cache, a database and a job queue."
@@ -145,9 +147,16 @@ service_kind "web_server" {
     unit  = "requests/s"
   }
 
+  derived "scraper_rps" {
+    type        = "float"
+    value       = "serving ? 0.01 * max(0.0, float(config.rate_limit_rps) - 10000.0) : 0.0"
+    unit        = "requests/s"
+    description = "Scraper traffic the limiter no longer turns away: scrapers burst well above 10000 requests/s on a few multiplexed connections and back off for good once refused; a higher limit serves a growing share of each burst."
+  }
+
   derived "admitted_rps" {
     type  = "float"
-    value = "serving ? min(offered_rps, float(config.rate_limit_rps)) : 0.0"
+    value = "serving ? min(offered_rps, float(config.rate_limit_rps)) + scraper_rps : 0.0"
     unit  = "requests/s"
   }
 
@@ -157,9 +166,16 @@ service_kind "web_server" {
     unit  = "ratio"
   }
 
+  derived "blocked_workers" {
+    type        = "float"
+    value       = "admitted_rps * 0.001 * max(0.0, float(config.timeout_ms) - 10000.0) / 1000.0"
+    unit        = "workers"
+    description = "Workers stuck on upstream calls that never answer (about 1 in 1000: a half-open socket, a lost reply). Each waits out the deadline; the serving rate per worker already allows for waits of up to 10 s."
+  }
+
   derived "capacity_rps" {
     type  = "float"
-    value = "float(config.max_workers) * 32.0"
+    value = "max(float(config.max_workers) - blocked_workers, 1.0) * 32.0"
     unit  = "requests/s"
   }
 
@@ -214,7 +230,7 @@ service_kind "web_server" {
 
   derived "publish_rps" {
     type  = "float"
-    value = "served_rps * 0.1"
+    value = "max(served_rps - scraper_rps * (1.0 - overload_share), 0.0) * 0.1"
     unit  = "messages/s"
   }
 
@@ -267,6 +283,34 @@ service_kind "web_server" {
     unit  = "ms"
   }
 
+  derived "idle_sockets" {
+    type        = "float"
+    value       = "32.0 * float(config.keepalive_timeout_ms) / 1000.0"
+    unit        = "sockets"
+    description = "Keep-alive connections idling open: about 32 connections/s finish their last request and stay open for the keep-alive window."
+  }
+
+  derived "fds_wanted" {
+    type        = "float"
+    value       = "idle_sockets + 256.0"
+    unit        = "file descriptors"
+    description = "Descriptors the server wants: idle keep-alive sockets plus 256 for listeners, upstream pools, logs and active requests. The process may open 4096."
+  }
+
+  derived "accept_fail_share" {
+    type        = "float"
+    value       = "clamp(1.0 - 4096.0 / fds_wanted, 0.0, 1.0) * 0.1"
+    unit        = "ratio"
+    description = "Requests lost because their new connection could not be accepted (about 10% of requests arrive on a new connection)."
+  }
+
+  derived "stale_read_share" {
+    type        = "float"
+    value       = "cache_reachable ? 0.8 * hit_rate * cache.purged_share : 0.0"
+    unit        = "ratio"
+    description = "Requests failing on a cached entry that refers to a purged row."
+  }
+
   derived "dependency_error_share" {
     type  = "float"
     value = "db_share * database.error_rate + 0.1 * queue.error_rate"
@@ -275,7 +319,7 @@ service_kind "web_server" {
 
   derived "error_rate" {
     type  = "float"
-    value = "serving ? clamp(throttled_share + overload_share + timeout_share + dependency_error_share + oom_share, 0.0, 1.0) : 1.0"
+    value = "serving ? clamp(throttled_share + overload_share + timeout_share + dependency_error_share + oom_share + accept_fail_share + stale_read_share, 0.0, 1.0) : 1.0"
     unit  = "ratio"
   }
 
@@ -380,6 +424,30 @@ service_kind "web_server" {
     text  = "GET /orders upstream=database context deadline exceeded after {config.timeout_ms}ms"
   }
 
+  log "upstream_hung" {
+    level = "WARN"
+    when  = "serving && blocked_workers >= 0.5"
+    text  = "worker pid=4191 blocked {config.timeout_ms}ms reading from upstream=database (GET /orders/export); {int(blocked_workers + 0.5)}/{config.max_workers} workers waiting on unanswered sockets"
+  }
+
+  log "scraper" {
+    level = "WARN"
+    when  = "serving && scraper_rps >= 1.0"
+    text  = "top client 203.0.113.57 ua=\"Scrapy/2.11\" {int(scraper_rps)} req/s on 6 connections, under the {config.rate_limit_rps} req/s ceiling; served"
+  }
+
+  log "accept_emfile" {
+    level = "ERROR"
+    when  = "serving && accept_fail_share > 0.001"
+    text  = "http: Accept error: accept tcp [::]:8080: accept4: too many open files; retrying in 1s (fds={int(fds_wanted)}/4096, idle keep-alive={int(idle_sockets)})"
+  }
+
+  log "purged_row" {
+    level = "ERROR"
+    when  = "serving && stale_read_share > 0.001"
+    text  = "POST /checkout 500: insert or update on table \"order_items\" violates foreign key constraint \"order_items_product_id_fkey\" DETAIL: Key (product_id)=(4411) is not present in table \"products\" (product read from cache)"
+  }
+
   log "db_errors" {
     level = "ERROR"
     when  = "serving && database.error_rate > 0.02"
@@ -454,7 +522,7 @@ service_kind "web_server" {
 
   restart {
     up            = true
-    restart_ticks = 2
+    restart_ticks = 3
     exit_code     = 0
     leak_mb       = 0.0
     leak_rate_mb  = 0.0

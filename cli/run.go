@@ -1,0 +1,179 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"github.com/srezc/srezc/agents"
+	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/runtime"
+)
+
+// agentNames are the built-in agents, in help order.
+var agentNames = []string{"scripted", "random", "replay"}
+
+func (e *env) runCmd() *cobra.Command {
+	var (
+		agent, taskID, traceFile, actionsFile string
+		seed                                  uint64
+		episodes, workers                     int
+		asJSON                                bool
+	)
+	c := &cobra.Command{
+		Use:   "run --agent NAME [--task ID] [--seed N] [--episodes K] [--json] [--trace FILE] [PATH...]",
+		Short: "Play episodes with a built-in agent and print the metrics",
+		Long: `Play episodes with a built-in agent, in parallel, and print the metrics.
+
+Agents: scripted plays each incident's expert plan; random draws seeded tool
+calls, some malformed; replay plays text actions, one per line, from
+--actions FILE or stdin. With no PATH the embedded default suite runs.
+Output is byte-identical across runs and GOMAXPROCS.`,
+		RunE: func(c *cobra.Command, args []string) error {
+			if !contains(agentNames, agent) {
+				return usageError{fmt.Errorf("--agent must be one of scripted, random, replay, not %q", agent)}
+			}
+			if episodes < 1 {
+				return usageError{fmt.Errorf("--episodes must be at least 1")}
+			}
+			if actionsFile != "" && agent != "replay" {
+				return usageError{fmt.Errorf("--actions is only for --agent replay")}
+			}
+			tasks, err := e.load(args, compiler.Options{})
+			if err != nil {
+				return err
+			}
+			if taskID != "" {
+				var picked []*runtime.Task
+				for _, t := range tasks {
+					if t.ID == taskID {
+						picked = append(picked, t)
+					}
+				}
+				if len(picked) == 0 {
+					ids := make([]string, len(tasks))
+					for i, t := range tasks {
+						ids[i] = t.ID
+					}
+					return usageError{fmt.Errorf("no incident %q.%s", taskID, lang.DidYouMean(taskID, ids))}
+				}
+				tasks = picked
+			}
+			factory, err := e.agentFactory(agent, actionsFile)
+			if err != nil {
+				return err
+			}
+			rep, eps, err := eval.Run(tasks, eval.Options{Agent: agent, NewAgent: factory, Episodes: episodes, Seed: seed, Workers: workers, Trace: traceFile != ""})
+			if err != nil {
+				return err
+			}
+			if traceFile != "" {
+				var data []byte
+				for _, ep := range eps {
+					data = append(data, ep.Trace...)
+				}
+				if traceFile == "-" {
+					if _, err := e.stdout.Write(data); err != nil {
+						return err
+					}
+				} else if err := writeAtomic(traceFile, data); err != nil {
+					return err
+				}
+			}
+			if asJSON {
+				b, err := json.MarshalIndent(rep, "", "  ")
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(e.stdout, string(b))
+				return nil
+			}
+			return writeRunSummary(e.stdout, rep)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&agent, "agent", "", "agent: scripted, random or replay (required)")
+	f.StringVar(&taskID, "task", "", "run only this incident id")
+	f.Uint64Var(&seed, "seed", 1, "seed of the first episode; episode k uses seed+k")
+	f.IntVar(&episodes, "episodes", 1, "episodes per incident")
+	f.IntVar(&workers, "workers", 0, "episodes in flight at once (default GOMAXPROCS)")
+	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	f.StringVar(&traceFile, "trace", "", "write one JSON line per step to FILE (- for stdout)")
+	f.StringVar(&actionsFile, "actions", "", "replay: read text actions from FILE instead of stdin")
+	_ = c.MarkFlagRequired("agent")
+	return c
+}
+
+func (e *env) agentFactory(name, actionsFile string) (eval.AgentFactory, error) {
+	switch name {
+	case "scripted":
+		return func(t *runtime.Task, _ int, _ uint64) (agents.Agent, error) {
+			if len(t.Expert) == 0 {
+				return nil, fmt.Errorf("incident %s has no expert plan", t.ID)
+			}
+			return agents.NewScripted(t.Expert), nil
+		}, nil
+	case "random":
+		return func(_ *runtime.Task, _ int, seed uint64) (agents.Agent, error) {
+			return agents.NewRandom(seed), nil
+		}, nil
+	}
+	var data []byte
+	var err error
+	if actionsFile == "" || actionsFile == "-" {
+		data, err = io.ReadAll(e.stdin)
+	} else {
+		data, err = os.ReadFile(actionsFile)
+	}
+	if err != nil {
+		return nil, err
+	}
+	text := string(data)
+	return func(*runtime.Task, int, uint64) (agents.Agent, error) {
+		return agents.NewReplay(text), nil
+	}, nil
+}
+
+var summaryMetrics = []string{"success_rate", "mean_reward", "mean_steps", "invalid_action_rate", "evidence_coverage", "marks"}
+
+func writeRunSummary(out io.Writer, rep *eval.Report) error {
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(w, "TASK\t")
+	for _, m := range summaryMetrics {
+		fmt.Fprintf(w, "%s\t", m)
+	}
+	fmt.Fprintln(w)
+	row := func(name string, m runtime.Metrics) {
+		fmt.Fprintf(w, "%s\t", name)
+		for _, k := range summaryMetrics {
+			fmt.Fprintf(w, "%.3f\t", m.Get(k))
+		}
+		fmt.Fprintln(w)
+	}
+	for _, t := range rep.Tasks {
+		row(t.ID, t.Metrics)
+	}
+	row("ALL", rep.Metrics)
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "\nagent %s, %d episode(s)\n", rep.Agent, rep.Episodes)
+	for _, m := range rep.Metrics {
+		fmt.Fprintf(out, "  %-34s %.4f\n", m.Name, m.Value)
+	}
+	return nil
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,73 @@
+// The CLI suite, after CUE's cmd/cue/cmd/script_test.go: every script in
+// testdata/script is a txtar archive that runs the real srezc as users run
+// it, one script per CLI contract, named <subcommand>_<topic>.txtar.
+//
+// TestMain hands cli.Main to testscript.Main, which installs it as the
+// program "srezc"; scripts must run it with "exec" (RequireExplicitExec).
+//
+// testscript's "!" only means "non-zero", but srezc's contract tells 1 (the
+// input has errors) from 2 (the command line is wrong). Scripts check the
+// exact code with the custom command
+//
+//	exits N PROGRAM [ARGS...]
+//
+// which runs PROGRAM like exec (in the script's directory, with the file
+// given to the last "stdin" as standard input), keeps its stdout and stderr
+// for the "stdout", "stderr" and "cmp" commands that follow, and fails
+// unless PROGRAM exited with code N. It cannot be negated.
+//
+// SREZC_UPDATE=1 go test ./cmd/srezc rewrites the archive files that a
+// failing "cmp" compares against.
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"strconv"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/srezc/srezc/cli"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"srezc": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+func TestScript(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		UpdateScripts:       os.Getenv("SREZC_UPDATE") == "1",
+		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": cmdExits},
+	})
+}
+
+// cmdExits implements "exits N PROGRAM [ARGS...]".
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! exits (give the exit code instead)")
+	}
+	if len(args) < 2 {
+		ts.Fatalf("usage: exits N PROGRAM [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil || want < 0 {
+		ts.Fatalf("exits: exit code %q is not a non-negative integer", args[0])
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("exits: running %s: %v", args[1], err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited with code %d, want %d", args[1], got, want)
+	}
+}

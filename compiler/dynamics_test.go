@@ -1,0 +1,219 @@
+package compiler_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/runtime"
+	"github.com/srezc/srezc/value"
+)
+
+// shipped compiles the embedded default suite.
+func shipped(t *testing.T) (*lang.Module, map[string]*runtime.Task) {
+	t.Helper()
+	m, diags := lang.Analyze(lang.ScenarioFiles())
+	tasks, more := compiler.CompileModule(m)
+	if diags = append(diags, more...); diags.HasErrors() {
+		t.Fatalf("suite: %v", diags)
+	}
+	out := map[string]*runtime.Task{}
+	for _, tk := range tasks {
+		out[tk.ID] = tk
+	}
+	return m, out
+}
+
+// symptoms is what an operator would call a symptom on one service: a status
+// other than healthy, or WARN/ERROR lines in its latest log tick.
+func symptoms(t *testing.T, tk *runtime.Task, ep *runtime.Episode, svc string) string {
+	var out []string
+	status := observe(t, tk, ep, "check_status("+svc+")")
+	if !strings.Contains(status, "status: healthy") {
+		out = append(out, strings.TrimSpace(status[strings.Index(status, "]")+2:]))
+	}
+	logs := observe(t, tk, ep, "inspect_logs("+svc+")")
+	last := ""
+	for _, l := range strings.Split(logs, "\n") {
+		if strings.HasPrefix(l, "  t=") {
+			tick, _, _ := strings.Cut(l[4:], " ")
+			if tick != last {
+				last, out = tick, filterSymptoms(out)
+			}
+			if strings.Contains(l, " WARN ") || strings.Contains(l, " ERROR ") {
+				out = append(out, "log:"+strings.TrimSpace(l[strings.Index(l, " ")+1:]))
+			}
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+// filterSymptoms drops log lines of older ticks, keeping the status.
+func filterSymptoms(s []string) []string {
+	var out []string
+	for _, x := range s {
+		if !strings.HasPrefix(x, "log:") {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func observe(t *testing.T, tk *runtime.Task, ep *runtime.Episode, text string) string {
+	f := ep.Fork()
+	a := bind(t, tk, text)
+	r := f.Step(&a)
+	return string(f.AppendText(nil, &r.Obs))
+}
+
+func step(t *testing.T, tk *runtime.Task, ep *runtime.Episode, text string) string {
+	a := bind(t, tk, text)
+	r := ep.Step(&a)
+	if r.Obs.Err != runtime.OK {
+		t.Fatalf("%s rejected: %v", text, r.Obs.Err)
+	}
+	return string(ep.AppendText(nil, &r.Obs))
+}
+
+// healed plays an incident's expert writes and lets the world settle.
+func healed(t *testing.T, tk *runtime.Task) *runtime.Episode {
+	ep := runtime.NewEpisode(tk)
+	ep.Reset(1)
+	for _, a := range tk.Expert {
+		if !strings.HasPrefix(a, "resolve_incident") && (strings.HasPrefix(a, "update_config") || strings.HasPrefix(a, "restart_service")) {
+			step(t, tk, ep, a)
+		}
+	}
+	for i := 0; i < 6; i++ {
+		ep.Advance()
+	}
+	return ep
+}
+
+// TestRightFixHeals: on every shipped incident, each faulty service shows
+// symptoms at the start, and none once the expert's changes have settled.
+func TestRightFixHeals(t *testing.T) {
+	m, tasks := shipped(t)
+	for _, in := range m.Incidents {
+		tk := tasks[in.Name]
+		ep := runtime.NewEpisode(tk)
+		ep.Reset(1)
+		sick := false
+		for _, f := range in.Faults {
+			sick = sick || symptoms(t, tk, ep, f.Target) != ""
+		}
+		alerted := false
+		for _, s := range tk.Services {
+			alerted = alerted || symptoms(t, tk, ep, s.Name) != ""
+		}
+		if !alerted {
+			t.Errorf("%s: no service shows a symptom before the fix", in.Name)
+		}
+		_ = sick
+		ep = healed(t, tk)
+		for _, s := range tk.Services {
+			if got := symptoms(t, tk, ep, s.Name); got != "" && !isDistractorTarget(in, s.Name) {
+				t.Errorf("%s: after the expert's fix %s still shows: %s", in.Name, s.Name, got)
+			}
+		}
+	}
+}
+
+func isDistractorTarget(in *lang.Incident, svc string) bool {
+	for _, d := range in.Distractors {
+		if d.Target == svc {
+			return true
+		}
+	}
+	return false
+}
+
+// TestPastHighLimitHurts: on a healed world, pushing any numeric config key
+// of any service past its high limit produces a symptom on some service.
+func TestPastHighLimitHurts(t *testing.T) {
+	m, tasks := shipped(t)
+	tk := tasks["db_crash"]
+	base := healed(t, tk)
+	for _, s := range tk.Services {
+		if got := symptoms(t, tk, base, s.Name); got != "" {
+			t.Fatalf("healed world: %s shows %s", s.Name, got)
+		}
+	}
+	sys := m.System("standard")
+	for _, ss := range sys.Services {
+		k := m.ServiceKind(ss.Kind)
+		for _, c := range k.Config {
+			if !c.HasBand || (c.Kind != value.Int && c.Kind != value.Float) {
+				continue
+			}
+			v := c.High * 4
+			text := fmt.Sprintf("update_config(%s, %s, %d)", ss.Name, c.Name, int64(v))
+			if c.Kind == value.Float {
+				text = fmt.Sprintf("update_config(%s, %s, %.1f)", ss.Name, c.Name, v)
+			}
+			ep := base.Fork()
+			step(t, tk, ep, text)
+			for i := 0; i < 4; i++ {
+				ep.Advance()
+			}
+			any := ""
+			for _, s := range tk.Services {
+				if got := symptoms(t, tk, ep, s.Name); got != "" {
+					any = s.Name + ": " + got
+					break
+				}
+			}
+			if any == "" {
+				t.Errorf("%s.%s = %v (high %v) produces no symptom anywhere", ss.Name, c.Name, v, c.High)
+			}
+		}
+	}
+}
+
+// TestRestartingHealthyServiceCosts: restarting a healthy service makes it
+// visibly unavailable for a while and costs reward.
+func TestRestartingHealthyServiceCosts(t *testing.T) {
+	_, tasks := shipped(t)
+	tk := tasks["db_crash"]
+	base := healed(t, tk)
+	for _, s := range tk.Services {
+		ep := base.Fork()
+		a := bind(t, tk, "restart_service("+s.Name+")")
+		r := ep.Step(&a)
+		if r.Reward >= 0 {
+			t.Errorf("restart of healthy %s: reward %v, want a penalty", s.Name, r.Reward)
+		}
+		if got := symptoms(t, tk, ep, s.Name); got == "" {
+			t.Errorf("restart of healthy %s has no visible cost", s.Name)
+		}
+	}
+}
+
+// TestDistractorActionCounted: changing or restarting a distractor's
+// service, or blaming it, is counted.
+func TestDistractorActionCounted(t *testing.T) {
+	m, tasks := shipped(t)
+	n := 0
+	for _, in := range m.Incidents {
+		if len(in.Distractors) == 0 {
+			continue
+		}
+		tk := tasks[in.Name]
+		d := in.Distractors[0].Target
+		for _, plan := range [][]string{
+			{"restart_service(" + d + ")"},
+			{`resolve_incident("` + d + ` is broken", "restart")`},
+		} {
+			ep, _ := play(t, tk, 1, plan...)
+			if r := ep.Record(); r.DistractorFailures == 0 {
+				t.Errorf("%s: %v on distractor %s not counted: %+v", in.Name, plan, d, r)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no shipped incident has a distractor")
+	}
+}

@@ -1,0 +1,194 @@
+// Package eval plays agents on compiled tasks: one episode, or a whole
+// suite in parallel with output that does not depend on scheduling. Agents
+// get only text (the intro and each observation); eval parses their text
+// actions, steps the runtime, and keeps the grader-side record.
+package eval
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/srezc/srezc/agents"
+	"github.com/srezc/srezc/lang"
+	rt "github.com/srezc/srezc/runtime"
+	"github.com/srezc/srezc/value"
+)
+
+// BindText parses a native text action and binds it to the task's tools.
+// Malformed text is an invalid action, never an error.
+func BindText(t *rt.Task, text string) rt.Action {
+	call, d := lang.ParseAction(strings.TrimSpace(text))
+	if d != nil {
+		return rt.InvalidAction(rt.ErrSyntax, d.Detail)
+	}
+	args := make([]value.Value, len(call.Args))
+	for i, a := range call.Args {
+		args[i] = a.Value
+	}
+	return t.Bind(call.Tool, args)
+}
+
+// Step is one line of a trace.
+type Step struct {
+	Task        string     `json:"task"`
+	Episode     int        `json:"episode"`
+	Seed        uint64     `json:"seed"`
+	Step        int        `json:"step"`
+	Intro       string     `json:"intro,omitempty"`
+	Action      string     `json:"action"`
+	Observation string     `json:"observation"`
+	Reward      float64    `json:"reward"`
+	Done        bool       `json:"done"`
+	Terminal    string     `json:"terminal,omitempty"`
+	Record      *rt.Record `json:"record,omitempty"`
+}
+
+// Episode is the outcome of one played episode.
+type Episode struct {
+	Task    string
+	Episode int
+	Seed    uint64
+	Record  rt.Record
+	// Trace holds one JSON line per step when tracing was asked for.
+	Trace []byte
+}
+
+// Play runs one episode of agent a on t from seed. With trace set, every
+// step is appended to the result's Trace as a JSON line.
+func Play(t *rt.Task, a agents.Agent, episode int, seed uint64, trace bool) Episode {
+	ep := rt.NewEpisode(t)
+	ep.Reset(seed)
+	intro := string(ep.AppendIntro(nil))
+	a.Begin(intro)
+	out := Episode{Task: t.ID, Episode: episode, Seed: seed}
+	var buf []byte
+	obs := ""
+	for !ep.Done() {
+		text, ok := a.Act(obs)
+		if !ok {
+			break
+		}
+		act := BindText(t, text)
+		r := ep.Step(&act)
+		buf = ep.AppendText(buf[:0], &r.Obs)
+		obs = string(buf)
+		if trace {
+			line := Step{Task: t.ID, Episode: episode, Seed: seed, Step: int(r.Obs.Step), Action: text, Observation: obs, Reward: r.Reward, Done: r.Obs.Done}
+			if r.Obs.Step == 1 {
+				line.Intro = intro
+			}
+			if r.Obs.Done {
+				rec := ep.Record()
+				line.Terminal = r.Terminal.String()
+				line.Record = &rec
+			}
+			out.Trace = appendJSONLine(out.Trace, &line)
+		}
+	}
+	out.Record = ep.Record()
+	return out
+}
+
+func appendJSONLine(b []byte, v any) []byte {
+	data, err := json.Marshal(v)
+	if err != nil {
+		// Only a non-finite float can fail; keep the trace one line per step.
+		data, _ = json.Marshal(map[string]string{"error": err.Error()})
+	}
+	return append(append(b, data...), '\n')
+}
+
+// AgentFactory builds the agent for one episode. It receives the task only
+// so that a harness can hand a scripted agent its plan; agents themselves
+// never see the task.
+type AgentFactory func(t *rt.Task, episode int, seed uint64) (agents.Agent, error)
+
+// Options configure Run.
+type Options struct {
+	Agent    string
+	NewAgent AgentFactory
+	Episodes int
+	// Seed is the first episode's seed; episode k of every task uses Seed+k,
+	// so tasks are compared on the same draws.
+	Seed uint64
+	// Workers bounds the episodes in flight; 0 means GOMAXPROCS.
+	Workers int
+	Trace   bool
+}
+
+// Report is the summary `srezc run --json` prints.
+type Report struct {
+	Agent    string       `json:"agent"`
+	Episodes int          `json:"episodes"`
+	Metrics  rt.Metrics   `json:"metrics"`
+	Tasks    []TaskReport `json:"tasks"`
+}
+
+// TaskReport aggregates one task's episodes.
+type TaskReport struct {
+	ID      string     `json:"id"`
+	Hash    string     `json:"hash"`
+	Metrics rt.Metrics `json:"metrics"`
+}
+
+// Run plays opt.Episodes episodes of every task, in parallel. Results come
+// back in (task, episode) order whatever the scheduling, so the report and
+// the trace are byte-identical across runs and GOMAXPROCS.
+func Run(tasks []*rt.Task, opt Options) (*Report, []Episode, error) {
+	if opt.Episodes < 1 {
+		return nil, nil, fmt.Errorf("episodes must be at least 1, not %d", opt.Episodes)
+	}
+	type job struct {
+		task    *rt.Task
+		episode int
+		agent   agents.Agent
+	}
+	jobs := make([]job, 0, len(tasks)*opt.Episodes)
+	for _, t := range tasks {
+		for k := 0; k < opt.Episodes; k++ {
+			seed := opt.Seed + uint64(k)
+			a, err := opt.NewAgent(t, k, seed)
+			if err != nil {
+				return nil, nil, fmt.Errorf("task %s: %w", t.ID, err)
+			}
+			jobs = append(jobs, job{t, k, a})
+		}
+	}
+	results := make([]Episode, len(jobs))
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < min(workers, len(jobs)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				j := jobs[i]
+				results[i] = Play(j.task, j.agent, j.episode, opt.Seed+uint64(j.episode), opt.Trace)
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	rep := &Report{Agent: opt.Agent, Episodes: len(results)}
+	all := make([]rt.Record, len(results))
+	for i := range results {
+		all[i] = results[i].Record
+	}
+	rep.Metrics = rt.Aggregate(all)
+	for ti, t := range tasks {
+		rs := all[ti*opt.Episodes : (ti+1)*opt.Episodes]
+		rep.Tasks = append(rep.Tasks, TaskReport{ID: t.ID, Hash: t.Hash, Metrics: rt.Aggregate(rs)})
+	}
+	return rep, results, nil
+}

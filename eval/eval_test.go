@@ -1,0 +1,189 @@
+package eval_test
+
+import (
+	"bytes"
+	"encoding/json"
+	goruntime "runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/srezc/srezc/agents"
+	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/runtime"
+)
+
+// suite compiles the embedded default suite.
+func suite(t testing.TB) []*runtime.Task {
+	t.Helper()
+	m, diags := lang.Analyze(lang.ScenarioFiles())
+	tasks, more := compiler.CompileModule(m)
+	diags = append(diags, more...)
+	if diags.HasErrors() {
+		var b bytes.Buffer
+		lang.WriteText(&b, m.Files, diags)
+		t.Fatalf("default suite does not compile:\n%s", b.String())
+	}
+	if len(tasks) < 6 {
+		t.Fatalf("default suite has %d incidents, want at least 6", len(tasks))
+	}
+	return tasks
+}
+
+func scripted(t *runtime.Task, _ int, _ uint64) (agents.Agent, error) {
+	return agents.NewScripted(t.Expert), nil
+}
+
+func random(_ *runtime.Task, _ int, seed uint64) (agents.Agent, error) {
+	return agents.NewRandom(seed), nil
+}
+
+func TestScriptedSolvesEveryShippedIncident(t *testing.T) {
+	tasks := suite(t)
+	_, eps, err := eval.Run(tasks, eval.Options{Agent: "scripted", NewAgent: scripted, Episodes: 3, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ep := range eps {
+		r := ep.Record
+		if !r.Success || r.Terminal != "resolved" || r.InvalidActions != 0 || r.WrongRemediations != 0 {
+			t.Errorf("%s episode %d: expert plan did not succeed cleanly: %+v", ep.Task, ep.Episode, r)
+		}
+	}
+}
+
+func TestRandomAgentRarelySucceeds(t *testing.T) {
+	rep, _, err := eval.Run(suite(t), eval.Options{Agent: "random", NewAgent: random, Episodes: 5, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sr := rep.Metrics.Get("success_rate"); sr >= 0.1 {
+		t.Errorf("random agent success_rate = %v, want < 0.1", sr)
+	}
+	if ir := rep.Metrics.Get("invalid_action_rate"); ir == 0 {
+		t.Errorf("random agent wrote no malformed action; it should, as models do")
+	}
+}
+
+// output runs a suite and returns the JSON report and the trace bytes.
+func output(t *testing.T, tasks []*runtime.Task, agent string, f eval.AgentFactory, workers int) ([]byte, []byte) {
+	t.Helper()
+	rep, eps, err := eval.Run(tasks, eval.Options{Agent: agent, NewAgent: f, Episodes: 4, Seed: 3, Workers: workers, Trace: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var trace []byte
+	for _, ep := range eps {
+		trace = append(trace, ep.Trace...)
+	}
+	return js, trace
+}
+
+func TestOutputIsIdenticalAcrossRunsAndProcs(t *testing.T) {
+	tasks := suite(t)
+	for _, agent := range []struct {
+		name string
+		f    eval.AgentFactory
+	}{{"scripted", scripted}, {"random", random}} {
+		prev := goruntime.GOMAXPROCS(1)
+		js1, tr1 := output(t, tasks, agent.name, agent.f, 1)
+		goruntime.GOMAXPROCS(4)
+		js4, tr4 := output(t, tasks, agent.name, agent.f, 4)
+		js4b, tr4b := output(t, tasks, agent.name, agent.f, 0)
+		goruntime.GOMAXPROCS(prev)
+		if !bytes.Equal(js1, js4) || !bytes.Equal(js4, js4b) {
+			t.Errorf("%s: JSON report differs across GOMAXPROCS/workers", agent.name)
+		}
+		if !bytes.Equal(tr1, tr4) || !bytes.Equal(tr4, tr4b) {
+			t.Errorf("%s: trace differs across GOMAXPROCS/workers", agent.name)
+		}
+		if len(tr1) == 0 {
+			t.Errorf("%s: empty trace", agent.name)
+		}
+	}
+}
+
+// barrierAgent blocks in Begin until n agents have begun: with fewer than n
+// episodes in flight it would wait forever, so the test fails on timeout.
+type barrierAgent struct {
+	agents.Agent
+	wg      *sync.WaitGroup
+	timeout chan struct{}
+}
+
+func (b *barrierAgent) Begin(intro string) {
+	b.wg.Done()
+	done := make(chan struct{})
+	go func() { b.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		close(b.timeout)
+	}
+	b.Agent.Begin(intro)
+}
+
+func TestEpisodesRunInParallel(t *testing.T) {
+	tasks := suite(t)[:2]
+	var wg sync.WaitGroup
+	wg.Add(2)
+	timeout := make(chan struct{})
+	var once sync.Once
+	f := func(tk *runtime.Task, k int, s uint64) (agents.Agent, error) {
+		a, _ := scripted(tk, k, s)
+		return &barrierAgent{Agent: a, wg: &wg, timeout: timeout}, nil
+	}
+	guarded := make(chan struct{})
+	go func() {
+		defer close(guarded)
+		defer func() {
+			if r := recover(); r != nil {
+				once.Do(func() { t.Errorf("panic: %v", r) })
+			}
+		}()
+		if _, _, err := eval.Run(tasks, eval.Options{NewAgent: f, Episodes: 1, Workers: 2}); err != nil {
+			t.Error(err)
+		}
+	}()
+	select {
+	case <-guarded:
+	case <-timeout:
+		t.Fatal("two episodes never ran at the same time with 2 workers")
+	}
+}
+
+func TestMalformedActionsAreInvalidNotErrors(t *testing.T) {
+	tk := suite(t)[0]
+	for _, text := range []string{"", "(", "inspect_logs(", "inspect_logs(nosuch)", "update_config(database, pool_size)", `resolve_incident("unterminated, x)`, "\x00\xff", "inspect_logs(database)\n"} {
+		a := eval.BindText(tk, text)
+		ep := runtime.NewEpisode(tk)
+		ep.Reset(1)
+		r := ep.Step(&a)
+		if text == "inspect_logs(database)\n" {
+			if r.Obs.Err != runtime.OK {
+				t.Errorf("%q: trailing newline should be accepted, got %v", text, r.Obs.Err)
+			}
+			continue
+		}
+		if r.Obs.Err == runtime.OK {
+			t.Errorf("%q: accepted as a valid action", text)
+		}
+	}
+}
+
+func TestReplayAgentStopsWhenActionsRunOut(t *testing.T) {
+	tk := suite(t)[0]
+	ep := eval.Play(tk, agents.NewReplay("# comment\ninspect_logs(database)\n\ncheck_status(cache)\n"), 0, 1, true)
+	if ep.Record.TotalSteps != 2 || ep.Record.Terminal != "" {
+		t.Errorf("replay of 2 actions: %+v", ep.Record)
+	}
+	if n := bytes.Count(ep.Trace, []byte("\n")); n != 2 {
+		t.Errorf("trace has %d lines, want one per step (2)", n)
+	}
+}

@@ -1,0 +1,272 @@
+package eval_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/srezc/srezc/agents"
+	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/runtime"
+)
+
+const tracesDir = "../testdata/traces"
+
+// variants are the plans every shipped incident is replayed with, and what
+// each must show: the expert succeeds; each near miss fails for its reason.
+var variants = []struct {
+	name  string
+	check func(r runtime.Record) bool
+	want  string
+}{
+	{"expert", func(r runtime.Record) bool { return r.Success && r.Terminal == "resolved" }, "success"},
+	{"wrong_fix", func(r runtime.Record) bool { return !r.Success && r.RootCauseIdentified && !r.Mitigated }, "failure with the right diagnosis and no mitigation"},
+	{"wrong_diagnosis", func(r runtime.Record) bool { return !r.Success && !r.RootCauseIdentified && r.Mitigated }, "failure with mitigation and a wrong diagnosis"},
+	{"wrong_change", func(r runtime.Record) bool {
+		return !r.Success && r.WrongChange && r.RootCauseIdentified && r.Mitigated
+	}, "failure from a wrong change left in place"},
+}
+
+// plans returns each variant's actions for a task from its trace archive.
+func plans(t *testing.T, tk *runtime.Task, ar *txtar.Archive) map[string][]string {
+	out := map[string][]string{"expert": tk.Expert}
+	for _, f := range ar.Files {
+		if name, ok := strings.CutSuffix(f.Name, ".actions"); ok {
+			var lines []string
+			for _, l := range strings.Split(strings.TrimSpace(string(f.Data)), "\n") {
+				lines = append(lines, strings.TrimSpace(l))
+			}
+			out[name] = lines
+		}
+	}
+	return out
+}
+
+func playPlan(tk *runtime.Task, plan []string) eval.Episode {
+	return eval.Play(tk, agents.NewScripted(plan), 0, 1, true)
+}
+
+// TestGoldenTraces replays every shipped incident's expert plan and near
+// misses and compares the traces (observations, rewards, records) with the
+// committed goldens; SREZC_UPDATE=1 rewrites them.
+func TestGoldenTraces(t *testing.T) {
+	update := os.Getenv("SREZC_UPDATE") == "1"
+	for _, tk := range suite(t) {
+		t.Run(tk.ID, func(t *testing.T) {
+			path := filepath.Join(tracesDir, tk.ID+".txtar")
+			ar, err := txtar.ParseFile(path)
+			if err != nil {
+				t.Fatalf("every shipped incident needs near misses in %s: %v", path, err)
+			}
+			ps := plans(t, tk, ar)
+			changed := false
+			for _, v := range variants {
+				plan, ok := ps[v.name]
+				if !ok {
+					t.Errorf("%s: no %s.actions section", path, v.name)
+					continue
+				}
+				ep := playPlan(tk, plan)
+				if !v.check(ep.Record) {
+					t.Errorf("%s: want %s, got %+v", v.name, v.want, ep.Record)
+				}
+				golden := "out/" + v.name + ".jsonl"
+				var have []byte
+				idx := -1
+				for i, f := range ar.Files {
+					if f.Name == golden {
+						have, idx = f.Data, i
+					}
+				}
+				if bytes.Equal(have, ep.Trace) {
+					continue
+				}
+				if update {
+					if idx < 0 {
+						ar.Files = append(ar.Files, txtar.File{Name: golden, Data: ep.Trace})
+					} else {
+						ar.Files[idx].Data = ep.Trace
+					}
+					changed = true
+					continue
+				}
+				t.Errorf("%s: trace differs from %s in %s (SREZC_UPDATE=1 rewrites):\n%s", v.name, golden, path, firstDiff(have, ep.Trace))
+			}
+			if changed {
+				sort.SliceStable(ar.Files, func(i, j int) bool {
+					return strings.HasPrefix(ar.Files[j].Name, "out/") && !strings.HasPrefix(ar.Files[i].Name, "out/")
+				})
+				if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func firstDiff(a, b []byte) string {
+	al, bl := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
+	for i := 0; i < len(al) || i < len(bl); i++ {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			return "line " + itoa(i+1) + ":\n  want " + x + "\n  got  " + y
+		}
+	}
+	return "(no difference)"
+}
+
+func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+// forbidden is what no agent-visible text may contain: incident ids, fault
+// kind names and every accepted diagnosis wording (mechanism phrases).
+// Config key and metric names are the schema, shown whatever the fault, and
+// are masked before the check.
+type leakRules struct {
+	words    []string // normalised phrases
+	keyNames []string
+}
+
+func rules(t *testing.T) leakRules {
+	m, diags := lang.Analyze(lang.ScenarioFiles())
+	if diags.HasErrors() {
+		t.Fatal("suite does not analyse")
+	}
+	var r leakRules
+	for _, in := range m.Incidents {
+		r.words = append(r.words, lang.NormalizePhrase(in.Name))
+	}
+	for _, fk := range m.FaultKinds {
+		r.words = append(r.words, lang.NormalizePhrase(fk.Name))
+	}
+	for _, rb := range m.Rubrics {
+		for _, mech := range rb.Mechanisms {
+			for _, p := range mech.Phrases {
+				r.words = append(r.words, lang.NormalizePhrase(p))
+			}
+		}
+	}
+	for _, k := range m.ServiceKinds {
+		for _, c := range k.Config {
+			r.keyNames = append(r.keyNames, c.Name)
+		}
+		for _, q := range k.Metrics() {
+			r.keyNames = append(r.keyNames, q.Name)
+		}
+	}
+	// Longest first, so a key that contains another is masked whole.
+	sort.Slice(r.keyNames, func(i, j int) bool { return len(r.keyNames[i]) > len(r.keyNames[j]) })
+	return r
+}
+
+func (r leakRules) find(text string) string {
+	for _, k := range r.keyNames {
+		text = strings.ReplaceAll(text, k, " ")
+	}
+	hay := " " + lang.NormalizePhrase(text) + " "
+	for _, w := range r.words {
+		if strings.Contains(hay, " "+w+" ") {
+			return w
+		}
+	}
+	return ""
+}
+
+// TestNothingAgentVisibleLeaks reads every log template of the stdlib and
+// every intro and observation along the expert, near-miss and random
+// traces of every shipped incident.
+func TestNothingAgentVisibleLeaks(t *testing.T) {
+	lr := rules(t)
+	m, _ := lang.Analyze(lang.ScenarioFiles())
+	for _, k := range m.ServiceKinds {
+		for _, l := range k.Logs {
+			for _, p := range l.Parts {
+				if w := lr.find(p.Lit); w != "" {
+					t.Errorf("%s: log %s template %q gives away %q", k.Name, l.Name, p.Lit, w)
+				}
+			}
+		}
+	}
+	for _, tk := range suite(t) {
+		ar, err := txtar.ParseFile(filepath.Join(tracesDir, tk.ID+".txtar"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var eps []eval.Episode
+		for _, plan := range plans(t, tk, ar) {
+			eps = append(eps, playPlan(tk, plan))
+		}
+		for seed := uint64(1); seed <= 20; seed++ {
+			eps = append(eps, eval.Play(tk, agents.NewRandom(seed), 0, seed, true))
+		}
+		for _, ep := range eps {
+			for _, line := range bytes.Split(bytes.TrimSpace(ep.Trace), []byte("\n")) {
+				var s eval.Step
+				if err := json.Unmarshal(line, &s); err != nil {
+					t.Fatal(err)
+				}
+				if w := lr.find(s.Intro + "\n" + s.Observation); w != "" {
+					t.Errorf("%s: after %q the agent sees %q:\n%s", tk.ID, s.Action, w, s.Observation)
+				}
+			}
+		}
+	}
+}
+
+// TestWritesAreAcknowledgedAlike checks that the immediate result of a
+// right and a wrong write differ only in the values the agent wrote.
+func TestWritesAreAcknowledgedAlike(t *testing.T) {
+	for _, tk := range suite(t) {
+		var right string
+		for _, a := range tk.Expert {
+			if strings.HasPrefix(a, "update_config(") {
+				right = a
+				break
+			}
+		}
+		if right == "" {
+			continue
+		}
+		args := strings.Split(strings.TrimSuffix(strings.TrimPrefix(right, "update_config("), ")"), ", ")
+		wrong := "update_config(" + args[0] + ", " + args[1] + ", " + wrongValue(args[2]) + ")"
+		obs := func(text string) string {
+			ep := runtime.NewEpisode(tk)
+			ep.Reset(1)
+			a := eval.BindText(tk, text)
+			r := ep.Step(&a)
+			return string(ep.AppendText(nil, &r.Obs))
+		}
+		ro, wo := obs(right), obs(wrong)
+		mask := func(s, v string) string { return strings.Replace(s, strings.Trim(v, `"`), "VALUE", 1) }
+		if mask(ro, args[2]) != mask(wo, wrongValue(args[2])) {
+			t.Errorf("%s: right and wrong writes are told apart:\n%s\n%s", tk.ID, ro, wo)
+		}
+		if strings.Contains(ro, "Invalid") {
+			t.Errorf("%s: expert write rejected: %s", tk.ID, ro)
+		}
+	}
+}
+
+func wrongValue(v string) string {
+	switch {
+	case v == "true":
+		return "false"
+	case v == "false":
+		return "true"
+	case strings.HasPrefix(v, `"`):
+		return `"wrong.example"`
+	}
+	return v + "1"
+}

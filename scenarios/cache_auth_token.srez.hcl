@@ -1,0 +1,28 @@
+# Cache: the token the web tier presents was rotated out. The cache looks
+# idle; the symptoms surface on the database, which now takes every read.
+
+incident "cache_auth_token" {
+  title      = "Database overloaded after a quiet deploy"
+  alert      = "Database query latency and error rate are far above normal; the checkout page is slow."
+  difficulty = "medium"
+  split      = "dev"
+  budget     = 12
+  system     = "standard"
+
+  fault "cache_auth_token_expired" {
+    target = "cache"
+    age_h  = 24
+  }
+  distractor "db_work_mem_tuned" {
+    target = "database"
+  }
+  noise "jitter" {}
+
+  expert = [
+    "inspect_metrics(database)",
+    "inspect_logs(web_server)",
+    "inspect_logs(cache)",
+    "update_config(cache, auth_token_valid, true)",
+    "resolve_incident(\"cache: auth token expired\", \"renewed the cache auth token (auth_token_valid = true)\")",
+  ]
+}

@@ -1,0 +1,28 @@
+# Database: the pooler keeps far too few server connections for the load;
+# callers queue for a connection and time out.
+
+incident "db_pool" {
+  title      = "Checkout failing with timeouts"
+  alert      = "The web tier's 5xx rate is above 10%; most failures are timeouts talking to storage."
+  difficulty = "medium"
+  split      = "train"
+  budget     = 12
+  system     = "standard"
+
+  fault "db_pool_too_small" {
+    target = "database"
+    size   = 6
+  }
+  distractor "web_short_keepalive" {
+    target = "web_server"
+  }
+  noise "stale_metrics" {}
+
+  expert = [
+    "inspect_logs(web_server)",
+    "inspect_logs(database)",
+    "inspect_config(database, pool_size)",
+    "update_config(database, pool_size, 50)",
+    "resolve_incident(\"database connection pool exhausted\", \"raised the database pool_size to 50\")",
+  ]
+}

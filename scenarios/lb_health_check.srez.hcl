@@ -1,0 +1,25 @@
+# Load balancer: the health probe asks the web tier for a path it does not
+# serve, so every backend leaves rotation and the site answers 503.
+
+incident "lb_health_check" {
+  title      = "Site returns 503 for every request"
+  alert      = "Synthetic checks: every request to the public site returns 503 Service Unavailable."
+  difficulty = "easy"
+  split      = "train"
+  budget     = 10
+  system     = "standard"
+
+  fault "lb_health_check_path_wrong" {
+    target = "load_balancer"
+    path   = "/status"
+  }
+  noise "jitter" {}
+
+  expert = [
+    "check_status(load_balancer)",
+    "inspect_logs(load_balancer)",
+    "inspect_config(load_balancer, health_check_path)",
+    "update_config(load_balancer, health_check_path, \"/healthz\")",
+    "resolve_incident(\"load balancer: health check probes the wrong path\", \"set health_check_path to /healthz\")",
+  ]
+}

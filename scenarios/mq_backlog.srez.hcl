@@ -1,0 +1,27 @@
+# Message queue: too few consumers for the arrival rate; the backlog and
+# the lag grow every tick.
+
+incident "mq_backlog" {
+  title      = "Order confirmations delayed"
+  alert      = "Customers report order confirmation emails arriving many minutes late."
+  difficulty = "easy"
+  split      = "test"
+  budget     = 10
+  system     = "standard"
+
+  fault "mq_consumer_concurrency_low" {
+    target    = "message_queue"
+    consumers = 1
+  }
+  distractor "elevated_metric" {
+    target = "database"
+  }
+  noise "phantom_restart" {}
+
+  expert = [
+    "inspect_metrics(message_queue)",
+    "inspect_config(message_queue, consumer_concurrency)",
+    "update_config(message_queue, consumer_concurrency, 8)",
+    "resolve_incident(\"message queue: too few consumers for the arrival rate\", \"raised consumer_concurrency to 8\")",
+  ]
+}

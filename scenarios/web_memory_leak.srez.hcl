@@ -1,0 +1,27 @@
+# Web server: a leak grows resident memory every tick until workers are
+# killed. Only a restart releases it.
+
+incident "web_memory_leak" {
+  title      = "API latency climbing, intermittent errors"
+  alert      = "API p95 latency has tripled over the last hour and 5xx responses are appearing."
+  difficulty = "easy"
+  split      = "train"
+  budget     = 10
+  system     = "standard"
+
+  fault "web_memory_leak" {
+    target  = "web_server"
+    rate_mb = 800.0
+  }
+  distractor "noisy_warning" {
+    target = "cache"
+  }
+  noise "spike" {}
+
+  expert = [
+    "inspect_metrics(web_server)",
+    "inspect_logs(web_server)",
+    "restart_service(web_server)",
+    "resolve_incident(\"web server memory leak\", \"restart the web server\")",
+  ]
+}
