@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -41,7 +42,7 @@ func writeAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, ".srezc-*")
 	if err != nil {
-		return err
+		return fmt.Errorf("cannot write %s: %w", path, errors.Unwrap(err))
 	}
 	name := tmp.Name()
 	if _, err := tmp.Write(data); err != nil {
@@ -55,7 +56,7 @@ func writeAtomic(path string, data []byte) error {
 	}
 	if err := os.Rename(name, path); err != nil {
 		os.Remove(name)
-		return err
+		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
 	return nil
 }
@@ -66,6 +67,9 @@ func (e *env) compileCmd() *cobra.Command {
 		Use:   "compile [-o DIR] [--dump-after STAGE] [PATH...]",
 		Short: "Compile incidents into versioned IR files (one per incident, named ID.srez.ir)",
 		RunE: func(c *cobra.Command, args []string) error {
+			if dumpAfter != "" && out != "" {
+				return usageError{fmt.Errorf("--dump-after prints the task; it cannot be combined with -o")}
+			}
 			if dumpAfter != "" {
 				ok := false
 				for _, s := range compiler.StageNames() {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -40,6 +41,14 @@ Output is byte-identical across runs and GOMAXPROCS.`,
 			}
 			if episodes < 1 {
 				return usageError{fmt.Errorf("--episodes must be at least 1")}
+			}
+			if workers < 0 {
+				return usageError{fmt.Errorf("--workers must be 0 (GOMAXPROCS) or more")}
+			}
+			if traceFile != "" && traceFile != "-" {
+				if info, err := os.Stat(filepath.Dir(traceFile)); err != nil || !info.IsDir() {
+					return usageError{fmt.Errorf("--trace %s: folder %s does not exist", traceFile, filepath.Dir(traceFile))}
+				}
 			}
 			if actionsFile != "" && agent != "replay" {
 				return usageError{fmt.Errorf("--actions is only for --agent replay")}
@@ -85,15 +94,21 @@ Output is byte-identical across runs and GOMAXPROCS.`,
 					return err
 				}
 			}
+			// With the trace on stdout, the report goes to stderr so that
+			// stdout stays one JSON line per step.
+			out := e.stdout
+			if traceFile == "-" {
+				out = e.stderr
+			}
 			if asJSON {
 				b, err := json.MarshalIndent(rep, "", "  ")
 				if err != nil {
 					return err
 				}
-				fmt.Fprintln(e.stdout, string(b))
+				fmt.Fprintln(out, string(b))
 				return nil
 			}
-			return writeRunSummary(e.stdout, rep)
+			return writeRunSummary(out, rep)
 		},
 	}
 	f := c.Flags()
@@ -103,7 +118,7 @@ Output is byte-identical across runs and GOMAXPROCS.`,
 	f.IntVar(&episodes, "episodes", 1, "episodes per incident")
 	f.IntVar(&workers, "workers", 0, "episodes in flight at once (default GOMAXPROCS)")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
-	f.StringVar(&traceFile, "trace", "", "write one JSON line per step to FILE (- for stdout)")
+	f.StringVar(&traceFile, "trace", "", "write one JSON line per step to FILE (- for stdout; the report then goes to stderr)")
 	f.StringVar(&actionsFile, "actions", "", "replay: read text actions from FILE instead of stdin")
 	_ = c.MarkFlagRequired("agent")
 	return c

@@ -3,7 +3,7 @@
 
 incident "cache_auth_token" {
   title      = "Database overloaded after a quiet deploy"
-  alert      = "Database query latency and error rate are far above normal; the checkout page is slow."
+  alert      = "Database query volume has roughly quadrupled in the last hour and its connections are filling up; nothing was deployed to the database."
   difficulty = "medium"
   split      = "dev"
   budget     = 12
