@@ -480,6 +480,7 @@ func (e *Episode) RestoreState(data []byte) error {
 	copy(e.ring, ring)
 	s.ring = e.ring
 	*e = s
-	e.full = true
+	e.ticks.changed = e.ticks.changed[:0]
+	e.ticks.full = true
 	return nil
 }

@@ -92,16 +92,16 @@ type Episode struct {
 
 	restartedHealthy bool
 
-	// full asks for the next tick to evaluate every update, after
-	// anything wrote a row (incremental.go).
-	full        bool
-	alwaysFull  bool
-	deps        depIndex
-	changedNow  []bool
-	changedNext []bool
+	// Incremental ticks (incremental.go): the ring's tick state, and one
+	// for the grader's look-ahead on scratch.
+	deps       depIndex
+	ticks      tickState
+	lookahead  tickState
+	alwaysFull bool
 
 	scratch []uint64
 	norm    []byte
+	wordAt  []int32
 	text    []byte
 	line    []byte
 	mention []bool
@@ -119,11 +119,11 @@ func NewEpisode(t *Task) *Episode {
 		invalid: make([]uint64, 0, t.Budget+1),
 		scratch: make([]uint64, t.History*n),
 
-		deps:        buildDeps(t),
-		changedNow:  make([]bool, n),
-		changedNext: make([]bool, n),
-		norm:        make([]byte, 0, 256),
-		mention:     make([]bool, len(t.Components)+len(t.Mechanisms)),
+		deps:      buildDeps(t),
+		ticks:     newTickState(t),
+		lookahead: newTickState(t),
+		norm:      make([]byte, 0, 256),
+		mention:   make([]bool, len(t.Components)+len(t.Mechanisms)),
 	}
 }
 
@@ -140,7 +140,21 @@ func (e *Episode) Reset(seed uint64) {
 		copy(e.ring[(tick%h)*e.n:], t.Init[i*e.n:(i+1)*e.n])
 	}
 	e.tick = t.InitTick
-	e.full = true
+	// A compiled task's last initial row was ticked from the one before
+	// (InitTick has moved past the first ring), so the slots that differ
+	// are the last tick's changes; forcing them is harmless and covers a
+	// warm-up of zero ticks, whose last row holds poked edits. Rows that
+	// were never ticked (the compiler's own settling) need a full tick.
+	e.ticks.changed = e.ticks.changed[:0]
+	e.ticks.full = h < 2 || t.InitTick < h
+	if !e.ticks.full {
+		cur, before := e.row(e.tick), e.row(e.tick-1)
+		for i := range cur {
+			if cur[i] != before[i] {
+				e.ticks.force(SlotID(i))
+			}
+		}
+	}
 	e.seed = seed
 	e.step = 0
 	e.done = false
@@ -165,9 +179,10 @@ func (e *Episode) Fork() *Episode {
 	f.strBuf = append([]byte(nil), e.strBuf...)
 	f.strEnd = append([]uint32(nil), e.strEnd...)
 	f.scratch = make([]uint64, len(e.scratch))
-	f.changedNow = make([]bool, e.n)
-	f.changedNext = make([]bool, e.n)
+	f.ticks = e.ticks.clone()
+	f.lookahead = e.lookahead.clone()
 	f.norm = make([]byte, 0, cap(e.norm))
+	f.wordAt = make([]int32, 0, cap(e.wordAt))
 	f.mention = make([]bool, len(e.mention))
 	return &f
 }
@@ -209,34 +224,23 @@ func (e *Episode) RowAt(k int) []uint64 {
 	return e.row(k)
 }
 
-// advanceRing moves a ring forward one tick and returns the new tick. With
-// full unset it recomputes only updates whose inputs changed.
-func (e *Episode) advanceRing(ring []uint64, tick int, full bool) int {
+// advanceRing moves a ring forward one tick and returns the new tick.
+func (e *Episode) advanceRing(ring []uint64, tick int, s *tickState) int {
 	h := e.t.History
-	pi := (tick % h) * e.n
-	cur := ring[pi : pi+e.n : pi+e.n]
-	bi := ((tick + h - 1) % h) * e.n
-	before := ring[bi : bi+e.n : bi+e.n]
+	ci := (tick % h) * e.n
+	cur := ring[ci : ci+e.n : ci+e.n]
 	tick++
 	ni := (tick % h) * e.n
 	next := ring[ni : ni+e.n : ni+e.n]
 	copy(next, cur)
-	if !full && !e.alwaysFull && e.deps.ok && h > 2 {
-		e.tickIncremental(next, cur, before)
-		return tick
-	}
-	code := e.t.Code
-	for _, u := range e.t.Updates {
-		next[u.Slot] = e.eval(code[u.Code.Start:u.Code.End], next, cur)
-	}
+	e.advance(next, cur, s)
 	return tick
 }
 
 // Advance moves the world one tick without an action; the grader's idle
 // ticks and tests use it.
 func (e *Episode) Advance() {
-	e.tick = e.advanceRing(e.ring, e.tick, e.full)
-	e.full = false
+	e.tick = e.advanceRing(e.ring, e.tick, &e.ticks)
 }
 
 func clamp(x, lo, hi float64) float64 {
@@ -431,7 +435,7 @@ func (e *Episode) restart(svc int) {
 	code := t.Code
 	for _, as := range t.Services[svc].Restart {
 		row[as.Slot] = e.eval(code[as.Code.Start:as.Code.End], row, row)
-		e.full = true
+		e.ticks.force(as.Slot)
 	}
 	correct := false
 	for i := range t.Faults {
@@ -469,7 +473,7 @@ func (e *Episode) update(a *Action) {
 	before := e.fixedCount(row)
 	wrongBefore := e.wrongChanges()
 	row[a.Key] = e.word(a.Value)
-	e.full = true
+	e.ticks.force(a.Key)
 	wrongAfter := e.wrongChanges()
 	if wrongAfter > wrongBefore {
 		e.rec.WrongChange = true
@@ -570,9 +574,9 @@ func (e *Episode) mitigated() bool {
 	tick := e.tick
 	ri := (tick % h) * e.n
 	copy(e.scratch[ri:ri+e.n], e.ring[ri:ri+e.n])
+	e.lookahead.copyFrom(&e.ticks)
 	for i := 0; i < 2*max(t.Hold, 1); i++ {
-		// Only the current row was copied, so the first tick is a full one.
-		tick = e.advanceRing(e.scratch, tick, i == 0 || e.full)
+		tick = e.advanceRing(e.scratch, tick, &e.lookahead)
 		if i < max(t.Hold, 1) {
 			continue
 		}
@@ -624,7 +628,7 @@ func (e *Episode) resolve(a *Action) {
 
 // Poke sets a slot of the current row. The compiler uses it to inject the
 // faults' edits before the warm-up; agents never reach it.
-func (e *Episode) Poke(s SlotID, w uint64) { e.Row()[s] = w; e.full = true }
+func (e *Episode) Poke(s SlotID, w uint64) { e.Row()[s] = w; e.ticks.force(s) }
 
 // History returns a copy of the ring's rows, oldest first, ending at the
 // current tick.

@@ -22,21 +22,25 @@ func (e *Episode) normalize(s string) []byte {
 		b = append(b, ' ')
 	}
 	e.norm = b
+	e.wordAt = e.wordAt[:0]
+	for i := 1; i < len(b); i++ {
+		if b[i-1] == ' ' && b[i] != ' ' {
+			e.wordAt = append(e.wordAt, int32(i))
+		}
+	}
 	return b
 }
 
 // hasPhrase reports whether the normalised phrase occurs in hay as whole
-// words. hay starts and ends with a space.
-func hasPhrase(hay []byte, phrase string) bool {
+// words; words holds the offsets where hay's words start.
+func hasPhrase(hay []byte, words []int32, phrase string) bool {
 	n := len(phrase)
 	if n == 0 {
 		return false
 	}
-	for i := 1; i+n < len(hay); i++ {
-		if hay[i-1] != ' ' || hay[i+n] != ' ' || hay[i] != phrase[0] {
-			continue
-		}
-		if string(hay[i:i+n]) == phrase {
+	for _, w := range words {
+		i := int(w)
+		if hay[i] == phrase[0] && i+n < len(hay) && hay[i+n] == ' ' && string(hay[i:i+n]) == phrase {
 			return true
 		}
 	}
@@ -45,15 +49,15 @@ func hasPhrase(hay []byte, phrase string) bool {
 
 // maskPhrase blanks every whole-word occurrence of phrase in hay and
 // reports whether there was one.
-func maskPhrase(hay []byte, phrase string) bool {
+func maskPhrase(hay []byte, words []int32, phrase string) bool {
 	n := len(phrase)
-	found := false
 	if n == 0 {
 		return false
 	}
-	c := phrase[0]
-	for i := 1; i+n < len(hay); i++ {
-		if hay[i] == c && hay[i-1] == ' ' && hay[i+n] == ' ' && string(hay[i:i+n]) == phrase {
+	found := false
+	for _, w := range words {
+		i := int(w)
+		if hay[i] == phrase[0] && i+n < len(hay) && hay[i+n] == ' ' && string(hay[i:i+n]) == phrase {
 			for k := i; k < i+n; k++ {
 				hay[k] = ' '
 			}
@@ -63,9 +67,9 @@ func maskPhrase(hay []byte, phrase string) bool {
 	return found
 }
 
-func mentions(hay []byte, term *Term) bool {
+func mentions(hay []byte, words []int32, term *Term) bool {
 	for _, p := range term.Phrases {
-		if hasPhrase(hay, p) {
+		if hasPhrase(hay, words, p) {
 			return true
 		}
 	}
@@ -85,13 +89,13 @@ func (e *Episode) diagnose(text string) bool {
 	for j := range t.Mechanisms {
 		e.mention[nc+j] = false
 		for _, p := range t.Mechanisms[j].Phrases {
-			if maskPhrase(hay, p) {
+			if maskPhrase(hay, e.wordAt, p) {
 				e.mention[nc+j] = true
 			}
 		}
 	}
 	for i := range t.Components {
-		e.mention[i] = mentions(hay, &t.Components[i])
+		e.mention[i] = mentions(hay, e.wordAt, &t.Components[i])
 	}
 	ok := len(t.Faults) > 0
 	for i := range t.Faults {
@@ -142,7 +146,7 @@ func (e *Episode) namesFix(text string) bool {
 		for _, r := range t.Faults[i].Remedies {
 			switch r.Effect {
 			case EffectRestart:
-				named = named || hasPhrase(hay, "restart") || hasPhrase(hay, "restarted") || hasPhrase(hay, "restarting")
+				named = named || hasPhrase(hay, e.wordAt, "restart") || hasPhrase(hay, e.wordAt, "restarted") || hasPhrase(hay, e.wordAt, "restarting")
 			case EffectUpdate:
 				named = named || hasKeyWords(hay, t.Slots[r.Slot].Name)
 			}
