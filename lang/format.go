@@ -2,6 +2,7 @@ package lang
 
 import (
 	"bytes"
+	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -10,17 +11,21 @@ import (
 
 // Format returns src in canonical layout: hclwrite's indentation, spacing
 // and alignment, LF line endings and exactly one final newline. It changes
-// only whitespace and comments' line endings, never meaning.
+// only layout, never meaning.
 //
 // A file with syntax errors is not formatted: Format returns nil and the
-// errors (filename names the file in them). Warnings, if any, come back
-// with the formatted source.
+// errors (filename names the file in them). Nor is a file that hclwrite
+// would change beyond layout (it turns `0 .0` into `0.0`): Format checks
+// that the tokens are the same before and after, and otherwise returns nil
+// and an error at the first token that would change. Warnings, if any,
+// come back with the formatted source.
 //
 // Line endings: a CRLF that ends a line, or that sits inside a comment,
-// becomes LF (and a comment's lines lose their trailing CRs). CRLFs inside a heredoc are part of the string's value (HCL
-// keeps the CR), so they, and the heredoc's opening line, are left alone;
-// such a file keeps those CRLFs. Blank lines and spaces at the end of the
-// file are dropped; an empty or all-blank file formats to nothing.
+// becomes LF (a comment's lines lose all their trailing CRs). CRLFs inside
+// a heredoc are part of the string's value (HCL keeps the CR), so they,
+// and the heredoc's opening line, are left alone; such a file keeps those
+// CRLFs. Blank lines and spaces at the end of the file are dropped; an
+// empty or all-blank file formats to nothing.
 func Format(filename string, src []byte) ([]byte, Diagnostics) {
 	_, ds := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	diags := fromHCLDiags(ds).Sort()
@@ -31,7 +36,11 @@ func Format(filename string, src []byte) ([]byte, Diagnostics) {
 	if ds.HasErrors() {
 		return nil, fromHCLDiags(ds).Sort()
 	}
-	out := bytes.TrimRight(hclwrite.Format(canonicalLines(src, toks)), "\n")
+	out := hclwrite.Format(canonicalLines(src, toks))
+	if d := checkSameTokens(toks, out); d != nil {
+		return nil, diags.Append(d).Sort()
+	}
+	out = bytes.TrimRight(out, "\n")
 	if len(out) == 0 {
 		return []byte{}, diags
 	}
@@ -40,9 +49,9 @@ func Format(filename string, src []byte) ([]byte, Diagnostics) {
 
 // canonicalLines turns CRLF into LF in newline and comment tokens, the only
 // tokens where a line ending carries no meaning (a comment loses every CR
-// that ends one of its lines), and cuts the file after
-// the first newline after its last other token (a heredoc's closing
-// marker needs it), dropping blank lines and spaces at the end.
+// that ends one of its lines), and cuts the file after the first newline
+// that follows its last other token (a heredoc's closing marker needs
+// one), dropping blank lines and spaces at the end.
 func canonicalLines(src []byte, toks hclsyntax.Tokens) []byte {
 	cut, seen := 0, false
 	for _, t := range toks {
@@ -85,4 +94,56 @@ func trimLineCRs(b []byte) []byte {
 		lines[i] = bytes.TrimRight(l, "\r")
 	}
 	return bytes.Join(lines, []byte("\n"))
+}
+
+// checkSameTokens guards the promise that formatting changes only layout:
+// hclwrite only respaces tokens, but removing a space can join two tokens
+// into one (`0 .0` becomes the number `0.0`). It compares in, the source's
+// tokens, with out's, and blames the first token that changed.
+func checkSameTokens(in hclsyntax.Tokens, out []byte) *Diagnostic {
+	got, ds := hclsyntax.LexConfig(out, "", hcl.InitialPos)
+	a, b := layoutFree(in), layoutFree(got)
+	i := 0
+	for i < len(a) && i < len(b) && a[i].Type == b[i].Type && bytes.Equal(tokenText(a[i]), tokenText(b[i])) {
+		i++
+	}
+	if i == len(a) && i == len(b) && !ds.HasErrors() {
+		return nil
+	}
+	d := &Diagnostic{Severity: Error, Summary: "Formatting would change meaning"}
+	if i < len(a) {
+		r := fromHCL(a[i].Range)
+		d.Subject = &r
+		d.Detail = fmt.Sprintf("Formatting changes the token %q", tokenText(a[i]))
+		if i < len(b) {
+			d.Detail += fmt.Sprintf(" into %q", tokenText(b[i]))
+		}
+		d.Detail += ", which means something else. Write the expression so that no space is needed to keep its parts apart (with parentheses, say), then format again."
+	} else if len(in) > 0 {
+		r := fromHCL(in[len(in)-1].Range)
+		d.Subject = &r
+		d.Detail = "Formatting adds tokens at the end of the file."
+	}
+	return d
+}
+
+// layoutFree drops what formatting may change from a token list: the
+// newlines and end marker that end the file.
+func layoutFree(toks hclsyntax.Tokens) hclsyntax.Tokens {
+	n := len(toks)
+	for n > 0 && (toks[n-1].Type == hclsyntax.TokenEOF || toks[n-1].Type == hclsyntax.TokenNewline) {
+		n--
+	}
+	return toks[:n]
+}
+
+// tokenText is a token's bytes with its line endings in canonical form.
+func tokenText(t hclsyntax.Token) []byte {
+	switch t.Type {
+	case hclsyntax.TokenNewline:
+		return []byte("\n")
+	case hclsyntax.TokenComment:
+		return trimLineCRs(t.Bytes)
+	}
+	return t.Bytes
 }

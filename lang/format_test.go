@@ -197,6 +197,21 @@ func TestFormatSyntaxError(t *testing.T) {
 	}
 }
 
+// hclwrite drops the space in `0 .0` (a number, then a legacy index) and
+// makes it the float 0.0; Format refuses instead of changing the meaning.
+func TestFormatRefusesToChangeMeaning(t *testing.T) {
+	for _, src := range []string{"a = 0 .0\n", "a = 1 . 5\n"} {
+		out, diags := lang.Format("join.srez.hcl", []byte(src))
+		if out != nil || len(diags) != 1 || diags[0].Summary != "Formatting would change meaning" {
+			t.Errorf("Format(%q) = %q, %v; want no output and one error", src, out, diags)
+			continue
+		}
+		if r := diags[0].Subject; r == nil || r.String() != "join.srez.hcl:1:5" {
+			t.Errorf("Format(%q): error at %v, want join.srez.hcl:1:5", src, r)
+		}
+	}
+}
+
 // FuzzFormat checks that Format never panics, that output and errors
 // exclude each other, that formatted source is a fixed point and that
 // formatting changes no token.
