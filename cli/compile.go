@@ -38,7 +38,11 @@ func readInputs(paths []string) ([]*lang.File, lang.Diagnostics) {
 
 // writeAtomic writes a file through a temporary file and a rename, so no
 // half-written file is ever left behind.
-func writeAtomic(path string, data []byte) error {
+func writeAtomic(path string, data []byte) error { return writeAtomicMode(path, data, 0o644) }
+
+// writeAtomicMode is writeAtomic giving the file mode perm before it
+// appears under its name.
+func writeAtomicMode(path string, data []byte, perm os.FileMode) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, ".srezc-*")
 	if err != nil {
@@ -51,6 +55,10 @@ func writeAtomic(path string, data []byte) error {
 		return err
 	}
 	if err := tmp.Close(); err != nil {
+		os.Remove(name)
+		return err
+	}
+	if err := os.Chmod(name, perm); err != nil {
 		os.Remove(name)
 		return err
 	}

@@ -143,8 +143,8 @@ func rewrite(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(real, data); err != nil {
+	if err := writeAtomicMode(real, data, info.Mode().Perm()); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	return os.Chmod(real, info.Mode().Perm())
+	return nil
 }

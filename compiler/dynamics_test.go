@@ -27,35 +27,43 @@ func shipped(t *testing.T) (*lang.Module, map[string]*runtime.Task) {
 }
 
 // symptoms is what an operator would call a symptom on one service: a status
-// other than healthy, or WARN/ERROR lines in its latest log tick.
+// other than healthy, or WARN/ERROR lines in its latest log tick that are
+// still there a tick later (so a transient noise line is not a symptom).
 func symptoms(t *testing.T, tk *runtime.Task, ep *runtime.Episode, svc string) string {
 	var out []string
 	status := observe(t, tk, ep, "check_status("+svc+")")
 	if !strings.Contains(status, "status: healthy") {
 		out = append(out, strings.TrimSpace(status[strings.Index(status, "]")+2:]))
 	}
-	logs := observe(t, tk, ep, "inspect_logs("+svc+")")
-	last := ""
-	for _, l := range strings.Split(logs, "\n") {
-		if strings.HasPrefix(l, "  t=") {
-			tick, _, _ := strings.Cut(l[4:], " ")
-			if tick != last {
-				last, out = tick, filterSymptoms(out)
-			}
-			if strings.Contains(l, " WARN ") || strings.Contains(l, " ERROR ") {
-				out = append(out, "log:"+strings.TrimSpace(l[strings.Index(l, " ")+1:]))
-			}
+	later := ep.Fork()
+	later.Advance()
+	again := map[string]bool{}
+	for _, l := range latestLogSymptoms(observe(t, tk, later, "inspect_logs("+svc+")")) {
+		again[l] = true
+	}
+	for _, l := range latestLogSymptoms(observe(t, tk, ep, "inspect_logs("+svc+")")) {
+		if again[l] {
+			out = append(out, l)
 		}
 	}
 	return strings.Join(out, "; ")
 }
 
-// filterSymptoms drops log lines of older ticks, keeping the status.
-func filterSymptoms(s []string) []string {
+// latestLogSymptoms returns the WARN and ERROR lines of the latest tick of a
+// logs observation, without their tick prefix.
+func latestLogSymptoms(logs string) []string {
 	var out []string
-	for _, x := range s {
-		if !strings.HasPrefix(x, "log:") {
-			out = append(out, x)
+	last := ""
+	for _, l := range strings.Split(logs, "\n") {
+		if !strings.HasPrefix(l, "  t=") {
+			continue
+		}
+		tick, rest, _ := strings.Cut(l[4:], " ")
+		if tick != last {
+			last, out = tick, out[:0]
+		}
+		if strings.HasPrefix(rest, "WARN ") || strings.HasPrefix(rest, "ERROR ") {
+			out = append(out, "log:"+rest)
 		}
 	}
 	return out

@@ -99,6 +99,8 @@ type Episode struct {
 	lookahead  tickState
 	alwaysFull bool
 
+	slotKey, serviceKey []uint64 // noise keys, shared by forks
+
 	scratch []uint64
 	norm    []byte
 	wordAt  []int32
@@ -110,14 +112,17 @@ type Episode struct {
 // NewEpisode allocates an episode's buffers for t. It does not Reset.
 func NewEpisode(t *Task) *Episode {
 	n := len(t.Slots)
+	slotKey, serviceKey := noiseKeys(t)
 	return &Episode{
-		t:       t,
-		n:       n,
-		ring:    make([]uint64, t.History*n),
-		found:   make([]bool, len(t.Evidence)),
-		seen:    make([]uint64, 0, t.Budget+1),
-		invalid: make([]uint64, 0, t.Budget+1),
-		scratch: make([]uint64, t.History*n),
+		slotKey:    slotKey,
+		serviceKey: serviceKey,
+		t:          t,
+		n:          n,
+		ring:       make([]uint64, t.History*n),
+		found:      make([]bool, len(t.Evidence)),
+		seen:       make([]uint64, 0, t.Budget+1),
+		invalid:    make([]uint64, 0, t.Budget+1),
+		scratch:    make([]uint64, t.History*n),
 
 		deps:      buildDeps(t),
 		ticks:     newTickState(t),

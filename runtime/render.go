@@ -28,9 +28,42 @@ func splitmix64(x uint64) uint64 {
 	return x ^ (x >> 31)
 }
 
-func (e *Episode) uniform(tick int, slot SlotID, k int) float64 {
-	h := splitmix64(e.seed ^ splitmix64(uint64(tick)*0x100000001b3^uint64(slot)<<20^uint64(k)<<52))
+// uniform draws noise number k for a key at a tick. Keys come from names
+// (noiseKeys), not slot numbers, so adding a slot to a service kind does not
+// move the noise every other observation shows.
+func (e *Episode) uniform(tick int, key uint64, k int) float64 {
+	h := splitmix64(e.seed ^ splitmix64(uint64(tick)*0x100000001b3^key^uint64(k)<<52))
 	return float64(h>>11) / (1 << 53)
+}
+
+// noiseKeys hashes each slot's "service.name" and each service's name
+// (FNV-1a), the keys noise is drawn under.
+func noiseKeys(t *Task) (slots, services []uint64) {
+	fnv := func(parts ...string) uint64 {
+		h := uint64(14695981039346656037)
+		for i, p := range parts {
+			if i > 0 {
+				h = (h ^ '.') * 1099511628211
+			}
+			for j := 0; j < len(p); j++ {
+				h = (h ^ uint64(p[j])) * 1099511628211
+			}
+		}
+		return h
+	}
+	slots = make([]uint64, len(t.Slots))
+	for i, sl := range t.Slots {
+		svc := ""
+		if sl.Service >= 0 && int(sl.Service) < len(t.Services) {
+			svc = t.Services[sl.Service].Name
+		}
+		slots[i] = fnv(svc, sl.Name)
+	}
+	services = make([]uint64, len(t.Services))
+	for i, s := range t.Services {
+		services[i] = fnv(s.Name)
+	}
+	return slots, services
 }
 
 func (e *Episode) noiseApplies(n *Noise, svc int16) bool {
@@ -65,11 +98,11 @@ func (e *Episode) metricAt(s SlotID, k int) float64 {
 		}
 		switch n.Effect {
 		case NoiseSpike:
-			if e.uniform(k, s, i) < n.Rate {
+			if e.uniform(k, e.slotKey[s], i) < n.Rate {
 				v = float64(v * n.Magnitude)
 			}
 		case NoiseJitter:
-			v = float64(v * (1 + n.Magnitude*(2*e.uniform(k, s, i)-1)))
+			v = float64(v * (1 + n.Magnitude*(2*e.uniform(k, e.slotKey[s], i)-1)))
 		}
 	}
 	// Noise never takes a value out of its natural range: a count or a
@@ -246,7 +279,7 @@ func (e *Episode) appendStatus(b []byte, svc, tick int) []byte {
 func (e *Episode) phantomRestart(svc, tick int) bool {
 	for i := range e.t.Noise {
 		n := &e.t.Noise[i]
-		if n.Effect == NoisePhantomRestart && e.noiseApplies(n, int16(svc)) && e.uniform(tick, SlotID(svc), i) < n.Rate {
+		if n.Effect == NoisePhantomRestart && e.noiseApplies(n, int16(svc)) && e.uniform(tick, e.serviceKey[svc], i) < n.Rate {
 			return true
 		}
 	}
