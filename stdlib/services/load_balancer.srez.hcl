@@ -152,7 +152,7 @@ service_kind "load_balancer" {
 
   derived "backends_in_rotation" {
     type  = "int"
-    value = "config.health_check_path == \"/healthz\" && web.status != \"down\" && web.status != \"restarting\" ? 2 : 0"
+    value = "config.health_check_path == web.health_route && web.status != \"down\" && web.status != \"restarting\" ? 2 : 0"
     unit  = "backends"
   }
 
@@ -368,14 +368,14 @@ service_kind "load_balancer" {
 
   log "probe_failed" {
     level = "ERROR"
-    when  = "serving && config.health_check_path != \"/healthz\""
+    when  = "serving && config.health_check_path != web.health_route"
     text  = "probe GET {config.health_check_path} backend=web_server returned 404; marking backend DOWN (0/2 in rotation)"
   }
 
   log "backend_gone" {
     level = "ERROR"
-    when  = "serving && config.health_check_path == \"/healthz\" && backends_in_rotation == 0"
-    text  = "probe GET /healthz backend=web_server connect: connection refused; 0/2 in rotation, answering 503"
+    when  = "serving && config.health_check_path == web.health_route && backends_in_rotation == 0"
+    text  = "probe GET {config.health_check_path} backend=web_server connect: connection refused; 0/2 in rotation, answering 503"
   }
 
   log "handshake_failed" {

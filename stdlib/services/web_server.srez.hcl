@@ -74,6 +74,12 @@ service_kind "web_server" {
     description = "Host name of the cache the application reads through."
   }
 
+  config "health_path" {
+    type        = "string"
+    default     = "/healthz"
+    description = "Path the application answers health probes on."
+  }
+
   config "use_cache" {
     type        = "bool"
     default     = true
@@ -135,6 +141,11 @@ service_kind "web_server" {
   }
 
   # ---------------------------------------------------------------- derived
+
+  derived "health_route" {
+    type  = "string"
+    value = "config.health_path"
+  }
 
   derived "serving" {
     type  = "bool"
