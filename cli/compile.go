@@ -112,6 +112,9 @@ func (e *env) compileCmd() *cobra.Command {
 					return err
 				}
 			}
+			if dumpAfter == "" && out == "" {
+				fmt.Fprintf(e.stdout, "suite %s\n", runtime.SuiteHash(tasks))
+			}
 			return nil
 		},
 	}

@@ -123,6 +123,7 @@ type Options struct {
 type Report struct {
 	Agent    string       `json:"agent"`
 	Episodes int          `json:"episodes"`
+	Suite    string       `json:"suite"` // the suite's semantic hash
 	Metrics  rt.Metrics   `json:"metrics"`
 	Tasks    []TaskReport `json:"tasks"`
 }
@@ -180,7 +181,7 @@ func Run(tasks []*rt.Task, opt Options) (*Report, []Episode, error) {
 	close(next)
 	wg.Wait()
 
-	rep := &Report{Agent: opt.Agent, Episodes: len(results)}
+	rep := &Report{Agent: opt.Agent, Suite: rt.SuiteHash(tasks), Episodes: len(results)}
 	all := make([]rt.Record, len(results))
 	for i := range results {
 		all[i] = results[i].Record

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 )
 
@@ -483,4 +484,19 @@ func (e *Episode) RestoreState(data []byte) error {
 	e.ticks.changed = e.ticks.changed[:0]
 	e.ticks.full = true
 	return nil
+}
+
+// SuiteHash is the semantic hash of a suite: SHA-256 over its tasks' ids
+// and hashes, sorted by id, so it does not depend on file names or order.
+func SuiteHash(tasks []*Task) string {
+	lines := make([]string, len(tasks))
+	for i, t := range tasks {
+		lines[i] = t.ID + " " + t.Hash + "\n"
+	}
+	sort.Strings(lines)
+	h := sha256.New()
+	for _, l := range lines {
+		h.Write([]byte(l))
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
