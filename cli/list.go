@@ -14,6 +14,7 @@ type listRow struct {
 	Difficulty string `json:"difficulty"`
 	Split      string `json:"split"`
 	Budget     int    `json:"budget"`
+	Certified  bool   `json:"certified"`
 	Hash       string `json:"hash"`
 }
 
@@ -29,7 +30,7 @@ func (e *env) listCmd() *cobra.Command {
 			}
 			rows := make([]listRow, 0, len(tasks))
 			for _, t := range tasks {
-				rows = append(rows, listRow{t.ID, t.Difficulty, t.Split, t.Budget, t.Hash})
+				rows = append(rows, listRow{t.ID, t.Difficulty, t.Split, t.Budget, t.Certified, t.Hash})
 			}
 			if asJSON {
 				b, err := json.MarshalIndent(rows, "", "  ")
@@ -40,9 +41,13 @@ func (e *env) listCmd() *cobra.Command {
 				return nil
 			}
 			w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "ID\tDIFFICULTY\tSPLIT\tBUDGET\tHASH")
+			fmt.Fprintln(w, "ID\tDIFFICULTY\tSPLIT\tBUDGET\tCERTIFIED\tHASH")
 			for _, r := range rows {
-				fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\n", r.ID, r.Difficulty, r.Split, r.Budget, r.Hash[:12])
+				cert := "yes"
+				if !r.Certified {
+					cert = "no"
+				}
+				fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%s\n", r.ID, r.Difficulty, r.Split, r.Budget, cert, r.Hash[:12])
 			}
 			return w.Flush()
 		},

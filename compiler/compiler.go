@@ -48,6 +48,9 @@ type build struct {
 	strConsts []int
 	// base is the row before any fault: defaults and initial states.
 	base []value.Value
+	// kindDefault is each config slot's documented default, which the site
+	// configuration may override in base.
+	kindDefault map[runtime.SlotID]value.Value
 	// edits are the fault and distractor edits of the initial state.
 	edits []edit
 }
@@ -128,6 +131,7 @@ var Stages = []Stage{
 	{"FinaliseStrings", (*build).finaliseStrings}, // writes Strings; remaps string words
 	{"RunWarmup", (*build).runWarmup},             // writes Init, InitTick
 	{"BindExpert", (*build).bindExpert},           // writes Expert, Evidence, Optimal
+	{"Certify", (*build).certify},                 // writes Certified, Uncertified
 }
 
 // StageNames lists the stage names, for --dump-after.
@@ -143,6 +147,9 @@ func StageNames() []string {
 type Options struct {
 	// DumpAfter stops after the named stage and returns the partial task.
 	DumpAfter string
+	// SkipCertify leaves the Certify stage out: for tools and tests that
+	// build deliberately partial worlds (a counterfactual without a fault).
+	SkipCertify bool
 }
 
 // CompileModule compiles every healthy incident of a module, in source order.
@@ -170,9 +177,12 @@ func CompileWith(m *lang.Module, opt Options) ([]*runtime.Task, lang.Diagnostics
 // CompileIncident runs the stages for one incident.
 func CompileIncident(m *lang.Module, in *lang.Incident, opt Options) (*runtime.Task, lang.Diagnostics) {
 	b := &build{m: m, in: in, t: &runtime.Task{Format: runtime.FormatVersion, History: History},
-		slotIndex: map[slotKey]runtime.SlotID{}, strIndex: map[string]int{}}
+		slotIndex: map[slotKey]runtime.SlotID{}, strIndex: map[string]int{}, kindDefault: map[runtime.SlotID]value.Value{}}
 	b.intern(runtime.StatusHealthy)
 	for _, st := range Stages {
+		if opt.SkipCertify && st.Name == "Certify" {
+			continue
+		}
 		st.Run(b)
 		if len(b.diags) > 0 {
 			return nil, b.diags
@@ -253,12 +263,31 @@ func (b *build) layoutSlots() {
 			svc.Deps = append(svc.Deps, int16(b.roleTarget(i, r.Name)))
 			svc.DepRoles = append(svc.DepRoles, r.Name)
 		}
-		_ = ss
 		for _, c := range k.Config {
 			id := b.addSlot(i, runtime.ClassConfig, "config", c.Name, c.Kind, c.Default)
+			b.kindDefault[id] = c.Default
+			if c.Default.K == value.String {
+				b.intern(c.Default.S)
+			}
 			sl := &t.Slots[id]
 			sl.Unit, sl.HasBand, sl.Low, sl.High = c.Unit, c.HasBand, c.Low, c.High
 			svc.Config = append(svc.Config, id)
+		}
+		// The site's configuration replaces defaults in the baseline; the
+		// slots keep the kind's defaults as their documented default.
+		for _, e := range ss.Config {
+			id, ok := b.slotIndex[slotKey{i, "config", e.Name}]
+			if !ok {
+				continue // the checker reported it
+			}
+			v, d := e.Eval(nil)
+			if d != nil {
+				b.diags = append(b.diags, d)
+				continue
+			}
+			if v, ok = convertTo(v, t.Slots[id].Kind); ok {
+				b.base[id] = v
+			}
 		}
 		for _, s := range k.States {
 			b.addSlot(i, runtime.ClassState, "state", s.Name, s.Kind, s.Initial)
@@ -626,7 +655,7 @@ func (b *build) finaliseStrings() {
 	t.Strings = sorted
 	for i := range t.Slots {
 		if t.Slots[i].Class == runtime.ClassConfig {
-			w, _ := t.WordOf(b.base[i])
+			w, _ := t.WordOf(b.kindDefault[runtime.SlotID(i)])
 			t.Slots[i].Default = w
 		}
 	}

@@ -342,6 +342,8 @@ func (c *checker) system(s *System) {
 			c.unknown(ss.KindRange, "service kind", ss.Kind, names(c.m.ServiceKinds))
 			continue
 		}
+		c.checkEdits(ss.Config, k, nil)
+		c.siteConfigInBand(ss, k)
 		bound := map[string]bool{}
 		for _, b := range ss.Roles {
 			r := k.Role(b.Role)
@@ -363,6 +365,24 @@ func (c *checker) system(s *System) {
 			if !bound[r.Name] {
 				c.errRange(ss.DefRange, "Unbound role", fmt.Sprintf("The %s %q must bind its role %q to %s.", ss.Kind, ss.Name, r.Name, article(r.Kind)))
 			}
+		}
+	}
+}
+
+// siteConfigInBand requires a system's configuration to be healthy: it is
+// the baseline every incident starts from.
+func (c *checker) siteConfigInBand(ss *SystemService, k *ServiceKind) {
+	for _, e := range ss.Config {
+		ck := k.ConfigKey(e.Name)
+		if ck == nil || !ck.HasBand {
+			continue
+		}
+		v, d := e.Eval(nil)
+		if d != nil || !v.K.Numeric() {
+			continue
+		}
+		if f := v.AsFloat(); f < ck.Low || f > ck.High {
+			c.errRange(e.Range, "Site configuration outside the healthy band", fmt.Sprintf("%s.%s = %v lies outside its band [%g, %g]; a system's configuration is the healthy baseline.", ss.Name, e.Name, f, ck.Low, ck.High))
 		}
 	}
 }

@@ -624,8 +624,9 @@ func (d *decoder) system(blk *hclsyntax.Block) *System {
 	c := d.content(blk.Body, blk.DefRange(), schema{what: "a system block", attrs: []string{"description"}, blocks: map[string]int{"service": 1}})
 	s.Description = d.str(c, "description")
 	for _, b := range c.blocks {
-		sc := d.content(b.Body, b.DefRange(), schema{what: "a service block", attrs: []string{"kind", "roles", "description"}, required: []string{"kind"}})
+		sc := d.content(b.Body, b.DefRange(), schema{what: "a service block", attrs: []string{"kind", "roles", "description"}, required: []string{"kind"}, blocks: map[string]int{"set_config": 0}})
 		ss := &SystemService{Decl: d.decl(b), Kind: d.str(sc, "kind")}
+		ss.Config = d.edits(sc.blocks, false)
 		ss.KindRange = ss.DefRange
 		if a, ok := sc.attrs["kind"]; ok {
 			ss.KindRange = fromHCL(a.Expr.Range())

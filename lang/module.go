@@ -120,6 +120,10 @@ type SystemService struct {
 	Kind      string
 	KindRange Range
 	Roles     []Binding
+	// Config is the site's configuration: values that differ from the
+	// kind's defaults (set_config). They are the healthy baseline, so
+	// "reset every key to its default" is not a fix.
+	Config []Edit
 }
 
 // Binding binds a role of a kind to a service of a system.

@@ -305,6 +305,11 @@ type Task struct {
 	Evidence []Read   `json:"evidence"`
 	Optimal  int      `json:"optimal"`
 
+	// Certified is the compiler's verdict (compiler/certify.go); the
+	// reasons are listed when it is false.
+	Certified   bool     `json:"certified"`
+	Uncertified []string `json:"uncertified,omitempty"`
+
 	History  int      `json:"history"` // rows kept in the ring
 	InitTick int      `json:"init_tick"`
 	Init     []uint64 `json:"init"` // History rows, oldest first, ending at InitTick

@@ -1,0 +1,290 @@
+package compiler
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/runtime"
+	"github.com/srezc/srezc/value"
+)
+
+// Certification proves a task sound before anyone runs a model on it: the
+// expert plan succeeds, no answer-blind policy of the exploit panel does,
+// and every rubric item can be earned or incurred.
+//
+// Outcomes do not depend on the seed: a seed draws only rendering noise,
+// and grading reads rows, never rendered text. So each policy is played
+// once; TestCertificationIsSeedFree checks the premise on every shipped
+// incident.
+
+// certSeed is the seed certification episodes run under.
+const certSeed = 1
+
+// exploit is one answer-blind policy of the panel.
+type exploit struct {
+	name string
+	plan []string
+}
+
+// Certificate is a task's certification result.
+type Certificate struct {
+	Failures []string // empty when certified
+	// Closest is the exploit with the highest final reward, and why it failed.
+	Closest, ClosestWhy string
+	ClosestReward       float64
+	Panel               []PanelResult
+}
+
+// PanelResult is how one exploit fared.
+type PanelResult struct {
+	Name   string
+	Plan   []string
+	Record runtime.Record
+}
+
+func (b *build) certify() {
+	t := b.t
+	c := Certify(t)
+	t.Certified = len(c.Failures) == 0
+	t.Uncertified = c.Failures
+	for _, f := range c.Failures {
+		b.errAt(b.in.DefRange, "Task not certified", f)
+	}
+}
+
+// Certify plays the expert plan and the exploit panel on t.
+func Certify(t *runtime.Task) *Certificate {
+	c := &Certificate{ClosestReward: math.Inf(-1)}
+	open := *t
+	open.Budget = 1 << 20 // the panel ignores the budget
+	if len(t.Expert) == 0 {
+		c.Failures = append(c.Failures, "The incident has no expert plan.")
+	} else if r := play(t, t.Expert); !r.Success {
+		c.Failures = append(c.Failures, fmt.Sprintf("The expert plan does not succeed (%s; diagnosed %v, mitigated %v, wrong change %v).", r.Terminal, r.Diagnosed, r.Mitigated, r.WrongChange))
+	}
+	for _, x := range exploits(t) {
+		r := play(&open, x.plan)
+		c.Panel = append(c.Panel, PanelResult{Name: x.name, Plan: x.plan, Record: r})
+		if r.Success {
+			c.Failures = append(c.Failures, fmt.Sprintf("The answer-blind policy %q succeeds: %s.", x.name, strings.Join(x.plan, "; ")))
+			continue
+		}
+		if r.FinalReward > c.ClosestReward {
+			c.Closest, c.ClosestReward, c.ClosestWhy = x.name, r.FinalReward, whyFailed(r)
+		}
+	}
+	c.Failures = append(c.Failures, reachability(t)...)
+	return c
+}
+
+func whyFailed(r runtime.Record) string {
+	var why []string
+	if !r.Mitigated {
+		why = append(why, "resolved_when did not hold through the grader's ticks")
+	}
+	if !r.Diagnosed {
+		why = append(why, "the diagnosis did not match")
+	}
+	if r.WrongChange {
+		why = append(why, "a wrong change was left in place")
+	}
+	if len(why) == 0 {
+		why = append(why, "a healthy service was restarted")
+	}
+	return strings.Join(why, "; ")
+}
+
+// play runs text actions from the certification seed and returns the
+// record; actions after the end are ignored.
+func play(t *runtime.Task, plan []string) runtime.Record {
+	ep := runtime.NewEpisode(t)
+	ep.Reset(certSeed)
+	for _, text := range plan {
+		if ep.Done() {
+			break
+		}
+		a := bindText(t, text)
+		ep.Step(&a)
+	}
+	return ep.Record()
+}
+
+func bindText(t *runtime.Task, text string) runtime.Action {
+	call, d := lang.ParseAction(strings.TrimSpace(text))
+	if d != nil {
+		return runtime.InvalidAction(runtime.ErrSyntax, d.Detail)
+	}
+	args := make([]value.Value, len(call.Args))
+	for i, a := range call.Args {
+		args[i] = a.Value
+	}
+	return t.Bind(call.Tool, args)
+}
+
+// The blind diagnoses: nothing, a generic guess, and every word of the
+// vocabulary at once.
+func blindDiagnoses(t *runtime.Task) [][2]string {
+	var all []string
+	for _, terms := range [][]runtime.Term{t.Components, t.Mechanisms} {
+		for _, term := range terms {
+			all = append(all, term.Phrases...)
+		}
+	}
+	return [][2]string{
+		{"unknown", "unknown"},
+		{"generic", "a service was misconfigured and failing"},
+		{"stuffed", strings.Join(all, ", ")},
+	}
+}
+
+// trueDiagnosis names every fault's service and mechanism, as the expert
+// would.
+func trueDiagnosis(t *runtime.Task) string {
+	var parts []string
+	for _, f := range t.Faults {
+		comp, mech := t.Services[f.Service].Name, ""
+		if int(f.Service) < len(t.Components) && len(t.Components[f.Service].Phrases) > 0 {
+			comp = t.Components[f.Service].Phrases[0]
+		}
+		if int(f.Mechanism) < len(t.Mechanisms) && len(t.Mechanisms[f.Mechanism].Phrases) > 0 {
+			mech = t.Mechanisms[f.Mechanism].Phrases[0]
+		}
+		parts = append(parts, comp+": "+mech)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func resolve(diag, fix string) string {
+	return "resolve_incident(" + strconv.Quote(diag) + ", " + strconv.Quote(fix) + ")"
+}
+
+func toolName(t *runtime.Task, e runtime.Effect) string {
+	for _, tl := range t.Tools {
+		if tl.Effect == e {
+			return tl.Name
+		}
+	}
+	return ""
+}
+
+// exploits lists the panel exactly as DESIGN.md tables it.
+func exploits(t *runtime.Task) []exploit {
+	restart, update := toolName(t, runtime.EffectRestart), toolName(t, runtime.EffectUpdate)
+	truth := trueDiagnosis(t)
+	var out []exploit
+	// (1) Blind mitigation, true diagnosis.
+	if restart != "" {
+		var plan []string
+		for _, s := range t.Services {
+			plan = append(plan, restart+"("+s.Name+")")
+		}
+		out = append(out, exploit{"restart every service", append(plan, resolve(truth, "restarted every service"))})
+	}
+	if update != "" {
+		for _, s := range t.Services {
+			for _, mode := range []string{"band maximum", "band minimum", "default"} {
+				var plan []string
+				for _, c := range s.Config {
+					sl := &t.Slots[c]
+					if v, ok := blanketValue(t, sl, mode); ok {
+						plan = append(plan, update+"("+s.Name+", "+sl.Name+", "+v+")")
+					}
+				}
+				if len(plan) > 0 {
+					out = append(out, exploit{"every key of " + s.Name + " to its " + mode, append(plan, resolve(truth, "reset "+s.Name+" configuration"))})
+				}
+			}
+		}
+	}
+	// (2) True mitigation, blind diagnosis.
+	var writes []string
+	for _, a := range t.Expert {
+		act := bindText(t, a)
+		if act.Err == runtime.OK && !t.Tools[act.Tool].Effect.IsRead() && t.Tools[act.Tool].Effect != runtime.EffectResolve && t.Tools[act.Tool].Effect != runtime.EffectEscalate {
+			writes = append(writes, a)
+		}
+	}
+	for _, d := range blindDiagnoses(t) {
+		out = append(out, exploit{"expert's writes, " + d[0] + " diagnosis", append(append([]string(nil), writes...), resolve(d[1], "applied the fix"))})
+	}
+	// (3) Resolve at once.
+	for _, d := range blindDiagnoses(t) {
+		out = append(out, exploit{"resolve at once, " + d[0] + " diagnosis", []string{resolve(d[1], "none")}})
+	}
+	return out
+}
+
+// blanketValue is the text of a config value for a blanket edit: numeric
+// keys to their band maximum or minimum, or any key to its default.
+func blanketValue(t *runtime.Task, sl *runtime.Slot, mode string) (string, bool) {
+	if mode == "default" {
+		switch sl.Kind {
+		case value.Int:
+			return strconv.FormatInt(int64(sl.Default), 10), true
+		case value.Float:
+			return floatText(math.Float64frombits(sl.Default)), true
+		case value.Bool:
+			return strconv.FormatBool(sl.Default != 0), true
+		case value.String:
+			if int(sl.Default) < len(t.Strings) {
+				return strconv.Quote(t.Strings[sl.Default]), true
+			}
+		}
+		return "", false
+	}
+	if !sl.HasBand {
+		return "", false
+	}
+	v := sl.High
+	if mode == "band minimum" {
+		v = sl.Low
+	}
+	switch sl.Kind {
+	case value.Int:
+		return strconv.FormatInt(int64(v), 10), true
+	case value.Float:
+		return floatText(v), true
+	}
+	return "", false
+}
+
+func floatText(f float64) string {
+	s := strconv.FormatFloat(f, 'f', -1, 64)
+	if !strings.ContainsAny(s, ".eE") {
+		s += ".0"
+	}
+	return s
+}
+
+// reachability checks that every rubric item with a weight can be earned
+// (the expert earns every component) and every penalty incurred.
+func reachability(t *runtime.Task) []string {
+	var out []string
+	if len(t.Expert) > 0 {
+		ep := runtime.NewEpisode(t)
+		ep.Reset(certSeed)
+		for _, text := range t.Expert {
+			a := bindText(t, text)
+			ep.Step(&a)
+		}
+		c := ep.Components()
+		for _, x := range []struct {
+			name         string
+			weight, have float64
+		}{
+			{"evidence", t.Rubric.Evidence, c.Evidence},
+			{"diagnosis", t.Rubric.Diagnosis, c.Diagnosis},
+			{"mitigation", t.Rubric.Mitigation, c.Mitigation},
+			{"resolution", t.Rubric.Resolution, c.Resolution},
+			{"efficiency", t.Rubric.Efficiency, c.Efficiency},
+		} {
+			if x.weight > 0 && x.have <= 0 {
+				out = append(out, fmt.Sprintf("The rubric item %q cannot be earned: the expert plan earns nothing for it.", x.name))
+			}
+		}
+	}
+	return out
+}

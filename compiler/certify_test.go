@@ -1,0 +1,71 @@
+package compiler_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/runtime"
+)
+
+func TestShippedIncidentsCertify(t *testing.T) {
+	for _, tk := range suiteTasks(t) {
+		if !tk.Certified || len(tk.Uncertified) != 0 {
+			t.Errorf("%s: not certified: %v", tk.ID, tk.Uncertified)
+		}
+		c := compiler.Certify(tk)
+		if len(c.Panel) < 10 {
+			t.Errorf("%s: the panel played only %d policies", tk.ID, len(c.Panel))
+		}
+		if c.Closest == "" {
+			t.Errorf("%s: no closest exploit reported", tk.ID)
+		}
+	}
+}
+
+// TestPanelBeatsWeakWorld: the test world's store has a single config key,
+// so setting it to its band maximum or to its default is the fix; the panel
+// must catch both, and nothing else.
+func TestPanelBeatsWeakWorld(t *testing.T) {
+	c := compiler.Certify(world(t)["pool"])
+	want := []string{`"every key of store to its band maximum" succeeds`, `"every key of store to its default" succeeds`}
+	if len(c.Failures) != len(want) {
+		t.Fatalf("failures = %q, want exactly %q", c.Failures, want)
+	}
+	for i, w := range want {
+		if !strings.Contains(c.Failures[i], w) {
+			t.Errorf("failure %d = %q, want it to say %s", i, c.Failures[i], w)
+		}
+	}
+}
+
+// TestCertificationIsSeedFree checks the premise that lets certification
+// play each policy once: outcomes do not depend on the seed, which draws
+// only rendering noise.
+func TestCertificationIsSeedFree(t *testing.T) {
+	for _, tk := range suiteTasks(t) {
+		c := compiler.Certify(tk)
+		plans := [][]string{tk.Expert}
+		for _, p := range c.Panel {
+			plans = append(plans, p.Plan)
+		}
+		open := *tk
+		open.Budget = 1 << 20
+		for _, plan := range plans {
+			var first runtime.Record
+			for seed := uint64(1); seed <= 8; seed++ {
+				ep := runtime.NewEpisode(&open)
+				ep.Reset(seed)
+				for _, text := range plan {
+					a := bind(t, &open, text)
+					ep.Step(&a)
+				}
+				if seed == 1 {
+					first = ep.Record()
+				} else if ep.Record() != first {
+					t.Fatalf("%s: %v: seed %d gives %+v, seed 1 %+v", tk.ID, plan, seed, ep.Record(), first)
+				}
+			}
+		}
+	}
+}
