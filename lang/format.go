@@ -28,7 +28,9 @@ import (
 // empty or all-blank file formats to nothing.
 func Format(filename string, src []byte) ([]byte, Diagnostics) {
 	_, ds := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
-	diags := fromHCLDiags(ds).Sort()
+	diags := fromHCLDiags(ds)
+	resyncPositions(diags, func(string) []byte { return src })
+	diags = diags.Sort()
 	if diags.HasErrors() {
 		return nil, diags
 	}

@@ -136,6 +136,12 @@ func AnalyzeWith(std, files []*File) (*Module, Diagnostics) {
 			diags = append(diags, d)
 		}
 	}
+	resyncPositions(diags, func(name string) []byte {
+		if f := byName[name]; f != nil {
+			return f.Src
+		}
+		return nil
+	})
 	return m, diags.Sort()
 }
 

@@ -51,6 +51,27 @@ func rangeOf(f *File, start, end int) Range {
 	return Range{Filename: f.Name, Start: posAt(f.Src, start), End: posAt(f.Src, end)}
 }
 
+// resyncPositions recomputes every line and column from the byte offset.
+// HCL's scanner can count an invalid UTF-8 sequence together with the
+// newline after it as one character, so its line and column drift from
+// the bytes; ours never do.
+func resyncPositions(diags Diagnostics, src func(name string) []byte) {
+	fix := func(r *Range) {
+		if r == nil {
+			return
+		}
+		b := src(r.Filename)
+		if b == nil || r.Start.Byte < 0 || r.End.Byte > len(b) || r.Start.Byte > r.End.Byte {
+			return
+		}
+		r.Start, r.End = posAt(b, r.Start.Byte), posAt(b, r.End.Byte)
+	}
+	for _, d := range diags {
+		fix(d.Subject)
+		fix(d.Related)
+	}
+}
+
 func fromHCL(r hcl.Range) Range {
 	return Range{
 		Filename: r.Filename,
