@@ -47,10 +47,17 @@ type PanelResult struct {
 
 func (b *build) certify() {
 	t := b.t
+	// Derived evidence and the informed optimum come first: the expert and
+	// the panel are then graded against the certified evidence set and
+	// optimal step count.
+	d := b.deriveEvidence()
+	d.apply(t)
+	failures := append(d.failures, d.checkExpert(t)...)
 	c := Certify(t)
-	t.Certified = len(c.Failures) == 0
-	t.Uncertified = c.Failures
-	for _, f := range c.Failures {
+	failures = append(failures, c.Failures...)
+	t.Certified = len(failures) == 0
+	t.Uncertified = failures
+	for _, f := range failures {
 		b.errAt(b.in.DefRange, "Task not certified", f)
 	}
 }
@@ -58,14 +65,19 @@ func (b *build) certify() {
 // Certify plays the expert plan and the exploit panel on t.
 func Certify(t *runtime.Task) *Certificate {
 	c := &Certificate{ClosestReward: math.Inf(-1)}
+	panel := exploits(t)
+	// The panel ignores the budget: it gets one step more than its longest
+	// plan (not an unbounded budget: an episode sizes buffers by it).
 	open := *t
-	open.Budget = 1 << 20 // the panel ignores the budget
+	for _, x := range panel {
+		open.Budget = max(open.Budget, len(x.plan)+1)
+	}
 	if len(t.Expert) == 0 {
 		c.Failures = append(c.Failures, "The incident has no expert plan.")
 	} else if r := play(t, t.Expert); !r.Success {
 		c.Failures = append(c.Failures, fmt.Sprintf("The expert plan does not succeed (%s; diagnosed %v, mitigated %v, wrong change %v).", r.Terminal, r.Diagnosed, r.Mitigated, r.WrongChange))
 	}
-	for _, x := range exploits(t) {
+	for _, x := range panel {
 		r := play(&open, x.plan)
 		c.Panel = append(c.Panel, PanelResult{Name: x.name, Plan: x.plan, Record: r})
 		if r.Success {
@@ -77,6 +89,7 @@ func Certify(t *runtime.Task) *Certificate {
 		}
 	}
 	c.Failures = append(c.Failures, reachability(t)...)
+	c.Failures = append(c.Failures, leakLint(t, c.Panel)...)
 	return c
 }
 

@@ -304,6 +304,10 @@ type Task struct {
 	Expert   []string `json:"expert"`
 	Evidence []Read   `json:"evidence"`
 	Optimal  int      `json:"optimal"`
+	// Plan is the certified informed optimum as text actions: the
+	// evidence reads, the fewest canonical fixes, any reads the world
+	// needs to recover before the grader's hold, and the resolution.
+	Plan []string `json:"plan,omitempty"`
 
 	// Certified is the compiler's verdict (compiler/certify.go); the
 	// reasons are listed when it is false.
@@ -408,4 +412,86 @@ func (t *Task) ValueOf(k value.Kind, w uint64) value.Value {
 func (t *Task) Row() []uint64 {
 	n := len(t.Slots)
 	return t.Init[(t.History-1)*n : t.History*n]
+}
+
+// Shown is one slot value a read renders: the slot's word at a tick, shown
+// only while Guard is true at that tick (a log line's hole, guarded by the
+// line's Active slot; NoSlot: always shown), a float with Digits decimals
+// (-1: the shortest form, every bit shows).
+type Shown struct {
+	Slot   SlotID
+	Guard  SlotID
+	Tick   int32
+	Digits int8
+}
+
+// AppendReadSlots appends what read r renders, noise off, when the current
+// tick is tick: the slots the renderer (render.go) reads, and at which
+// ticks. Certification compares worlds on these words rather than on text.
+func (t *Task) AppendReadSlots(dst []Shown, r Read, tick int) []Shown {
+	if r.Tool < 0 || int(r.Tool) >= len(t.Tools) || r.Service < 0 || int(r.Service) >= len(t.Services) {
+		return dst
+	}
+	s := &t.Services[r.Service]
+	digits := func(sl SlotID) int8 {
+		if p := t.Slots[sl].Precision; p > 0 {
+			return p
+		}
+		return -1
+	}
+	at := func(sl SlotID, k int, d int8) Shown { return Shown{Slot: sl, Guard: NoSlot, Tick: int32(k), Digits: d} }
+	status := func(dst []Shown, svc int) []Shown {
+		if st := t.Services[svc].Status; st != NoSlot {
+			dst = append(dst, at(st, tick, -1))
+		}
+		return dst
+	}
+	switch t.Tools[r.Tool].Effect {
+	case EffectLogs:
+		for k := tick - logWindow + 1; k <= tick; k++ {
+			for _, li := range s.Logs {
+				lr := &t.Logs[li]
+				dst = append(dst, at(lr.Active, k, -1))
+				for _, p := range lr.Parts {
+					if p.Hole != NoSlot {
+						dst = append(dst, Shown{Slot: p.Hole, Guard: lr.Active, Tick: int32(k), Digits: digits(p.Hole)})
+					}
+				}
+			}
+		}
+	case EffectMetrics:
+		for _, m := range s.Metrics {
+			for k := tick - metricWindow + 1; k <= tick; k++ {
+				dst = append(dst, at(m, k, digits(m)))
+			}
+		}
+	case EffectConfig:
+		for _, c := range s.Config {
+			if r.Key == NoSlot || r.Key == c {
+				dst = append(dst, at(c, tick, digits(c)))
+			}
+		}
+	case EffectStatus:
+		dst = status(dst, int(r.Service))
+	case EffectTraces:
+		span := func(dst []Shown, svc int) []Shown {
+			x := &t.Services[svc]
+			if x.Latency != NoSlot {
+				dst = append(dst, at(x.Latency, tick, spanLatencyDigits))
+			}
+			if x.ErrorRate != NoSlot {
+				dst = append(dst, at(x.ErrorRate, tick, spanErrorDigits))
+			}
+			return status(dst, svc)
+		}
+		dst = span(dst, int(r.Service))
+		for _, d := range s.Deps {
+			dst = span(dst, int(d))
+		}
+	case EffectDependencies:
+		for _, d := range s.Deps {
+			dst = status(dst, int(d))
+		}
+	}
+	return dst
 }

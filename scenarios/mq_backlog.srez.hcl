@@ -20,6 +20,7 @@ incident "mq_backlog" {
 
   expert = [
     "inspect_metrics(message_queue)",
+    "inspect_logs(message_queue)",
     "inspect_config(message_queue, consumer_concurrency)",
     "update_config(message_queue, consumer_concurrency, 8)",
     "resolve_incident(\"message queue: too few consumers for the arrival rate\", \"raised consumer_concurrency to 8\")",

@@ -1,0 +1,254 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/runtime"
+)
+
+// certifyReport is what srezc certify prints, for an author.
+type certifyReport struct {
+	ID        string   `json:"id"`
+	Hash      string   `json:"hash"`
+	Certified bool     `json:"certified"`
+	Failures  []string `json:"failures"`
+	Expert    []string `json:"expert"`
+	Plan      []string `json:"plan"` // the certified informed optimum, when the task certifies
+	Evidence  []string `json:"evidence"`
+	// EvidenceFrom says where Evidence and Optimal come from: "informed
+	// optimum" (derived and certified), or "expert plan" (the task did not
+	// certify, and the compiler keeps no derived evidence for it).
+	EvidenceFrom string         `json:"evidence_from"`
+	Optimal      int            `json:"optimal"`
+	Panel        []exploitEntry `json:"panel"`
+	Closest      *closestEntry  `json:"closest"`
+}
+
+type exploitEntry struct {
+	Name        string   `json:"name"`
+	Passed      bool     `json:"passed"`
+	FinalReward float64  `json:"final_reward"`
+	Why         string   `json:"why,omitempty"` // why it failed; empty when it passed
+	Plan        []string `json:"plan"`
+}
+
+type closestEntry struct {
+	Name        string  `json:"name"`
+	FinalReward float64 `json:"final_reward"`
+	Why         string  `json:"why"`
+}
+
+func (e *env) certifyCmd() *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "certify [--json] TASK [PATH...]",
+		Short: "Explain one incident's certification: plan, evidence, exploit panel",
+		Long: `Certify one incident and explain the verdict, for its author: the
+expert plan, the evidence set and the optimal step count, every policy of
+the exploit panel with its outcome, and which came closest to passing.
+
+TASK is the incident id. With no PATH the embedded default suite is read.
+The incident is compiled even when it does not certify; srezc certify then
+exits 1 after printing the reasons.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			id, paths := args[0], args[1:]
+			files, diags := readInputs(paths)
+			m, more := lang.Analyze(files)
+			diags = append(diags, more...).Sort()
+			lang.WriteText(e.stderr, m.Files, diags)
+			if diags.HasErrors() {
+				return errPrinted
+			}
+			var in *lang.Incident
+			ids := make([]string, 0, len(m.Incidents))
+			for _, x := range m.Incidents {
+				ids = append(ids, x.Name)
+				if x.Name == id && in == nil {
+					in = x
+				}
+			}
+			if in == nil {
+				return usageError{fmt.Errorf("no incident %q.%s", id, lang.DidYouMean(id, ids))}
+			}
+			t, failures, err := e.compileForCertify(m, in)
+			if err != nil {
+				return err
+			}
+			rep := certifyReportOf(t, failures)
+			if asJSON {
+				b, err := json.MarshalIndent(rep, "", "  ")
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(e.stdout, string(b))
+			} else {
+				writeCertifyReport(e.stdout, rep)
+			}
+			if !rep.Certified {
+				return errPrinted
+			}
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	return c
+}
+
+// notCertified is the summary of the compiler's certification errors.
+const notCertified = "Task not certified"
+
+// compileForCertify compiles one incident through every stage. A task that
+// does not certify is dropped by the compiler, which reports each reason
+// as a "Task not certified" error: then the reasons are those errors, and
+// the task is compiled again without the Certify stage, so the report can
+// still show its plan and the panel. Any other error is printed.
+func (e *env) compileForCertify(m *lang.Module, in *lang.Incident) (*runtime.Task, []string, error) {
+	t, diags := compiler.CompileIncident(m, in, compiler.Options{})
+	var failures []string
+	var other lang.Diagnostics
+	for _, d := range diags {
+		if d.Summary == notCertified {
+			failures = append(failures, d.Detail)
+		} else {
+			other = append(other, d)
+		}
+	}
+	if t != nil {
+		// Certified, or not certified under a profile where that is a
+		// warning: the reasons are on the task.
+		lang.WriteText(e.stderr, m.Files, other.Sort())
+		return t, t.Uncertified, nil
+	}
+	if len(failures) == 0 || other.HasErrors() {
+		lang.WriteText(e.stderr, m.Files, diags.Sort())
+		return nil, nil, errPrinted
+	}
+	t, diags = compiler.CompileIncident(m, in, compiler.Options{SkipCertify: true})
+	if t == nil {
+		lang.WriteText(e.stderr, m.Files, diags.Sort())
+		return nil, nil, errPrinted
+	}
+	// Record the verdict as the Certify stage does, so the hash covers it.
+	t.Certified, t.Uncertified = false, failures
+	h, err := runtime.ComputeHash(t)
+	if err != nil {
+		return nil, nil, err
+	}
+	t.Hash = h
+	return t, failures, nil
+}
+
+// certifyReportOf builds the report: the task's verdict and plan, and the
+// exploit panel played again by compiler.Certify for its details.
+func certifyReportOf(t *runtime.Task, failures []string) *certifyReport {
+	cert := compiler.Certify(t)
+	rep := &certifyReport{
+		ID: t.ID, Hash: t.Hash, Certified: len(failures) == 0,
+		Failures: append([]string{}, failures...),
+		Expert:   append([]string{}, t.Expert...),
+		Plan:     append([]string{}, t.Plan...),
+		Evidence: []string{},
+		Optimal:  t.Optimal,
+		Panel:    []exploitEntry{},
+	}
+	rep.EvidenceFrom = "expert plan"
+	if rep.Certified && len(t.Plan) > 0 {
+		rep.EvidenceFrom = "informed optimum"
+	}
+	for _, r := range t.Evidence {
+		rep.Evidence = append(rep.Evidence, readText(t, r))
+	}
+	for _, p := range cert.Panel {
+		x := exploitEntry{Name: p.Name, Passed: p.Record.Success, FinalReward: p.Record.FinalReward, Plan: append([]string{}, p.Plan...)}
+		if !x.Passed {
+			x.Why = compiler.WhyFailed(p.Record)
+		}
+		rep.Panel = append(rep.Panel, x)
+	}
+	if cert.Closest != "" {
+		rep.Closest = &closestEntry{Name: cert.Closest, FinalReward: cert.ClosestReward, Why: cert.ClosestWhy}
+	}
+	return rep
+}
+
+// readText writes a read as the action an agent would type.
+func readText(t *runtime.Task, r runtime.Read) string {
+	tool, svc := "?", "?"
+	if r.Tool >= 0 && int(r.Tool) < len(t.Tools) {
+		tool = t.Tools[r.Tool].Name
+	}
+	if r.Service >= 0 && int(r.Service) < len(t.Services) {
+		svc = t.Services[r.Service].Name
+	}
+	if r.Key != runtime.NoSlot && int(r.Key) < len(t.Slots) {
+		return tool + "(" + svc + ", " + t.Slots[r.Key].Name + ")"
+	}
+	return tool + "(" + svc + ")"
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func writeCertifyReport(w io.Writer, r *certifyReport) {
+	fmt.Fprintf(w, "incident   %s\nhash       %s\ncertified  %s\n", r.ID, r.Hash, yesNo(r.Certified))
+	for _, f := range r.Failures {
+		fmt.Fprintf(w, "  - %s\n", f)
+	}
+	fmt.Fprintf(w, "\nexpert plan (%s):\n", plural(len(r.Expert), "step"))
+	for i, a := range r.Expert {
+		fmt.Fprintf(w, "  %2d. %s\n", i+1, a)
+	}
+	if len(r.Plan) > 0 {
+		fmt.Fprintf(w, "\ninformed optimum (%s):\n", plural(len(r.Plan), "step"))
+		for i, a := range r.Plan {
+			fmt.Fprintf(w, "  %2d. %s\n", i+1, a)
+		}
+	}
+	fmt.Fprintf(w, "\nevidence set (%s, from the %s):\n", plural(len(r.Evidence), "read"), r.EvidenceFrom)
+	for _, a := range r.Evidence {
+		fmt.Fprintf(w, "  %s\n", a)
+	}
+	fmt.Fprintf(w, "optimal steps: %d\n", r.Optimal)
+	if r.EvidenceFrom != "informed optimum" {
+		fmt.Fprintf(w, "  (the certified evidence set and optimum are recorded only on a task that certifies)\n")
+	}
+	passed := 0
+	for _, x := range r.Panel {
+		if x.Passed {
+			passed++
+		}
+	}
+	fmt.Fprintf(w, "\nexploit panel (%d policies, %d passed):\n", len(r.Panel), passed)
+	for _, x := range r.Panel {
+		outcome := "failed"
+		if x.Passed {
+			outcome = "PASSED"
+		}
+		fmt.Fprintf(w, "  %-6s  reward %.3f  %s\n", outcome, x.FinalReward, x.Name)
+		if x.Why != "" {
+			fmt.Fprintf(w, "          why: %s\n", x.Why)
+		}
+	}
+	if r.Closest != nil {
+		fmt.Fprintf(w, "\nclosest exploit: %s (reward %.3f)\n  failed because %s\n", r.Closest.Name, r.Closest.FinalReward, r.Closest.Why)
+	} else if len(r.Panel) > 0 {
+		fmt.Fprintf(w, "\nclosest exploit: none failed\n")
+	}
+}

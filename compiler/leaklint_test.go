@@ -1,0 +1,400 @@
+package compiler_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/runtime"
+)
+
+const certifyCasesDir = "../testdata/certify"
+
+// certifyCases names every archive of testdata/certify and the rule it
+// breaks: the failure certification must report, and nothing else.
+var certifyCases = map[string]*regexp.Regexp{
+	"budget_unsolvable":    regexp.MustCompile(`^The expert plan does not succeed \(step_budget_exhausted;`),
+	"restart_all":          regexp.MustCompile(`^The answer-blind policy "restart every service" succeeds:`),
+	"band_maximum":         regexp.MustCompile(`^The answer-blind policy "every key of \w+ to its band maximum" succeeds:`),
+	"stuffed_diagnosis":    regexp.MustCompile(`^The answer-blind policy "expert's writes, stuffed diagnosis" succeeds:`),
+	"unreachable_evidence": regexp.MustCompile(`^The rubric item "evidence" cannot be earned:`),
+	"leak_log_line":        regexp.MustCompile(`^Leak: the template of log "\w+" of service kind \w+ shows the diagnosis phrase`),
+}
+
+// TestCertifyFailures compiles each archive of testdata/certify: a module
+// analysed with the embedded stdlib whose single incident compiles but
+// fails exactly one certification rule. The expected diagnostic sits
+// inline as a ### "regexp" mark on the incident line, the format of
+// lang/testdata/diagnostics: every diagnostic must meet a mark and every
+// mark be met. Each archive carries exactly one mark, and the failure must
+// be its rule's (certifyCases), so a case fails for its reason and only
+// that reason.
+func TestCertifyFailures(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join(certifyCasesDir, "*.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, path := range paths {
+		name := strings.TrimSuffix(filepath.Base(path), ".txtar")
+		seen[name] = true
+		t.Run(name, func(t *testing.T) {
+			rule, ok := certifyCases[name]
+			if !ok {
+				t.Fatalf("%s: no rule in certifyCases for this archive", path)
+			}
+			runCertifyCase(t, path, rule)
+		})
+	}
+	for name := range certifyCases {
+		if !seen[name] {
+			t.Errorf("no archive %s/%s.txtar", certifyCasesDir, name)
+		}
+	}
+}
+
+func runCertifyCase(t *testing.T, path string, rule *regexp.Regexp) {
+	ar, err := txtar.ParseFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []*lang.File
+	var marks []*certMark
+	for _, f := range ar.Files {
+		if !strings.HasSuffix(f.Name, lang.Ext) {
+			t.Fatalf("unexpected section %q: an archive holds %s files", f.Name, lang.Ext)
+		}
+		lf := &lang.File{Name: f.Name, Src: f.Data}
+		files = append(files, lf)
+		ms, err := parseCertMarks(lf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		marks = append(marks, ms...)
+	}
+	if len(marks) != 1 {
+		t.Fatalf("%d marks: a case breaks exactly one rule, so it expects exactly one diagnostic", len(marks))
+	}
+	m, diags := lang.AnalyzeWith(lang.StdlibFiles(), files)
+	if len(diags) > 0 {
+		t.Fatalf("the module does not analyse clean:\n%s", diagText(m, diags))
+	}
+	if len(m.Incidents) != 1 {
+		t.Fatalf("%d incidents, want one", len(m.Incidents))
+	}
+
+	// Everything but certification is fine.
+	tasks, cd := compiler.CompileWith(m, compiler.Options{SkipCertify: true})
+	if len(cd) > 0 || len(tasks) != 1 {
+		t.Fatalf("does not compile without certification:\n%s", diagText(m, cd))
+	}
+	cert := compiler.Certify(tasks[0])
+	if len(cert.Failures) != 1 || !rule.MatchString(cert.Failures[0]) {
+		t.Errorf("Certify failures = %q, want exactly one matching %q", cert.Failures, rule)
+	}
+
+	// The compiler's diagnostics meet the inline marks.
+	_, cd = compiler.CompileWith(m, compiler.Options{})
+	for _, d := range cd {
+		msg := d.Summary
+		if d.Detail != "" {
+			msg += ": " + d.Detail
+		}
+		met := false
+		for _, mk := range marks {
+			if !mk.met && d.Subject != nil && mk.file == d.Subject.Filename && mk.line == d.Subject.Start.Line &&
+				d.Severity == lang.Error && mk.rx.MatchString(msg) {
+				mk.met, met = true, true
+				break
+			}
+		}
+		if !met {
+			t.Errorf("unexpected diagnostic %s", d.Error())
+		}
+	}
+	for _, mk := range marks {
+		if !mk.met {
+			t.Errorf("%s:%d: expected an error matching %q, got none", mk.file, mk.line, mk.rx)
+		}
+	}
+}
+
+func diagText(m *lang.Module, diags lang.Diagnostics) string {
+	var b strings.Builder
+	lang.WriteText(&b, m.Files, diags)
+	return b.String()
+}
+
+// certMark is one ### "regexp" expectation (lang/diagnostics_test.go's
+// syntax, errors only).
+type certMark struct {
+	file string
+	line int
+	rx   *regexp.Regexp
+	met  bool
+}
+
+var certMarkBody = regexp.MustCompile("^###[ \t]*(\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`)[ \t]*")
+
+func parseCertMarks(f *lang.File) ([]*certMark, error) {
+	var out []*certMark
+	for i, line := range strings.Split(string(f.Src), "\n") {
+		at := strings.Index(line, "###")
+		if at < 0 {
+			continue
+		}
+		for rest := line[at:]; rest != ""; {
+			sm := certMarkBody.FindStringSubmatch(rest)
+			if sm == nil {
+				return nil, fmt.Errorf("%s:%d: malformed mark %q: want ### \"regexp\"", f.Name, i+1, rest)
+			}
+			pattern, err := strconv.Unquote(sm[1])
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: mark %s: %v", f.Name, i+1, sm[1], err)
+			}
+			rx, err := regexp.Compile(pattern)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: mark %s: %v", f.Name, i+1, sm[1], err)
+			}
+			out = append(out, &certMark{file: f.Name, line: i + 1, rx: rx})
+			rest = rest[len(sm[0]):]
+		}
+	}
+	return out, nil
+}
+
+// leakFailures certifies t and returns its leak findings.
+func leakFailures(t *runtime.Task) []string {
+	var out []string
+	for _, f := range compiler.Certify(t).Failures {
+		if strings.HasPrefix(f, "Leak: ") {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// withLog returns a copy of tk whose first log rule of service svc has its
+// first literal part replaced by lit (the rule keeps its condition).
+func withLog(t *testing.T, tk *runtime.Task, svc, lit string) *runtime.Task {
+	t.Helper()
+	c := *tk
+	c.Logs = append([]runtime.LogRule(nil), tk.Logs...)
+	s := c.ServiceIndex(svc)
+	for i := range c.Logs {
+		if int(c.Logs[i].Service) != s {
+			continue
+		}
+		parts := append([]runtime.TextPart(nil), c.Logs[i].Parts...)
+		for j := range parts {
+			if parts[j].Hole == runtime.NoSlot {
+				parts[j].Lit = lit
+				c.Logs[i].Parts = parts
+				return &c
+			}
+		}
+	}
+	t.Fatalf("%s: no log rule with literal text on %s", tk.ID, svc)
+	return nil
+}
+
+// suiteByID compiles the shipped suite once and indexes it by id.
+func suiteByID(t *testing.T) map[string]*runtime.Task {
+	t.Helper()
+	out := map[string]*runtime.Task{}
+	for _, tk := range suiteTasks(t) {
+		out[tk.ID] = tk
+	}
+	return out
+}
+
+// TestLeakLintShippedSuiteIsClean: no shipped incident leaks (they
+// certify, and the lint is part of certification).
+func TestLeakLintShippedSuiteIsClean(t *testing.T) {
+	for _, tk := range suiteTasks(t) {
+		if f := leakFailures(tk); len(f) > 0 {
+			t.Errorf("%s: %q", tk.ID, f)
+		}
+	}
+}
+
+// TestLeakLintFindsEachKind plants each kind of leak in a shipped
+// incident's log text and checks the lint names it and where it is.
+func TestLeakLintFindsEachKind(t *testing.T) {
+	cases := []struct {
+		id, svc, lit string
+		want         string
+	}{
+		{"db_pool", "database", "pool exhausted, callers wait ",
+			`Leak: the template of log "pool_ready" of service kind database shows the diagnosis phrase "pool exhausted" (mechanism connection_pool_exhausted).`},
+		// A multi-word phrase of another mechanism is forbidden too.
+		{"db_pool", "database", "sticky sessions here ", `shows the diagnosis phrase "sticky sessions" (mechanism sticky_session_hotspot)`},
+		// Single words of the incident's own mechanism only.
+		{"db_crash", "web_server", "the database crashed ", `shows the diagnosis phrase "crashed" (mechanism process_crashed)`},
+		{"db_pool", "database", "crashed ", ""},
+		{"db_pool", "database", "db_pool_too_small ", `shows the fault kind name "db_pool_too_small", the incident id "db_pool", the diagnosis phrase "pool too small"`},
+		{"db_pool", "database", "the root cause: ", `shows the advice phrase "root cause"`},
+		{"db_pool", "database", "see MISCONFIGURED ", `shows the advice phrase "misconfigured"`},
+		// Key names are the schema: masked before the phrase check.
+		{"cache_auth_token", "cache", "maintenance_mode=false pool_size ", ""},
+	}
+	suite := suiteByID(t)
+	for _, c := range cases {
+		tk := withLog(t, suite[c.id], c.svc, c.lit)
+		got := leakFailures(tk)
+		if c.want == "" {
+			if len(got) > 0 {
+				t.Errorf("%s, %q: unexpected %q", c.id, c.lit, got)
+			}
+			continue
+		}
+		if len(got) != 1 || !strings.Contains(got[0], c.want) {
+			t.Errorf("%s, %q: got %q, want one failure containing %q", c.id, c.lit, got, c.want)
+		}
+	}
+}
+
+// TestLeakLintKeyBesideFixValue: a line showing a remedy's key next to its
+// target value, while the key holds another value, is a leak; the key
+// beside another number, or the value without the key, is not.
+func TestLeakLintKeyBesideFixValue(t *testing.T) {
+	tk := suiteByID(t)["db_pool"] // remedy: database pool_size = 50; the fault sets 6
+	for _, c := range []struct {
+		lit  string
+		leak bool
+	}{
+		{"pool_size is 6, safe value 50 ", true},
+		{"pool_size=50 ", true},
+		{"pool_size 150 ", false},  // 150 is not 50
+		{"pool_size 50.5 ", false}, // nor is 50.5
+		{"served 50 requests ", false},
+	} {
+		c2 := withLog(t, tk, "database", c.lit)
+		got := leakFailures(c2)
+		want := `Leak: the template of log "pool_ready" of service kind database shows pool_size beside its fix value 50 while database.pool_size has another value.`
+		if c.leak && (len(got) != 1 || got[0] != want) {
+			t.Errorf("%q: got %q, want [%q]", c.lit, got, want)
+		}
+		if !c.leak && len(got) > 0 {
+			t.Errorf("%q: unexpected %q", c.lit, got)
+		}
+	}
+}
+
+// readsModule has a string key that a log line prints through a hole: the
+// template's text is clean, and what the line shows depends on the value.
+const readsModule = `
+service_kind "notes" {
+  config "note" {
+    type    = "string"
+    default = "all quiet"
+  }
+  config "conns" {
+    type    = "int"
+    default = 40
+    low     = 20
+    high    = 100
+  }
+  config "threads" {
+    type    = "int"
+    default = 8
+    low     = 4
+    high    = 16
+  }
+  state "up" {
+    type    = "bool"
+    initial = true
+  }
+  metric "error_rate" {
+    type      = "float"
+    value     = "state.up && config.conns >= 20 ? 0.0 : 1.0"
+    precision = 3
+    low       = 0
+    high      = 0.05
+  }
+  status "degraded" { when = "error_rate > 0.05" }
+  log "note" {
+    level = "INFO"
+    when  = "state.up"
+    text  = "operator note: {config.note}"
+  }
+  restart { up = true }
+}
+
+system "notes_pair" {
+  service "n_main" {
+    kind = "notes"
+    set_config { threads = 12 }
+  }
+  service "n_side" {
+    kind = "notes"
+    set_config { threads = 12 }
+  }
+}
+
+fault_kind "notes_conns_low" {
+  applies_to = ["notes"]
+  mechanism  = "connection_pool_exhausted"
+  set_config {
+    conns = 5
+    note  = "NOTE"
+  }
+  fixed_when = "config.conns >= 20"
+  remedy "update_config" {
+    key   = "conns"
+    value = 40
+  }
+}
+
+incident "notes" {
+  alert      = "n_main is failing."
+  difficulty = "easy"
+  split      = "dev"
+  budget     = 8
+  system     = "notes_pair"
+  fault "notes_conns_low" { target = "n_main" }
+  expert = [
+    "inspect_logs(n_main)",
+    "update_config(n_main, conns, 40)",
+    "resolve_incident(\"n_main: connection pool exhausted\", \"raised conns\")",
+  ]
+}
+`
+
+func compileNotes(t *testing.T, note string) *runtime.Task {
+	t.Helper()
+	src := strings.Replace(readsModule, "NOTE", note, 1)
+	m, diags := lang.AnalyzeWith(lang.StdlibFiles(), []*lang.File{{Name: "notes.srez.hcl", Src: []byte(src)}})
+	tasks, cd := compiler.CompileWith(m, compiler.Options{SkipCertify: true})
+	diags = append(diags, cd...)
+	if diags.HasErrors() || len(tasks) != 1 {
+		t.Fatalf("the notes module does not compile:\n%s", diagText(m, diags))
+	}
+	return tasks[0]
+}
+
+// TestLeakLintReads: a leak that only a read shows (a hole's value, not a
+// template's text) is found along the traces and named by the read; a
+// clean value certifies.
+func TestLeakLintReads(t *testing.T) {
+	if c := compiler.Certify(compileNotes(t, "disk at 40%")); len(c.Failures) > 0 {
+		t.Fatalf("the clean notes incident does not certify: %q", c.Failures)
+	}
+	for _, c := range []struct{ note, want string }{
+		{"pool exhausted", `Leak: inspect_logs(n_main) shows the diagnosis phrase "pool exhausted" (mechanism connection_pool_exhausted).`},
+		{"set conns to 40", `Leak: inspect_logs(n_main) shows conns beside its fix value 40 while n_main.conns has another value.`},
+		{"the fix is simple", `Leak: inspect_logs(n_main) shows the advice phrase "the fix is".`},
+	} {
+		got := leakFailures(compileNotes(t, c.note))
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("note %q: got %q, want [%q]", c.note, got, c.want)
+		}
+	}
+}
