@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/runtime"
@@ -74,11 +75,15 @@ func Certify(t *runtime.Task) *Certificate {
 	}
 	if len(t.Expert) == 0 {
 		c.Failures = append(c.Failures, "The incident has no expert plan.")
-	} else if r := play(t, t.Expert); !r.Success {
+	} else if r := play(runtime.NewEpisode(t), t.Expert); !r.Success {
 		c.Failures = append(c.Failures, fmt.Sprintf("The expert plan does not succeed (%s; diagnosed %v, mitigated %v, wrong change %v).", r.Terminal, r.Diagnosed, r.Mitigated, r.WrongChange))
 	}
+	// One episode, reset per policy: Reset restores everything a policy
+	// can touch, and allocating an episode per policy cost more than
+	// playing it.
+	ep := runtime.NewEpisode(&open)
 	for _, x := range panel {
-		r := play(&open, x.plan)
+		r := play(ep, x.plan)
 		c.Panel = append(c.Panel, PanelResult{Name: x.name, Plan: x.plan, Record: r})
 		if r.Success {
 			c.Failures = append(c.Failures, fmt.Sprintf("The answer-blind policy %q succeeds: %s.", x.name, strings.Join(x.plan, "; ")))
@@ -112,8 +117,8 @@ func whyFailed(r runtime.Record) string {
 
 // play runs text actions from the certification seed and returns the
 // record; actions after the end are ignored.
-func play(t *runtime.Task, plan []string) runtime.Record {
-	ep := runtime.NewEpisode(t)
+func play(ep *runtime.Episode, plan []string) runtime.Record {
+	t := ep.Task()
 	ep.Reset(certSeed)
 	for _, text := range plan {
 		if ep.Done() {
@@ -126,15 +131,52 @@ func play(t *runtime.Task, plan []string) runtime.Record {
 }
 
 func bindText(t *runtime.Task, text string) runtime.Action {
+	p := parseCached(text)
+	if p.err != "" {
+		return runtime.InvalidAction(runtime.ErrSyntax, p.err)
+	}
+	return t.Bind(p.tool, p.args)
+}
+
+// parsedAction is a text action parsed once. Certification plays the same
+// few dozen texts (panel plans, reads, resolutions) for every world it
+// compares, and parsing, not playing, dominated its time.
+type parsedAction struct {
+	tool string
+	args []value.Value
+	err  string
+}
+
+var (
+	parsedMu    sync.Mutex
+	parsedCache = map[string]parsedAction{}
+)
+
+// maxParsed bounds the cache; past it texts are parsed every time.
+const maxParsed = 1 << 12
+
+func parseCached(text string) parsedAction {
+	parsedMu.Lock()
+	p, ok := parsedCache[text]
+	parsedMu.Unlock()
+	if ok {
+		return p
+	}
 	call, d := lang.ParseAction(strings.TrimSpace(text))
 	if d != nil {
-		return runtime.InvalidAction(runtime.ErrSyntax, d.Detail)
+		p = parsedAction{err: d.Detail}
+	} else {
+		p = parsedAction{tool: call.Tool, args: make([]value.Value, len(call.Args))}
+		for i, a := range call.Args {
+			p.args[i] = a.Value
+		}
 	}
-	args := make([]value.Value, len(call.Args))
-	for i, a := range call.Args {
-		args[i] = a.Value
+	parsedMu.Lock()
+	if len(parsedCache) < maxParsed {
+		parsedCache[text] = p
 	}
-	return t.Bind(call.Tool, args)
+	parsedMu.Unlock()
+	return p
 }
 
 // The blind diagnoses: nothing, a generic guess, and every word of the

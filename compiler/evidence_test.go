@@ -80,7 +80,7 @@ func TestOptimalStepsHandCounted(t *testing.T) {
 			t.Errorf("%s: the expert plan (%d steps) is shorter than the optimum (%d)", tk.ID, len(tk.Expert), tk.Optimal)
 		}
 		// The certified plan, as text, succeeds.
-		if r := play(tk, tk.Plan); !r.Success {
+		if r := play(runtime.NewEpisode(tk), tk.Plan); !r.Success {
 			t.Errorf("%s: the certified plan %q does not succeed: %+v", tk.ID, tk.Plan, r)
 		}
 	}
