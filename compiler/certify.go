@@ -130,6 +130,10 @@ func play(ep *runtime.Episode, plan []string) runtime.Record {
 	return ep.Record()
 }
 
+// BindText parses a native text action and binds it to a task's tools;
+// malformed text is an invalid action, never an error. Parses are cached.
+func BindText(t *runtime.Task, text string) runtime.Action { return bindText(t, text) }
+
 func bindText(t *runtime.Task, text string) runtime.Action {
 	p := parseCached(text)
 	if p.err != "" {
@@ -152,7 +156,8 @@ var (
 	parsedCache = map[string]parsedAction{}
 )
 
-// maxParsed bounds the cache; past it texts are parsed every time.
+// maxParsed bounds the cache; when full it starts over, so texts seen
+// once (an agent's) cannot crowd out the ones played again and again.
 const maxParsed = 1 << 12
 
 func parseCached(text string) parsedAction {
@@ -172,9 +177,10 @@ func parseCached(text string) parsedAction {
 		}
 	}
 	parsedMu.Lock()
-	if len(parsedCache) < maxParsed {
-		parsedCache[text] = p
+	if len(parsedCache) >= maxParsed {
+		clear(parsedCache)
 	}
+	parsedCache[text] = p
 	parsedMu.Unlock()
 	return p
 }

@@ -527,27 +527,35 @@ func convertTo(v value.Value, k value.Kind) (value.Value, bool) {
 
 func (b *build) applyEdits(edits []lang.Edit, svc int, params map[string]value.Value, r lang.Range) {
 	for _, e := range edits {
-		class := "config"
-		if e.State {
-			class = "state"
-		}
-		slot, ok := b.slotIndex[slotKey{svc, class, e.Name}]
-		if !ok {
-			b.errAt(r, "Edit does not apply", fmt.Sprintf("%s has no %s %q.", b.t.Services[svc].Name, class, e.Name))
-			continue
-		}
-		v, d := e.Eval(params)
+		ed, d := b.resolveEdit(e, svc, params, r)
 		if d != nil {
 			b.diags = append(b.diags, d)
 			continue
 		}
-		v, ok = convertTo(v, b.t.Slots[slot].Kind)
-		if !ok {
-			b.errAt(e.Range, "Incorrect value type", fmt.Sprintf("%q is a %s.", e.Name, b.t.Slots[slot].Kind))
-			continue
-		}
-		b.edits = append(b.edits, edit{slot, v})
+		b.edits = append(b.edits, ed)
 	}
+}
+
+// resolveEdit finds an edit's slot and evaluates its value for a service;
+// r is where to report an edit the service has no slot for.
+func (b *build) resolveEdit(e lang.Edit, svc int, params map[string]value.Value, r lang.Range) (edit, *lang.Diagnostic) {
+	class := "config"
+	if e.State {
+		class = "state"
+	}
+	slot, ok := b.slotIndex[slotKey{svc, class, e.Name}]
+	if !ok {
+		return edit{}, &lang.Diagnostic{Severity: lang.Error, Summary: "Edit does not apply", Detail: fmt.Sprintf("%s has no %s %q.", b.t.Services[svc].Name, class, e.Name), Subject: &r}
+	}
+	v, d := e.Eval(params)
+	if d != nil {
+		return edit{}, d
+	}
+	if v, ok = convertTo(v, b.t.Slots[slot].Kind); !ok {
+		rng := e.Range
+		return edit{}, &lang.Diagnostic{Severity: lang.Error, Summary: "Incorrect value type", Detail: fmt.Sprintf("%q is a %s.", e.Name, b.t.Slots[slot].Kind), Subject: &rng}
+	}
+	return edit{slot, v}, nil
 }
 
 func (b *build) bindTools() {

@@ -426,22 +426,11 @@ func (w *worlds) fast(spec *worldSpec) *world {
 func (b *build) editsOf(edits []lang.Edit, svc int, params map[string]value.Value) ([]edit, bool) {
 	var out []edit
 	for _, e := range edits {
-		class := "config"
-		if e.State {
-			class = "state"
-		}
-		slot, ok := b.slotIndex[slotKey{svc, class, e.Name}]
-		if !ok {
-			return nil, false
-		}
-		v, d := e.Eval(params)
+		ed, d := b.resolveEdit(e, svc, params, lang.Range{})
 		if d != nil {
 			return nil, false
 		}
-		if v, ok = convertTo(v, b.t.Slots[slot].Kind); !ok {
-			return nil, false
-		}
-		out = append(out, edit{slot, v})
+		out = append(out, ed)
 	}
 	return out, true
 }

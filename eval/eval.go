@@ -8,28 +8,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
-	"strings"
 	"sync"
 
 	"github.com/srezc/srezc/agents"
-	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/compiler"
 	rt "github.com/srezc/srezc/runtime"
-	"github.com/srezc/srezc/value"
 )
 
 // BindText parses a native text action and binds it to the task's tools.
 // Malformed text is an invalid action, never an error.
-func BindText(t *rt.Task, text string) rt.Action {
-	call, d := lang.ParseAction(strings.TrimSpace(text))
-	if d != nil {
-		return rt.InvalidAction(rt.ErrSyntax, d.Detail)
-	}
-	args := make([]value.Value, len(call.Args))
-	for i, a := range call.Args {
-		args[i] = a.Value
-	}
-	return t.Bind(call.Tool, args)
-}
+func BindText(t *rt.Task, text string) rt.Action { return compiler.BindText(t, text) }
 
 // Step is one line of a trace.
 type Step struct {
