@@ -21,8 +21,8 @@ type certifyReport struct {
 	Plan      []string `json:"plan"` // the certified informed optimum, when the task certifies
 	Evidence  []string `json:"evidence"`
 	// EvidenceFrom says where Evidence and Optimal come from: "informed
-	// optimum" (derived and certified), or "expert plan" (the task did not
-	// certify, and the compiler keeps no derived evidence for it).
+	// optimum" (derived), or "expert plan" (no optimum could be derived,
+	// e.g. no combination of canonical fixes resolves the incident).
 	EvidenceFrom string         `json:"evidence_from"`
 	Optimal      int            `json:"optimal"`
 	Panel        []exploitEntry `json:"panel"`
@@ -103,45 +103,25 @@ exits 1 after printing the reasons.`,
 // notCertified is the summary of the compiler's certification errors.
 const notCertified = "Task not certified"
 
-// compileForCertify compiles one incident through every stage. A task that
-// does not certify is dropped by the compiler, which reports each reason
-// as a "Task not certified" error: then the reasons are those errors, and
-// the task is compiled again without the Certify stage, so the report can
-// still show its plan and the panel. Any other error is printed.
+// compileForCertify compiles one incident through every stage, keeping it
+// when it does not certify: the task then carries Certified false, the
+// reasons, and its derived evidence and plan. Other errors are printed.
 func (e *env) compileForCertify(m *lang.Module, in *lang.Incident) (*runtime.Task, []string, error) {
-	t, diags := compiler.CompileIncident(m, in, compiler.Options{})
-	var failures []string
+	t, diags := compiler.CompileIncident(m, in, compiler.Options{KeepUncertified: true})
 	var other lang.Diagnostics
 	for _, d := range diags {
-		if d.Summary == notCertified {
-			failures = append(failures, d.Detail)
-		} else {
+		if d.Summary != notCertified {
 			other = append(other, d)
 		}
 	}
-	if t != nil {
-		// Certified, or not certified under a profile where that is a
-		// warning: the reasons are on the task.
-		lang.WriteText(e.stderr, m.Files, other.Sort())
-		return t, t.Uncertified, nil
-	}
-	if len(failures) == 0 || other.HasErrors() {
-		lang.WriteText(e.stderr, m.Files, diags.Sort())
+	lang.WriteText(e.stderr, m.Files, other.Sort())
+	if t == nil || other.HasErrors() {
+		if len(other) == 0 {
+			lang.WriteText(e.stderr, m.Files, diags.Sort())
+		}
 		return nil, nil, errPrinted
 	}
-	t, diags = compiler.CompileIncident(m, in, compiler.Options{SkipCertify: true})
-	if t == nil {
-		lang.WriteText(e.stderr, m.Files, diags.Sort())
-		return nil, nil, errPrinted
-	}
-	// Record the verdict as the Certify stage does, so the hash covers it.
-	t.Certified, t.Uncertified = false, failures
-	h, err := runtime.ComputeHash(t)
-	if err != nil {
-		return nil, nil, err
-	}
-	t.Hash = h
-	return t, failures, nil
+	return t, t.Uncertified, nil
 }
 
 // certifyReportOf builds the report: the task's verdict and plan, and the
@@ -158,7 +138,7 @@ func certifyReportOf(t *runtime.Task, failures []string) *certifyReport {
 		Panel:    []exploitEntry{},
 	}
 	rep.EvidenceFrom = "expert plan"
-	if rep.Certified && len(t.Plan) > 0 {
+	if len(t.Plan) > 0 {
 		rep.EvidenceFrom = "informed optimum"
 	}
 	for _, r := range t.Evidence {
@@ -227,7 +207,7 @@ func writeCertifyReport(w io.Writer, r *certifyReport) {
 	}
 	fmt.Fprintf(w, "optimal steps: %d\n", r.Optimal)
 	if r.EvidenceFrom != "informed optimum" {
-		fmt.Fprintf(w, "  (the certified evidence set and optimum are recorded only on a task that certifies)\n")
+		fmt.Fprintf(w, "  (no informed optimum could be derived; these are the expert plan's reads)\n")
 	}
 	passed := 0
 	for _, x := range r.Panel {

@@ -150,6 +150,10 @@ type Options struct {
 	// SkipCertify leaves the Certify stage out: for tools and tests that
 	// build deliberately partial worlds (a counterfactual without a fault).
 	SkipCertify bool
+	// KeepUncertified returns a task that fails certification, with
+	// Certified false and its derived evidence and plan, beside the
+	// certification errors (srezc certify explains such tasks).
+	KeepUncertified bool
 }
 
 // CompileModule compiles every healthy incident of a module, in source order.
@@ -179,11 +183,15 @@ func CompileIncident(m *lang.Module, in *lang.Incident, opt Options) (*runtime.T
 	b := &build{m: m, in: in, t: &runtime.Task{Format: runtime.FormatVersion, History: History},
 		slotIndex: map[slotKey]runtime.SlotID{}, strIndex: map[string]int{}, kindDefault: map[runtime.SlotID]value.Value{}}
 	b.intern(runtime.StatusHealthy)
+	var uncertified lang.Diagnostics
 	for _, st := range Stages {
 		if opt.SkipCertify && st.Name == "Certify" {
 			continue
 		}
 		st.Run(b)
+		if st.Name == "Certify" && opt.KeepUncertified {
+			uncertified, b.diags = b.diags, nil
+		}
 		if len(b.diags) > 0 {
 			return nil, b.diags
 		}
@@ -201,7 +209,7 @@ func CompileIncident(m *lang.Module, in *lang.Incident, opt Options) (*runtime.T
 		return nil, b.diags
 	}
 	b.t.Hash = h
-	return b.t, nil
+	return b.t, uncertified
 }
 
 func (b *build) resolveIncident() {
