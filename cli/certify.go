@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/srezc/srezc/compiler"
@@ -27,6 +28,9 @@ type certifyReport struct {
 	Optimal      int            `json:"optimal"`
 	Panel        []exploitEntry `json:"panel"`
 	Closest      *closestEntry  `json:"closest"`
+	// Distinguishing shows, per diagnosability alternative, a read that
+	// tells the incident apart from it and what it shows in each world.
+	Distinguishing []compiler.Distinction `json:"distinguishing"`
 }
 
 type exploitEntry struct {
@@ -81,6 +85,10 @@ exits 1 after printing the reasons.`,
 				return err
 			}
 			rep := certifyReportOf(t, failures)
+			rep.Distinguishing, _ = compiler.Explain(m, in)
+			if rep.Distinguishing == nil {
+				rep.Distinguishing = []compiler.Distinction{}
+			}
 			if asJSON {
 				b, err := json.MarshalIndent(rep, "", "  ")
 				if err != nil {
@@ -231,4 +239,26 @@ func writeCertifyReport(w io.Writer, r *certifyReport) {
 	} else if len(r.Panel) > 0 {
 		fmt.Fprintf(w, "\nclosest exploit: none failed\n")
 	}
+	fmt.Fprintf(w, "\ndistinguishing observations (%s):\n", plural(len(r.Distinguishing), "alternative"))
+	for _, x := range r.Distinguishing {
+		if x.Read == "" {
+			fmt.Fprintf(w, "  vs %s: no read tells them apart\n", x.Alternative)
+			continue
+		}
+		fmt.Fprintf(w, "  vs %s: %s\n    this incident shows:\n%s    the alternative shows:\n%s", x.Alternative, x.Read, indent(x.Incident, "      "), indent(x.Other, "      "))
+	}
+}
+
+// indent prefixes every line of text.
+func indent(text, prefix string) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if line != "" {
+			b.WriteString(prefix + line)
+		}
+	}
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		b.WriteByte('\n')
+	}
+	return b.String()
 }

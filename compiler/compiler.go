@@ -178,11 +178,16 @@ func CompileWith(m *lang.Module, opt Options) ([]*runtime.Task, lang.Diagnostics
 	return tasks, diags.Sort()
 }
 
-// CompileIncident runs the stages for one incident.
-func CompileIncident(m *lang.Module, in *lang.Incident, opt Options) (*runtime.Task, lang.Diagnostics) {
+func newBuild(m *lang.Module, in *lang.Incident) *build {
 	b := &build{m: m, in: in, t: &runtime.Task{Format: runtime.FormatVersion, History: History},
 		slotIndex: map[slotKey]runtime.SlotID{}, strIndex: map[string]int{}, kindDefault: map[runtime.SlotID]value.Value{}}
 	b.intern(runtime.StatusHealthy)
+	return b
+}
+
+// CompileIncident runs the stages for one incident.
+func CompileIncident(m *lang.Module, in *lang.Incident, opt Options) (*runtime.Task, lang.Diagnostics) {
+	b := newBuild(m, in)
 	var uncertified lang.Diagnostics
 	for _, st := range Stages {
 		if opt.SkipCertify && st.Name == "Certify" {

@@ -57,6 +57,7 @@ type world struct {
 type alternative struct {
 	name string
 	hits []int
+	w    *world
 }
 
 // derived is what the evidence stage computes for one task.
@@ -68,6 +69,7 @@ type derived struct {
 	faulted []bool
 	// alerting is the first service showing a symptom at step 1, or -1.
 	alerting int
+	truth    *world
 	alts     []alternative
 	// chosen are the reads of the informed optimum (indices), sorted.
 	chosen []int
@@ -102,6 +104,7 @@ func (b *build) deriveEvidence() *derived {
 	truth := w.trueWorld()
 	tick := truth.ep.Tick()
 	d.alerting = alertingService(truth)
+	d.truth = truth
 
 	// Evidence per fault: the world with that fault removed.
 	var removed []*worldSpec
@@ -154,7 +157,7 @@ func (b *build) deriveEvidence() *derived {
 			continue // an alternative that does not compile is no alternative
 		}
 		hits := differing(t, d.reads, truth, alt, tick)
-		d.alts = append(d.alts, alternative{name: spec.name, hits: hits})
+		d.alts = append(d.alts, alternative{name: spec.name, hits: hits, w: alt})
 		if len(hits) == 0 {
 			d.failures = append(d.failures, fmt.Sprintf("The incident cannot be told apart from %s: no read differs.", spec.name))
 		}

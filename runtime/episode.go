@@ -342,7 +342,7 @@ func (e *Episode) countInvalid(canon uint64) {
 func (e *Episode) finish(term Terminal) {
 	e.done = true
 	e.terminal = term
-	e.rec.FinalReward = clamp(e.comp.Raw(), 0, 1)
+	e.rec.FinalReward = roundReward(clamp(e.comp.Raw(), 0, 1))
 	if e.rec.WrongChange && e.wrongChanges() == 0 {
 		e.rec.Recovered = true
 	}

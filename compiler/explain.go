@@ -1,0 +1,71 @@
+package compiler
+
+import (
+	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/runtime"
+)
+
+// Distinction shows an author how the incident differs from one of its
+// diagnosability alternatives: the read that tells them apart (the first
+// of the informed optimum's reads that does, else the first of any), and
+// what that read shows at step 1 in each world, at the certification seed.
+type Distinction struct {
+	Alternative string `json:"alternative"`
+	Read        string `json:"read"` // empty: no read tells them apart
+	Incident    string `json:"incident"`
+	Other       string `json:"other"`
+}
+
+// Explain compiles an incident up to certification and returns its
+// distinguishing observations.
+func Explain(m *lang.Module, in *lang.Incident) ([]Distinction, lang.Diagnostics) {
+	b := newBuild(m, in)
+	for _, st := range Stages {
+		if st.Name == "Certify" {
+			break
+		}
+		st.Run(b)
+		if len(b.diags) > 0 {
+			return nil, b.diags
+		}
+	}
+	d := b.deriveEvidence()
+	var out []Distinction
+	for _, alt := range d.alts {
+		x := Distinction{Alternative: alt.name}
+		pick := -1
+		for _, c := range d.chosen {
+			if contains(alt.hits, c) {
+				pick = c
+				break
+			}
+		}
+		if pick < 0 && len(alt.hits) > 0 {
+			pick = alt.hits[0]
+		}
+		if pick >= 0 && alt.w != nil && d.truth != nil {
+			r := d.reads[pick]
+			x.Read = readText(b.t, r)
+			x.Incident = renderRead(d.truth, r)
+			x.Other = renderRead(alt.w, r)
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}
+
+func contains(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// renderRead renders what a read shows in a world at step 1, without
+// stepping it.
+func renderRead(w *world, r runtime.Read) string {
+	o := runtime.Observation{Step: 1, Tick: int32(w.ep.Tick()), Tool: r.Tool, Service: r.Service, Key: r.Key}
+	return string(w.ep.AppendText(nil, &o))
+}
