@@ -1,6 +1,8 @@
 package compiler
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math"
 	"strconv"
@@ -48,6 +50,16 @@ type PanelResult struct {
 
 func (b *build) certify() {
 	t := b.t
+	key, cacheable := b.certKey()
+	if cacheable {
+		if r, ok := certCache.get(key); ok {
+			r.apply(t)
+			for _, f := range r.failures {
+				b.errAt(b.in.DefRange, "Task not certified", f)
+			}
+			return
+		}
+	}
 	// Derived evidence and the informed optimum come first: the expert and
 	// the panel are then graded against the certified evidence set and
 	// optimal step count.
@@ -58,9 +70,84 @@ func (b *build) certify() {
 	failures = append(failures, c.Failures...)
 	t.Certified = len(failures) == 0
 	t.Uncertified = failures
+	if cacheable {
+		certCache.put(key, certResult{evidence: t.Evidence, optimal: t.Optimal, plan: t.Plan, failures: failures})
+	}
 	for _, f := range failures {
 		b.errAt(b.in.DefRange, "Task not certified", f)
 	}
+}
+
+// Certification results are cached by semantic hash: the task as it stands
+// before certification (which fixes everything the runtime plays), plus the
+// source of every file declaring a fault or distractor kind (the
+// diagnosability alternatives come from those). An editor re-validating an
+// unchanged incident, or mutation revisiting a task, certifies it once.
+type certResult struct {
+	evidence []runtime.Read
+	optimal  int
+	plan     []string
+	failures []string
+}
+
+func (r certResult) apply(t *runtime.Task) {
+	t.Evidence = append([]runtime.Read(nil), r.evidence...)
+	t.Optimal = r.optimal
+	t.Plan = append([]string(nil), r.plan...)
+	t.Certified = len(r.failures) == 0
+	t.Uncertified = append([]string(nil), r.failures...)
+}
+
+type resultCache struct {
+	mu sync.Mutex
+	m  map[string]certResult
+}
+
+// maxCertified bounds the cache; when full it starts over.
+const maxCertified = 1 << 12
+
+var certCache = resultCache{m: map[string]certResult{}}
+
+func (c *resultCache) get(k string) (certResult, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.m[k]
+	return r, ok
+}
+
+func (c *resultCache) put(k string, r certResult) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= maxCertified {
+		clear(c.m)
+	}
+	c.m[k] = r
+}
+
+// certKey is the cache key of the task being built.
+func (b *build) certKey() (string, bool) {
+	h, err := runtime.ComputeHash(b.t)
+	if err != nil {
+		return "", false
+	}
+	files := map[string]bool{}
+	for _, k := range b.m.FaultKinds {
+		files[k.DefRange.Filename] = true
+	}
+	for _, k := range b.m.DistractorKinds {
+		files[k.DefRange.Filename] = true
+	}
+	sum := sha256.New()
+	sum.Write([]byte(h))
+	for _, f := range b.m.Files {
+		if files[f.Name] {
+			sum.Write([]byte{0})
+			sum.Write([]byte(f.Name))
+			sum.Write([]byte{0})
+			sum.Write(f.Src)
+		}
+	}
+	return hex.EncodeToString(sum.Sum(nil)), true
 }
 
 // Certify plays the expert plan and the exploit panel on t.
@@ -348,4 +435,12 @@ func reachability(t *runtime.Task) []string {
 		}
 	}
 	return out
+}
+
+// ResetCertificationCache empties the certification cache, so the next
+// compile of every task certifies it afresh (benchmarks measure that).
+func ResetCertificationCache() {
+	certCache.mu.Lock()
+	defer certCache.mu.Unlock()
+	clear(certCache.m)
 }

@@ -111,9 +111,21 @@ func BenchmarkSuiteReset(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "resets/s")
 }
 
-// BenchmarkSuiteCompile compiles one shipped incident per iteration from
-// the analysed module.
+// BenchmarkSuiteCompile compiles and certifies one shipped incident per
+// iteration from the analysed module, with the certification cache empty.
 func BenchmarkSuiteCompile(b *testing.B) {
+	m, _ := lang.Analyze(lang.ScenarioFiles())
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		compiler.ResetCertificationCache()
+		compiler.CompileIncident(m, m.Incidents[i%len(m.Incidents)], compiler.Options{})
+	}
+}
+
+// BenchmarkSuiteCompileCached is the same with certification results
+// cached by semantic hash, as an editor re-validating finds them.
+func BenchmarkSuiteCompileCached(b *testing.B) {
 	m, _ := lang.Analyze(lang.ScenarioFiles())
 	b.ReportAllocs()
 	b.ResetTimer()

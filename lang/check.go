@@ -248,14 +248,25 @@ func (c *checker) serviceKindExprs(k *ServiceKind) {
 	}
 	// Derived quantities are computed in dependency order; a cycle within
 	// one service has no order.
-	if _, cyc := QuantityOrder(k); cyc != nil {
+	order, cyc := computeQuantityOrder(k)
+	if cyc != nil {
 		c.errRange(cyc.NameRange, "Cycle in derived quantities", fmt.Sprintf("%q depends on itself through other derived quantities of %s.", cyc.Name, k.Name))
+		return
 	}
+	k.order = order
 }
 
 // QuantityOrder sorts a kind's quantities so that each comes after those it
-// reads. It returns a quantity on a cycle if there is one.
+// reads. It returns a quantity on a cycle if there is one. The checker
+// computes it once per kind; the compiler asks for it per incident.
 func QuantityOrder(k *ServiceKind) ([]*Quantity, *Quantity) {
+	if k.order != nil {
+		return k.order, nil
+	}
+	return computeQuantityOrder(k)
+}
+
+func computeQuantityOrder(k *ServiceKind) ([]*Quantity, *Quantity) {
 	deps := map[*Quantity][]*Quantity{}
 	for _, q := range k.Derived {
 		if q.Value == nil || q.Value.Node == nil {

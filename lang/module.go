@@ -99,6 +99,8 @@ type ServiceKind struct {
 	Restart  []Assignment
 	Latency  string
 	Errors   string
+	// order is the quantities in dependency order, set by the checker.
+	order    []*Quantity
 	TraceRng Range
 	// LatencyRng and ErrorsRng are the ranges of the trace's values.
 	LatencyRng, ErrorsRng Range
