@@ -16,6 +16,12 @@ import (
 // load analyses and compiles paths, printing diagnostics; it fails when
 // there are errors.
 func (e *env) load(paths []string, opt compiler.Options) ([]*runtime.Task, error) {
+	_, tasks, err := e.loadModule(paths, opt)
+	return tasks, err
+}
+
+// loadModule is load that also returns the analysed module.
+func (e *env) loadModule(paths []string, opt compiler.Options) (*lang.Module, []*runtime.Task, error) {
 	files, diags := readInputs(paths)
 	m, more := lang.Analyze(files)
 	diags = append(diags, more...)
@@ -23,9 +29,9 @@ func (e *env) load(paths []string, opt compiler.Options) ([]*runtime.Task, error
 	diags = append(diags, cdiags...).Sort()
 	lang.WriteText(e.stderr, m.Files, diags)
 	if diags.HasErrors() {
-		return nil, errPrinted
+		return nil, nil, errPrinted
 	}
-	return tasks, nil
+	return m, tasks, nil
 }
 
 // readInputs reads PATHs, or the embedded default suite when there are none.

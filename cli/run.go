@@ -17,7 +17,7 @@ import (
 )
 
 // agentNames are the built-in agents, in help order.
-var agentNames = []string{"scripted", "random", "replay"}
+var agentNames = []string{"scripted", "random", "replay", "greedy"}
 
 func (e *env) runCmd() *cobra.Command {
 	var (
@@ -33,11 +33,12 @@ func (e *env) runCmd() *cobra.Command {
 
 Agents: scripted plays each incident's expert plan; random draws seeded tool
 calls, some malformed; replay plays text actions, one per line, from
---actions FILE or stdin. With no PATH the embedded default suite runs.
+--actions FILE or stdin; greedy is the first-anomaly baseline, knowing only
+the published documentation of the services. With no PATH the embedded default suite runs.
 Output is byte-identical across runs and GOMAXPROCS.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			if !contains(agentNames, agent) {
-				return usageError{fmt.Errorf("--agent must be one of scripted, random, replay, not %q", agent)}
+				return usageError{fmt.Errorf("--agent must be one of scripted, random, replay, greedy, not %q", agent)}
 			}
 			if episodes < 1 {
 				return usageError{fmt.Errorf("--episodes must be at least 1")}
@@ -53,7 +54,7 @@ Output is byte-identical across runs and GOMAXPROCS.`,
 			if actionsFile != "" && agent != "replay" {
 				return usageError{fmt.Errorf("--actions is only for --agent replay")}
 			}
-			tasks, err := e.load(args, compiler.Options{})
+			m, tasks, err := e.loadModule(args, compiler.Options{})
 			if err != nil {
 				return err
 			}
@@ -73,7 +74,7 @@ Output is byte-identical across runs and GOMAXPROCS.`,
 				}
 				tasks = picked
 			}
-			factory, err := e.agentFactory(agent, actionsFile)
+			factory, err := e.agentFactory(agent, actionsFile, m)
 			if err != nil {
 				return err
 			}
@@ -112,7 +113,7 @@ Output is byte-identical across runs and GOMAXPROCS.`,
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&agent, "agent", "", "agent: scripted, random or replay (required)")
+	f.StringVar(&agent, "agent", "", "agent: scripted, random, replay or greedy (required)")
 	f.StringVar(&taskID, "task", "", "run only this incident id")
 	f.Uint64Var(&seed, "seed", 1, "seed of the first episode; episode k uses seed+k")
 	f.IntVar(&episodes, "episodes", 1, "episodes per incident")
@@ -124,8 +125,13 @@ Output is byte-identical across runs and GOMAXPROCS.`,
 	return c
 }
 
-func (e *env) agentFactory(name, actionsFile string) (eval.AgentFactory, error) {
+func (e *env) agentFactory(name, actionsFile string, m *lang.Module) (eval.AgentFactory, error) {
 	switch name {
+	case "greedy":
+		k := eval.Knowledge(m, "native")
+		return func(*runtime.Task, int, uint64) (agents.Agent, error) {
+			return agents.NewGreedy(k), nil
+		}, nil
 	case "scripted":
 		return func(t *runtime.Task, _ int, _ uint64) (agents.Agent, error) {
 			if len(t.Expert) == 0 {

@@ -1,0 +1,85 @@
+package eval
+
+import (
+	"strconv"
+
+	"github.com/srezc/srezc/agents"
+	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/value"
+)
+
+// Knowledge builds what the greedy baseline knows from a module's public
+// documentation: the systems' services and their kinds, the rubric's words
+// for each kind, the kinds' bands and defaults, and, from the fault kinds,
+// what a fault of each config key is called. Nothing comes from an
+// incident.
+func Knowledge(m *lang.Module, rubric string) *agents.Knowledge {
+	k := &agents.Knowledge{
+		ServiceKinds: map[string]string{},
+		Aliases:      map[string][]string{},
+		Metrics:      map[string]map[string]agents.Band{},
+		Keys:         map[string][]agents.KeyDoc{},
+		Crash:        "crashed",
+	}
+	for _, sys := range m.Systems {
+		for _, s := range sys.Services {
+			if _, seen := k.ServiceKinds[s.Name]; !seen {
+				k.ServiceKinds[s.Name] = s.Kind
+			}
+		}
+	}
+	wording := map[string]string{} // mechanism → its first phrase
+	if r := m.Rubric(rubric); r != nil {
+		for _, c := range r.Components {
+			k.Aliases[c.Name] = append([]string(nil), c.Phrases...)
+		}
+		for _, mech := range r.Mechanisms {
+			if len(mech.Phrases) > 0 {
+				wording[mech.Name] = mech.Phrases[0]
+			}
+		}
+		if w := wording["process_crashed"]; w != "" {
+			k.Crash = w
+		}
+	}
+	// What a key going wrong is called: the mechanism of the first fault
+	// kind, in source order, that sets it on that kind.
+	called := map[[2]string]string{}
+	for _, fk := range m.FaultKinds {
+		for _, kind := range fk.AppliesTo {
+			for _, e := range fk.Edits {
+				key := [2]string{kind, e.Name}
+				if !e.State && called[key] == "" && wording[fk.Mechanism] != "" {
+					called[key] = wording[fk.Mechanism]
+				}
+			}
+		}
+	}
+	for _, sk := range m.ServiceKinds {
+		bands := map[string]agents.Band{}
+		for _, q := range sk.Metrics() {
+			if q.HasBand {
+				bands[q.Name] = agents.Band{Low: q.Low, High: q.High}
+			}
+		}
+		k.Metrics[sk.Name] = bands
+		for _, c := range sk.Config {
+			k.Keys[sk.Name] = append(k.Keys[sk.Name], agents.KeyDoc{
+				Name: c.Name, HasBand: c.HasBand, Band: agents.Band{Low: c.Low, High: c.High},
+				Default: argText(c.Default), Mechanism: called[[2]string{sk.Name, c.Name}],
+			})
+		}
+	}
+	return k
+}
+
+// argText writes a value as a text-action argument.
+func argText(v value.Value) string {
+	switch v.K {
+	case value.String:
+		return strconv.Quote(v.S)
+	case value.Float:
+		return string(value.AppendFloat(nil, v.F))
+	}
+	return v.String()
+}
