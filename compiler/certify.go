@@ -50,6 +50,9 @@ type PanelResult struct {
 
 func (b *build) certify() {
 	t := b.t
+	// The program is final: share its episode data across the many
+	// episodes certification plays.
+	t.Prepare()
 	key, cacheable := b.certKey()
 	if cacheable {
 		if r, ok := certCache.get(key); ok {

@@ -214,6 +214,7 @@ func CompileIncident(m *lang.Module, in *lang.Incident, opt Options) (*runtime.T
 		return nil, b.diags
 	}
 	b.t.Hash = h
+	b.t.Prepare()
 	return b.t, uncertified
 }
 

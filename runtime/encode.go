@@ -82,6 +82,7 @@ func DecodeTask(data []byte) (*Task, error) {
 	if err := t.Validate(); err != nil {
 		return nil, err
 	}
+	t.Prepare()
 	return &t, nil
 }
 

@@ -99,9 +99,11 @@ type Episode struct {
 	lookahead  tickState
 	alwaysFull bool
 
+	prep                *Prepared
 	slotKey, serviceKey []uint64 // noise keys, shared by forks
 
 	scratch []uint64
+	stack   [maxStack]uint64
 	norm    []byte
 	wordAt  []int32
 	text    []byte
@@ -112,10 +114,11 @@ type Episode struct {
 // NewEpisode allocates an episode's buffers for t. It does not Reset.
 func NewEpisode(t *Task) *Episode {
 	n := len(t.Slots)
-	slotKey, serviceKey := noiseKeys(t)
+	p := preparedFor(t)
 	return &Episode{
-		slotKey:    slotKey,
-		serviceKey: serviceKey,
+		prep:       p,
+		slotKey:    p.slotKey,
+		serviceKey: p.serviceKey,
 		t:          t,
 		n:          n,
 		ring:       make([]uint64, t.History*n),
@@ -124,7 +127,7 @@ func NewEpisode(t *Task) *Episode {
 		invalid:    make([]uint64, 0, t.Budget+1),
 		scratch:    make([]uint64, t.History*n),
 
-		deps:      buildDeps(t),
+		deps:      p.deps,
 		ticks:     newTickState(t),
 		lookahead: newTickState(t),
 		norm:      make([]byte, 0, 256),

@@ -47,33 +47,31 @@ func hasPhrase(hay []byte, words []int32, phrase string) bool {
 	return false
 }
 
-// maskPhrase blanks every whole-word occurrence of phrase in hay and
-// reports whether there was one.
-func maskPhrase(hay []byte, words []int32, phrase string) bool {
-	n := len(phrase)
-	if n == 0 {
-		return false
-	}
-	found := false
-	for _, w := range words {
+// matchPhrases marks, at every word of hay, the longest phrase of the index
+// starting there, blanking it when mask is set.
+func (e *Episode) matchPhrases(hay []byte, idx phraseIndex, base int, mask bool) {
+	for _, w := range e.wordAt {
 		i := int(w)
-		if hay[i] == phrase[0] && i+n < len(hay) && hay[i+n] == ' ' && string(hay[i:i+n]) == phrase {
-			for k := i; k < i+n; k++ {
-				hay[k] = ' '
+		if hay[i] == ' ' {
+			continue // masked
+		}
+		end := i
+		for end < len(hay) && hay[end] != ' ' {
+			end++
+		}
+		for _, r := range idx[string(hay[i:end])] {
+			n := len(r.phrase)
+			if i+n < len(hay) && hay[i+n] == ' ' && string(hay[i:i+n]) == r.phrase {
+				e.mention[base+int(r.term)] = true
+				if mask {
+					for k := i; k < i+n; k++ {
+						hay[k] = ' '
+					}
+				}
+				break
 			}
-			found = true
 		}
 	}
-	return found
-}
-
-func mentions(hay []byte, words []int32, term *Term) bool {
-	for _, p := range term.Phrases {
-		if hasPhrase(hay, words, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // diagnose matches a root-cause text against the closed vocabulary: every
@@ -86,17 +84,9 @@ func (e *Episode) diagnose(text string) bool {
 	nc := len(t.Components)
 	// Mechanisms first, masking what they matched, so a mechanism phrase
 	// that names a part ("cache host") does not also blame that component.
-	for j := range t.Mechanisms {
-		e.mention[nc+j] = false
-		for _, p := range t.Mechanisms[j].Phrases {
-			if maskPhrase(hay, e.wordAt, p) {
-				e.mention[nc+j] = true
-			}
-		}
-	}
-	for i := range t.Components {
-		e.mention[i] = mentions(hay, e.wordAt, &t.Components[i])
-	}
+	clear(e.mention)
+	e.matchPhrases(hay, e.prep.mechanisms, nc, true)
+	e.matchPhrases(hay, e.prep.components, 0, false)
 	ok := len(t.Faults) > 0
 	for i := range t.Faults {
 		f := &t.Faults[i]

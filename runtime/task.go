@@ -319,6 +319,8 @@ type Task struct {
 	Init     []uint64 `json:"init"` // History rows, oldest first, ending at InitTick
 
 	Hash string `json:"hash,omitempty"`
+
+	prepared *Prepared // see Prepare; not part of the IR
 }
 
 // StatusHealthy is the status word every service kind uses for health.

@@ -94,7 +94,9 @@ func w2f(w uint64) float64 { return math.Float64frombits(w) }
 // stack. Products are rounded to
 // float64 explicitly so no platform fuses a multiply and an add.
 func (e *Episode) eval(code []Op, cur, prev []uint64) uint64 {
-	var stack [maxStack]uint64
+	// The stack lives in the episode: a local array would be zeroed on
+	// every call, hundreds of times a tick.
+	stack := &e.stack
 	sp := 0
 	for pc := 0; pc < len(code); pc++ {
 		op := &code[pc]
