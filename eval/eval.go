@@ -40,8 +40,12 @@ type Episode struct {
 	Episode int
 	Seed    uint64
 	Record  rt.Record
-	// Trace holds one JSON line per step when tracing was asked for.
+	// Components are the reward parts at the end (grader-side).
+	Components rt.Components
+	// Trace holds one JSON line per step when tracing was asked for, and
+	// Steps the same lines as values.
 	Trace []byte
+	Steps []Step
 }
 
 // Play runs one episode of agent a on t from seed. With trace set, every
@@ -74,9 +78,11 @@ func Play(t *rt.Task, a agents.Agent, episode int, seed uint64, trace bool) Epis
 				line.Record = &rec
 			}
 			out.Trace = appendJSONLine(out.Trace, &line)
+			out.Steps = append(out.Steps, line)
 		}
 	}
 	out.Record = ep.Record()
+	out.Components = ep.Components()
 	return out
 }
 
@@ -105,6 +111,9 @@ type Options struct {
 	// Workers bounds the episodes in flight; 0 means GOMAXPROCS.
 	Workers int
 	Trace   bool
+	// Progress, if set, is called after each episode with the number done
+	// and the total (from the workers, one call at a time).
+	Progress func(done, total int)
 }
 
 // Report is the summary `srezc run --json` prints.
@@ -153,6 +162,8 @@ func Run(tasks []*rt.Task, opt Options) (*Report, []Episode, error) {
 	}
 	next := make(chan int)
 	var wg sync.WaitGroup
+	var progressMu sync.Mutex
+	done := 0
 	for w := 0; w < min(workers, len(jobs)); w++ {
 		wg.Add(1)
 		go func() {
@@ -160,6 +171,12 @@ func Run(tasks []*rt.Task, opt Options) (*Report, []Episode, error) {
 			for i := range next {
 				j := jobs[i]
 				results[i] = Play(j.task, j.agent, j.episode, opt.Seed+uint64(j.episode), opt.Trace)
+				if opt.Progress != nil {
+					progressMu.Lock()
+					done++
+					opt.Progress(done, len(jobs))
+					progressMu.Unlock()
+				}
 			}
 		}()
 	}

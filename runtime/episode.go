@@ -53,12 +53,12 @@ type StepResult struct {
 
 // Components are the reward parts so far; penalties are negative.
 type Components struct {
-	Evidence   float64
-	Diagnosis  float64
-	Mitigation float64
-	Resolution float64
-	Efficiency float64
-	Penalties  float64
+	Evidence   float64 `json:"evidence"`
+	Diagnosis  float64 `json:"diagnosis"`
+	Mitigation float64 `json:"mitigation"`
+	Resolution float64 `json:"resolution"`
+	Efficiency float64 `json:"efficiency"`
+	Penalties  float64 `json:"penalties"`
 }
 
 // Raw is the unclamped sum of the components.
