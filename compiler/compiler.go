@@ -243,7 +243,11 @@ func (b *build) resolveIncident() {
 
 func (b *build) addSlot(svc int, class runtime.SlotClass, key, name string, k value.Kind, init value.Value) runtime.SlotID {
 	id := runtime.SlotID(len(b.t.Slots))
-	b.t.Slots = append(b.t.Slots, runtime.Slot{Service: int16(svc), Class: class, Name: name, Kind: k})
+	sl := runtime.Slot{Service: int16(svc), Class: class, Name: name, Kind: k}
+	if k == value.Float {
+		sl.Precision = -1 // shortest exact form unless a metric says otherwise
+	}
+	b.t.Slots = append(b.t.Slots, sl)
 	b.slotIndex[slotKey{svc, key, name}] = id
 	b.base = append(b.base, init)
 	return id

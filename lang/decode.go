@@ -502,7 +502,7 @@ func (d *decoder) serviceKind(blk *hclsyntax.Block) *ServiceKind {
 			q := &Quantity{Typed: Typed{Decl: d.decl(b), Kind: d.kindAttr(qc, "type"), Unit: d.str(qc, "unit")}, Metric: b.Type == "metric"}
 			q.Description = d.str(qc, "description")
 			q.Value = d.expr(qc, "value")
-			q.Precision = d.integer(qc, "precision", 0, 0, 9)
+			q.Precision = d.integer(qc, "precision", -1, 0, 9) // -1: unset, shortest form
 			d.band(qc, &q.Typed)
 			if q.Metric && q.Kind != value.Null && !q.Kind.Numeric() {
 				d.errAt(qc.attrs["type"].Expr.Range(), "Invalid metric type", "A metric must be an int or a float.")

@@ -120,7 +120,7 @@ func (e *Episode) appendMetricValue(b []byte, sl *Slot, v float64) []byte {
 	if sl.Kind == value.Int || sl.Kind == value.Bool {
 		return strconv.AppendInt(b, int64(math.Round(v)), 10)
 	}
-	if sl.Precision > 0 {
+	if sl.Precision >= 0 {
 		return strconv.AppendFloat(b, v, 'f', int(sl.Precision), 64)
 	}
 	return appendFloat(b, v)
@@ -132,7 +132,7 @@ func (e *Episode) appendWord(b []byte, sl *Slot, w uint64) []byte {
 	case value.Int:
 		return strconv.AppendInt(b, int64(w), 10)
 	case value.Float:
-		if sl.Precision > 0 {
+		if sl.Precision >= 0 {
 			return strconv.AppendFloat(b, w2f(w), 'f', int(sl.Precision), 64)
 		}
 		return appendFloat(b, w2f(w))

@@ -48,7 +48,7 @@ type Slot struct {
 	Name      string     `json:"name"`
 	Kind      value.Kind `json:"kind"`
 	Unit      string     `json:"unit,omitempty"`
-	Precision int8       `json:"precision,omitempty"` // decimals shown for floats; 0 = shortest form
+	Precision int8       `json:"precision,omitempty"` // decimals shown for floats; -1 = shortest exact form
 	Default   uint64     `json:"default,omitempty"`   // config default word
 	HasBand   bool       `json:"has_band,omitempty"`
 	Low       float64    `json:"low,omitempty"`
@@ -436,7 +436,7 @@ func (t *Task) AppendReadSlots(dst []Shown, r Read, tick int) []Shown {
 	}
 	s := &t.Services[r.Service]
 	digits := func(sl SlotID) int8 {
-		if p := t.Slots[sl].Precision; p > 0 {
+		if p := t.Slots[sl].Precision; p >= 0 && t.Slots[sl].Kind == value.Float {
 			return p
 		}
 		return -1

@@ -1,0 +1,15 @@
+package compiler
+
+// Hand-counted informed optima of the cache and message-queue incidents.
+func init() {
+	handCounted["broker_offline"] = handCount{3, "inspect_logs(message_queue) + restart_service(message_queue) + resolve"}
+	handCounted["product_reads_cold"] = handCount{3, "inspect_logs(cache) + update ttl_seconds + resolve"}
+	handCounted["jobs_run_twice"] = handCount{3, "inspect_logs(message_queue) + update visibility_timeout_ms + resolve"}
+	handCounted["catalog_reads_spill"] = handCount{3, "inspect_logs(cache) + update max_memory_mb + resolve"}
+	handCounted["session_store_refused"] = handCount{3, "inspect_logs(cache) + update auth_token_valid + resolve"}
+	handCounted["writes_from_workers"] = handCount{3, "inspect_logs(message_queue) + update retry_limit + resolve"}
+	handCounted["export_jobs_waiting"] = handCount{3, "inspect_logs(message_queue) + update consumer_concurrency + resolve"}
+	handCounted["edge_latency_doubled"] = handCount{3, "inspect_logs(cache) + restart_service(cache) + resolve (the cache warms within the grader's hold)"}
+	handCounted["cache_resize_rollout"] = handCount{4, "inspect_logs(cache) shows both faults + update max_memory_mb + update compression_enabled + resolve"}
+	handCounted["statements_tripled"] = handCount{4, "inspect_logs(database) differs when either fault is removed + update cache ttl_seconds + update queue retry_limit + resolve"}
+}

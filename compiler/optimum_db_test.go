@@ -1,0 +1,17 @@
+package compiler
+
+// Hand-counted optima of the database family's incidents (see
+// TestOptimalStepsHandCounted). Each is: the evidence reads, one write per
+// fault (or a restart), the waits the world needs, and the resolution.
+func init() {
+	handCounted["checkout_db_refusals"] = handCount{3, "inspect_logs(database) shows the server refusing the pooler's connections, unlike every other database fault; one write (max_connections); resolve"}
+	handCounted["orders_statements_cut"] = handCount{3, "inspect_logs(database) shows statements cancelled by the deadline, unlike the web_server metric distractor and every other database fault; one write (query_timeout_ms); resolve"}
+	handCounted["primary_gone_dark"] = handCount{3, "inspect_logs(database) shows the postmaster exit, unlike the queue warning distractor; one restart; resolve (hold = 4 lets the queue drain inside the grader's idle ticks, so no wait step)"}
+	handCounted["login_wall_after_migration"] = handCount{3, "inspect_logs(database) shows clients rejected by the administrative lock, unlike the keep-alive distractor and every web_server fault; one write (maintenance_mode); resolve"}
+	handCounted["sawtooth_latency"] = handCount{3, "inspect_logs(database) shows reads on the primary with an idle standby, unlike the web_server metric distractor and every load_balancer fault; one write (read_replica_enabled); resolve"}
+	handCounted["creeping_order_latency"] = handCount{3, "inspect_logs(database) shows dead row versions piling up, unlike the web_server warning distractor and every web_server fault; one write (autovacuum_enabled); resolve"}
+	handCounted["retries_mostly_succeed"] = handCount{3, "inspect_logs(database) shows the pooler asking for more than the server limit, unlike the cache warning and every web_server fault; one write (pool_size); resolve"}
+	handCounted["storefront_double_trouble"] = handCount{4, "inspect_logs(database) shows the sequential scans and the extra read load the cache misses send, telling the world apart from each fault removed and every web_server fault; two writes (orders_user_id_index, ttl_seconds); resolve"}
+	handCounted["confirmations_stuck"] = handCount{3, "inspect_logs(database) shows statements cancelled by the deadline, unlike both distractors and every other queue fault; one write (query_timeout_ms); resolve"}
+	handCounted["evening_peak_backfire"] = handCount{3, "inspect_logs(database) shows the server limit below the pool behind the pool timeouts, unlike the web_server metric distractor and every web_server fault; one write (max_connections); resolve"}
+}

@@ -1,0 +1,15 @@
+package compiler
+
+// Hand-counted optima of the load-balancer and web-server incidents.
+func init() {
+	handCounted["storefront_dark"] = handCount{3, "inspect_logs(load_balancer) shows the proxy exited, unlike every other load_balancer fault; one restart; resolve"}
+	handCounted["flash_sale_rejections"] = handCount{3, "inspect_logs(web_server) shows the 429s, unlike every other web_server fault; one write (rate_limit_rps); resolve"}
+	handCounted["launch_day_refusals"] = handCount{3, "inspect_logs(load_balancer) shows the full connection table, unlike the metric distractor and every other load_balancer fault; one write (max_connections); resolve"}
+	handCounted["partner_handshake_failures"] = handCount{3, "inspect_logs(load_balancer) shows the aborted handshakes, unlike every other load_balancer fault; one write (tls_cert_valid); resolve"}
+	handCounted["one_backend_melting"] = handCount{3, "inspect_logs(load_balancer) shows upstream 5xx with both backends in rotation and no listener error, unlike every other load_balancer fault; one write (sticky_sessions); resolve"}
+	handCounted["orders_page_errors"] = handCount{3, "inspect_logs(web_server) shows the deadline exceeded after 200ms, unlike the work_mem distractor and every other web_server fault; one write (timeout_ms); resolve"}
+	handCounted["gateway_no_upstreams"] = handCount{3, "inspect_logs(web_server) shows the app master exited, unlike every load_balancer fault; one restart (no wait: the grader's hold covers the boot); resolve"}
+	handCounted["capacity_change_fallout"] = handCount{4, "inspect_logs(load_balancer) shows the 10000ms proxy closes and the slow upstream, unlike every other load_balancer fault; two writes (idle_timeout_ms, max_workers); resolve"}
+	handCounted["capacity_drill_fallout"] = handCount{3, "inspect_logs(web_server) shows no idle worker busy=6/6, unlike both load_balancer distractors and every load_balancer fault; one write (max_workers); resolve"}
+	handCounted["migration_double_fault"] = handCount{4, "inspect_logs(web_server) shows the unresolvable cache host while the balancer sends nothing, unlike every load_balancer fault alone; two writes (health_check_path, cache_host); resolve"}
+}

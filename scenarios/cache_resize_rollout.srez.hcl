@@ -1,0 +1,38 @@
+# Two faults on one host: a config rollout both cut the cache's memory
+# ceiling and switched value compression off; together the cache keeps about
+# a fifth of the hot set. Raising the ceiling to the documented default alone
+# still leaves it evicting; raising it to the site's 2048 MB hides the
+# evictions but leaves memory nearly full. The alert names the web tier,
+# which is only the messenger.
+
+incident "cache_resize_rollout" {
+  title      = "Slower pages after a config rollout"
+  alert      = "Web tier p95 latency is up by about two thirds since this afternoon's config rollout; no application deploy went out."
+  difficulty = "hard"
+  split      = "dev"
+  budget     = 14
+  system     = "standard"
+
+  fault "cache_memory_too_low" {
+    target   = "cache"
+    limit_mb = 448
+  }
+  fault "cache_compression_disabled" {
+    target         = "cache"
+    working_set_mb = 2000.0
+  }
+  distractor "elevated_metric" {
+    target = "message_queue"
+  }
+  noise "spike" {}
+
+  expert = [
+    "inspect_logs(web_server)",
+    "inspect_logs(cache)",
+    "inspect_config(cache)",
+    "update_config(cache, max_memory_mb, 2048)",
+    "update_config(cache, compression_enabled, true)",
+    "inspect_metrics(cache)",
+    "resolve_incident(\"cache: memory limit too low and compression disabled, keys evicted\", \"raised max_memory_mb to 2048 and re-enabled compression\")",
+  ]
+}

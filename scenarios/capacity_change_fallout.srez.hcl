@@ -1,0 +1,36 @@
+# Two faults after one "capacity" change: the balancer's idle timeout was
+# cut to 10 s, and the web tier was given far more workers than its host's
+# memory holds. Either alone keeps the site degraded.
+
+incident "capacity_change_fallout" {
+  title      = "502s and slow pages after a capacity change"
+  alert      = "Load balancer p95 latency is up and about a fifth of requests return 502 since Tuesday's capacity change."
+  difficulty = "hard"
+  split      = "test"
+  tags       = ["load_balancer", "web_server", "multi_fault"]
+  budget     = 14
+  system     = "standard"
+
+  fault "lb_idle_timeout_low" {
+    target     = "load_balancer"
+    timeout_ms = 10000
+  }
+  fault "web_workers_too_high" {
+    target  = "web_server"
+    workers = 128
+  }
+  distractor "noisy_warning" {
+    target = "cache"
+  }
+  noise "jitter" {}
+
+  expert = [
+    "inspect_logs(load_balancer)",
+    "inspect_config(load_balancer, idle_timeout_ms)",
+    "inspect_logs(web_server)",
+    "inspect_metrics(web_server)",
+    "update_config(load_balancer, idle_timeout_ms, 90000)",
+    "update_config(web_server, max_workers, 24)",
+    "resolve_incident(\"load balancer: idle timeout too low; web server: too many workers for host memory\", \"raised idle_timeout_ms to 90000 and set max_workers back to 24\")",
+  ]
+}

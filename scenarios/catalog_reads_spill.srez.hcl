@@ -1,0 +1,29 @@
+# Cache: the memory ceiling was cut to a fraction of the hot product data.
+# Keys are dropped before they are read again and the misses land on the
+# database, which is where the alert fires.
+
+incident "catalog_reads_spill" {
+  title      = "Database read load up sharply"
+  alert      = "Database queries per second have doubled against last week's baseline at the same hour; no database change is on the calendar."
+  difficulty = "medium"
+  split      = "train"
+  budget     = 12
+  system     = "standard"
+
+  fault "cache_memory_too_low" {
+    target   = "cache"
+    limit_mb = 256
+  }
+  distractor "db_work_mem_tuned" {
+    target = "database"
+  }
+  noise "stale_metrics" {}
+
+  expert = [
+    "inspect_metrics(database)",
+    "inspect_logs(cache)",
+    "inspect_config(cache, max_memory_mb)",
+    "update_config(cache, max_memory_mb, 2048)",
+    "resolve_incident(\"cache: memory limit too low, keys evicted before reuse\", \"raised the cache max_memory_mb back to 2048\")",
+  ]
+}

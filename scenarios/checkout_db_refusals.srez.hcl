@@ -1,0 +1,26 @@
+# Database: the server's client ceiling was lowered far below what the
+# pooler keeps open; every connection past it is turned away.
+
+incident "checkout_db_refusals" {
+  title      = "Database turning clients away"
+  alert      = "PostgreSQL primary: client error ratio above 5% for 10 minutes; checkout and account pages fail intermittently."
+  difficulty = "easy"
+  split      = "train"
+  tags       = ["database", "config"]
+  budget     = 10
+  system     = "standard"
+
+  fault "db_max_connections_low" {
+    target = "database"
+    limit  = 20
+  }
+  noise "jitter" {}
+
+  expert = [
+    "check_status(database)",
+    "inspect_logs(database)",
+    "inspect_config(database, max_connections)",
+    "update_config(database, max_connections, 300)",
+    "resolve_incident(\"database: server connection limit below the pool\", \"raised max_connections back to 300\")",
+  ]
+}

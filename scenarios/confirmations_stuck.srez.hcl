@@ -1,0 +1,36 @@
+# Cascade: a statement deadline cut to a few milliseconds cancels a share of
+# every query. The job consumers' writes fail and are retried, which adds
+# load to the same database; the backlog grows and the alert fires on the
+# queue. A chatty queue warning, a tuned keep-alive on the web tier and
+# stale dashboards invite the wrong fix.
+
+incident "confirmations_stuck" {
+  title      = "Order confirmations piling up"
+  alert      = "Job queue: order-confirmation backlog growing for 20 minutes; customers report confirmation emails missing."
+  difficulty = "hard"
+  split      = "test"
+  tags       = ["database", "message_queue", "cascade", "distractor", "stale-metrics"]
+  budget     = 14
+  system     = "standard"
+
+  fault "db_query_timeout_low" {
+    target     = "database"
+    timeout_ms = 20
+  }
+  distractor "noisy_warning" {
+    target = "message_queue"
+  }
+  distractor "web_short_keepalive" {
+    target = "web_server"
+  }
+  noise "stale_metrics" {}
+
+  expert = [
+    "inspect_logs(message_queue)",
+    "inspect_metrics(message_queue)",
+    "inspect_logs(database)",
+    "inspect_config(database, query_timeout_ms)",
+    "update_config(database, query_timeout_ms, 2000)",
+    "resolve_incident(\"database: query timeout far too short, statements cancelled\", \"raised query_timeout_ms to 2000\")",
+  ]
+}

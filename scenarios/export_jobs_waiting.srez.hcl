@@ -1,0 +1,28 @@
+# Message queue: the consumer pool was scaled down to three during a
+# maintenance window and never scaled back; exports queue for minutes.
+
+incident "export_jobs_waiting" {
+  title      = "CSV exports take minutes to arrive"
+  alert      = "Users report that account exports requested from the dashboard arrive late, and later every few minutes; the site itself is fast."
+  difficulty = "medium"
+  split      = "train"
+  budget     = 12
+  system     = "standard"
+
+  fault "mq_consumer_concurrency_low" {
+    target    = "message_queue"
+    consumers = 3
+  }
+  distractor "noisy_warning" {
+    target = "database"
+  }
+  noise "jitter" {}
+
+  expert = [
+    "check_dependencies(web_server)",
+    "inspect_metrics(message_queue)",
+    "inspect_logs(message_queue)",
+    "update_config(message_queue, consumer_concurrency, 8)",
+    "resolve_incident(\"message queue: too few consumers for the arrival rate\", \"raised consumer_concurrency to 8\")",
+  ]
+}

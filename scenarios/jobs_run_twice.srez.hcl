@@ -1,0 +1,24 @@
+# Message queue: a job stays hidden for less time than a consumer needs to
+# finish it, so it is handed to a second consumer while the first still works.
+
+incident "jobs_run_twice" {
+  title      = "Customers receive the same email several times"
+  alert      = "Support reports customers getting the same receipt email two or three times; the job queue's backlog is climbing."
+  difficulty = "easy"
+  split      = "test"
+  budget     = 10
+  system     = "standard"
+
+  fault "mq_visibility_timeout_low" {
+    target     = "message_queue"
+    timeout_ms = 2000
+  }
+  noise "jitter" {}
+
+  expert = [
+    "inspect_logs(message_queue)",
+    "inspect_metrics(message_queue)",
+    "update_config(message_queue, visibility_timeout_ms, 45000)",
+    "resolve_incident(\"message queue: visibility timeout too short, jobs redelivered\", \"raised visibility_timeout_ms to 45000\")",
+  ]
+}

@@ -1,0 +1,29 @@
+# Load balancer: a listener template with a small connection table was
+# applied to production; at launch-day traffic most new clients are refused.
+
+incident "launch_day_refusals" {
+  title      = "New visitors refused at launch"
+  alert      = "The load balancer is refusing a majority of new client connections with 503 since the launch campaign went live."
+  difficulty = "easy"
+  split      = "test"
+  tags       = ["load_balancer", "capacity"]
+  budget     = 9
+  system     = "standard"
+  traffic    = 350.0
+
+  fault "lb_max_connections_low" {
+    target = "load_balancer"
+    limit  = 400
+  }
+  distractor "elevated_metric" {
+    target = "database"
+  }
+  noise "jitter" {}
+
+  expert = [
+    "inspect_logs(load_balancer)",
+    "inspect_config(load_balancer, max_connections)",
+    "update_config(load_balancer, max_connections, 4000)",
+    "resolve_incident(\"load balancer: connection limit too low\", \"raised max_connections back to 4000\")",
+  ]
+}

@@ -1,0 +1,29 @@
+# Load balancer: the certificate on the HTTPS listener ran out three weeks
+# ago on a host the renewal job skipped; clients abort the handshake.
+
+incident "partner_handshake_failures" {
+  title      = "Partners and mobile clients cannot connect"
+  alert      = "Partner integrations and the mobile app fail to connect to the storefront over HTTPS; browsers show a security warning. The web tier reports a normal error rate."
+  difficulty = "medium"
+  split      = "train"
+  tags       = ["load_balancer", "security"]
+  budget     = 10
+  system     = "standard"
+
+  fault "lb_tls_cert_expired" {
+    target    = "load_balancer"
+    days_past = 21
+  }
+  distractor "noisy_warning" {
+    target = "web_server"
+  }
+  noise "jitter" {}
+
+  expert = [
+    "check_status(load_balancer)",
+    "inspect_logs(load_balancer)",
+    "inspect_config(load_balancer, tls_cert_valid)",
+    "update_config(load_balancer, tls_cert_valid, true)",
+    "resolve_incident(\"load balancer: tls certificate expired\", \"installed a renewed certificate (tls_cert_valid = true)\")",
+  ]
+}

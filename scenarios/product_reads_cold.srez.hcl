@@ -1,0 +1,24 @@
+# Cache: entries are given a lifetime far shorter than the interval between
+# reads of the same product, so almost every lookup misses.
+
+incident "product_reads_cold" {
+  title      = "Cache hit ratio collapsed"
+  alert      = "The product cache's hit ratio fell below 50% this morning and has not recovered."
+  difficulty = "easy"
+  split      = "dev"
+  budget     = 10
+  system     = "standard"
+
+  fault "cache_ttl_too_low" {
+    target = "cache"
+    ttl    = 30
+  }
+  noise "spike" {}
+
+  expert = [
+    "inspect_metrics(cache)",
+    "inspect_logs(cache)",
+    "update_config(cache, ttl_seconds, 600)",
+    "resolve_incident(\"cache: ttl too low, entries expire before reuse\", \"raised ttl_seconds to 600\")",
+  ]
+}

@@ -1,0 +1,30 @@
+# Database: a capacity change raised the pooler's size past what the server
+# accepts; the surplus connections are refused and their clients fail. The
+# web tier's error alert names only the symptom.
+
+incident "retries_mostly_succeed" {
+  title      = "Intermittent 500s after a capacity change"
+  alert      = "Web tier 5xx ratio steady at about 6% since this morning's capacity change; latency is normal and retries usually succeed."
+  difficulty = "medium"
+  split      = "dev"
+  tags       = ["database", "config", "victim-alert"]
+  budget     = 12
+  system     = "standard"
+
+  fault "db_pool_too_large" {
+    target = "database"
+    size   = 400
+  }
+  distractor "noisy_warning" {
+    target = "cache"
+  }
+  noise "stale_metrics" {}
+
+  expert = [
+    "inspect_logs(web_server)",
+    "inspect_logs(database)",
+    "inspect_config(database)",
+    "update_config(database, pool_size, 50)",
+    "resolve_incident(\"database: pool too large for the server's max connections\", \"reduced pool_size to 50\")",
+  ]
+}

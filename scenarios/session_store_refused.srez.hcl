@@ -1,0 +1,29 @@
+# Cache: the credential the application presents was rotated three days ago
+# and never redeployed. Every command is refused; reads go to the database.
+# The alert comes from the edge, two hops from the cause.
+
+incident "session_store_refused" {
+  title      = "Site slower since the weekend"
+  alert      = "Load balancer p95 response time has been above its 120 ms objective since Saturday; no errors are being served."
+  difficulty = "medium"
+  split      = "test"
+  budget     = 12
+  system     = "standard"
+
+  fault "cache_auth_token_expired" {
+    target = "cache"
+    age_h  = 72
+  }
+  distractor "elevated_metric" {
+    target = "web_server"
+  }
+  noise "jitter" {}
+
+  expert = [
+    "inspect_traces(load_balancer)",
+    "inspect_logs(web_server)",
+    "inspect_logs(cache)",
+    "update_config(cache, auth_token_valid, true)",
+    "resolve_incident(\"cache: auth token expired\", \"renewed the cache access token (auth_token_valid = true)\")",
+  ]
+}

@@ -1,0 +1,36 @@
+# Two faults, one victim: product entries were given a ten-second lifetime,
+# so reads miss the cache and land on the database; independently, a batch
+# of malformed jobs is retried forty times each and the consumers' writes
+# land there too. The alert fires on the database, which is healthy.
+
+incident "statements_tripled" {
+  title      = "Database load up from two directions"
+  alert      = "Database statements per second have nearly tripled against last week while its query latency is flat; invoice jobs are also running late."
+  difficulty = "hard"
+  split      = "train"
+  budget     = 16
+  system     = "standard"
+
+  fault "cache_ttl_too_low" {
+    target = "cache"
+    ttl    = 10
+  }
+  fault "mq_retry_limit_high" {
+    target = "message_queue"
+    limit  = 40
+  }
+  distractor "db_work_mem_tuned" {
+    target = "database"
+  }
+  noise "jitter" {}
+  noise "spike" {}
+
+  expert = [
+    "inspect_logs(database)",
+    "inspect_logs(cache)",
+    "inspect_logs(message_queue)",
+    "update_config(cache, ttl_seconds, 600)",
+    "update_config(message_queue, retry_limit, 3)",
+    "resolve_incident(\"cache: ttl too low; message queue: retry storm\", \"raised cache ttl_seconds to 600 and lowered the queue retry_limit to 3\")",
+  ]
+}

@@ -1,0 +1,37 @@
+# Two faults: the orders index was invalidated by a failed concurrent
+# rebuild, so lookups scan the table; and a cache TTL meant for a load test
+# was pushed to production, so most reads miss and fall through to that
+# same database. Either fix alone leaves the site degraded.
+
+incident "storefront_double_trouble" {
+  title      = "Storefront slow and erroring after the weekend changes"
+  alert      = "Storefront mostly failing since Saturday's change window: 5xx above 80% and p95 latency over 20 s on the API and the order history pages."
+  difficulty = "hard"
+  split      = "train"
+  tags       = ["database", "cache", "multi-fault"]
+  budget     = 14
+  system     = "standard"
+
+  fault "db_index_disabled" {
+    target = "database"
+    rows_m = 30.0
+  }
+  fault "cache_ttl_too_low" {
+    target = "cache"
+    ttl    = 20
+  }
+  distractor "web_short_keepalive" {
+    target = "web_server"
+  }
+  noise "jitter" {}
+
+  expert = [
+    "inspect_logs(web_server)",
+    "inspect_logs(database)",
+    "inspect_metrics(cache)",
+    "inspect_config(cache, ttl_seconds)",
+    "update_config(database, orders_user_id_index, true)",
+    "update_config(cache, ttl_seconds, 600)",
+    "resolve_incident(\"database: orders index disabled, sequential scans; cache: ttl far too short, entries expire before reuse\", \"re-enabled orders_user_id_index and restored ttl_seconds to 600\")",
+  ]
+}
