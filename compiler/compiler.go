@@ -10,7 +10,9 @@ package compiler
 
 import (
 	"fmt"
+	goruntime "runtime"
 	"sort"
+	"sync"
 
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/runtime"
@@ -163,16 +165,38 @@ func CompileModule(m *lang.Module) ([]*runtime.Task, lang.Diagnostics) {
 
 // CompileWith compiles with options.
 func CompileWith(m *lang.Module, opt Options) ([]*runtime.Task, lang.Diagnostics) {
+	// Incidents compile independently (the module is only read), so they
+	// compile in parallel; results are gathered in source order.
+	type result struct {
+		t     *runtime.Task
+		diags lang.Diagnostics
+	}
+	results := make([]result, len(m.Incidents))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < min(goruntime.GOMAXPROCS(0), len(m.Incidents)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				t, ds := CompileIncident(m, m.Incidents[i], opt)
+				results[i] = result{t, ds}
+			}
+		}()
+	}
+	for i, in := range m.Incidents {
+		if !in.Broken {
+			next <- i
+		}
+	}
+	close(next)
+	wg.Wait()
 	var tasks []*runtime.Task
 	var diags lang.Diagnostics
-	for _, in := range m.Incidents {
-		if in.Broken {
-			continue
-		}
-		t, ds := CompileIncident(m, in, opt)
-		diags = append(diags, ds...)
-		if t != nil {
-			tasks = append(tasks, t)
+	for _, r := range results {
+		diags = append(diags, r.diags...)
+		if r.t != nil {
+			tasks = append(tasks, r.t)
 		}
 	}
 	return tasks, diags.Sort()
