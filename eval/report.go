@@ -138,6 +138,17 @@ func Summarize(agent string, tasks []*rt.Task, eps []Episode) AgentSummary {
 	}
 	s.ByDifficulty = group(func(t *rt.Task) string { return t.Difficulty }, []string{"easy", "medium", "hard"})
 	s.BySplit = group(func(t *rt.Task) string { return t.Split }, []string{"train", "dev", "test"})
+	// unseen_incident is a subset of test, reported beside the splits.
+	unseen := UnseenIncidents(tasks)
+	var urecs []rt.Record
+	for _, ep := range eps {
+		if unseen[ep.Task] {
+			urecs = append(urecs, ep.Record)
+		}
+	}
+	if len(urecs) > 0 {
+		s.BySplit = append(s.BySplit, GroupSummary{Name: "unseen_incident", Episodes: len(urecs), Metrics: rt.Aggregate(urecs)})
+	}
 	ids := make([]string, len(tasks))
 	for i, t := range tasks {
 		ids[i] = t.ID
@@ -241,4 +252,31 @@ func Markdown(s *Summary) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// UnseenIncidents marks the test incidents whose fault kinds appear in no
+// train incident: the unseen_incident subset of test.
+func UnseenIncidents(tasks []*rt.Task) map[string]bool {
+	trained := map[string]bool{}
+	for _, t := range tasks {
+		if t.Split == "train" {
+			for _, f := range t.Faults {
+				trained[f.Kind] = true
+			}
+		}
+	}
+	out := map[string]bool{}
+	for _, t := range tasks {
+		if t.Split != "test" {
+			continue
+		}
+		unseen := len(t.Faults) > 0
+		for _, f := range t.Faults {
+			unseen = unseen && !trained[f.Kind]
+		}
+		if unseen {
+			out[t.ID] = true
+		}
+	}
+	return out
 }
