@@ -67,3 +67,31 @@ func TestGreedyBaseline(t *testing.T) {
 		}
 	}
 }
+
+// TestGreedyOrdersDifficulty: the greedy baseline is the independent
+// yardstick of the authors' difficulty labels. Over 5 seeds its success
+// must fall from easy to medium to hard, and stay below 0.5 on hard.
+func TestGreedyOrdersDifficulty(t *testing.T) {
+	m, diags := lang.Analyze(lang.ScenarioFiles())
+	tasks, more := compiler.CompileModule(m)
+	if diags = append(diags, more...); diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	k := eval.Knowledge(m, "native")
+	greedy := func(*runtime.Task, int, uint64) (agents.Agent, error) { return agents.NewGreedy(k), nil }
+	_, eps, err := eval.Run(tasks, eval.Options{Agent: "greedy", NewAgent: greedy, Episodes: 5, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := eval.Summarize("greedy", tasks, eps)
+	rate := map[string]float64{}
+	for _, g := range s.ByDifficulty {
+		rate[g.Name] = g.Metrics.Get("success_rate")
+	}
+	if !(rate["easy"] > rate["medium"] && rate["medium"] > rate["hard"]) {
+		t.Errorf("greedy success by difficulty: easy %.3f, medium %.3f, hard %.3f; want strictly falling", rate["easy"], rate["medium"], rate["hard"])
+	}
+	if rate["hard"] >= 0.5 {
+		t.Errorf("greedy solves %.3f of hard incidents, want < 0.5", rate["hard"])
+	}
+}

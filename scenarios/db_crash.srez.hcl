@@ -5,7 +5,7 @@
 incident "db_crash" {
   title      = "Every page errors"
   alert      = "The web tier returns 5xx for nearly every request."
-  difficulty = "easy"
+  difficulty = "medium"
   split      = "dev"
   budget     = 8
   system     = "standard"

@@ -5,7 +5,7 @@
 incident "lb_health_check" {
   title      = "Site returns 503 for every request"
   alert      = "Synthetic checks: every request to the public site returns 503 Service Unavailable."
-  difficulty = "easy"
+  difficulty = "medium"
   split      = "train"
   budget     = 10
   system     = "standard"

@@ -4,7 +4,7 @@
 incident "mq_backlog" {
   title      = "Order confirmations delayed"
   alert      = "Customers report order confirmation emails arriving many minutes late."
-  difficulty = "easy"
+  difficulty = "medium"
   split      = "test"
   budget     = 10
   system     = "standard"

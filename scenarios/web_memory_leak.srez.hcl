@@ -4,7 +4,7 @@
 incident "web_memory_leak" {
   title      = "API latency climbing, intermittent errors"
   alert      = "API p95 latency has tripled over the last hour and 5xx responses are appearing."
-  difficulty = "easy"
+  difficulty = "medium"
   split      = "train"
   budget     = 10
   system     = "standard"

@@ -1,0 +1,32 @@
+# Medium: the alert names the web tier, where the cause is: its worker pool
+# was cut below what the traffic needs. A noisy database warning and a hot
+# cache metric invite a detour; stale metrics lag the picture.
+
+incident "api_worker_squeeze" {
+  title      = "API queueing after a config rollout"
+  alert      = "API requests are queueing: web tier p95 latency is about four times normal and roughly one request in seven fails."
+  difficulty = "medium"
+  split      = "train"
+  tags       = ["web_server", "distractor", "stale"]
+  budget     = 10
+  system     = "standard"
+
+  fault "web_workers_too_low" {
+    target  = "web_server"
+    workers = 8
+  }
+  distractor "noisy_warning" {
+    target = "database"
+  }
+  distractor "elevated_metric" {
+    target = "cache"
+  }
+  noise "stale_metrics" {}
+
+  expert = [
+    "inspect_logs(web_server)",
+    "inspect_config(web_server, max_workers)",
+    "update_config(web_server, max_workers, 24)",
+    "resolve_incident(\"web server: too few workers\", \"raised max_workers back to 24\")",
+  ]
+}
