@@ -40,7 +40,7 @@ fault_kind "lb_health_check_path_wrong" {
   param "path" {
     type    = "string"
     default = "/health"
-    domain  = ["/health", "/status", "/ping", "/healthcheck"]
+    domain  = ["/health", "/status", "/ping", "/live"]
   }
 
   set_config { health_check_path = param.path }

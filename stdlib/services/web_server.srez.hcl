@@ -485,7 +485,7 @@ service_kind "web_server" {
 
   log "cache_rejected" {
     level = "ERROR"
-    when  = "serving && cache_reachable && cache.error_rate > 0.05"
+    when  = "serving && cache_reachable && cache.error_rate > 0.05 && cache.status != \"down\" && cache.status != \"restarting\""
     text  = "cache client: WRONGPASS invalid username-password pair or user is disabled"
   }
 
