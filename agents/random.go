@@ -2,6 +2,7 @@ package agents
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -103,13 +104,13 @@ func (r *Random) arg(name string) string {
 // observation, as a model's context would.
 func (r *Random) learn(obs string) {
 	for _, line := range strings.Split(obs, "\n") {
-		if k, _, ok := strings.Cut(strings.TrimSpace(line), " = "); ok && strings.HasPrefix(line, "  ") && isIdent(k) && !hasString(r.keys, k) {
+		if k, _, ok := strings.Cut(strings.TrimSpace(line), " = "); ok && strings.HasPrefix(line, "  ") && isIdent(k) && !slices.Contains(r.keys, k) {
 			r.keys = append(r.keys, k)
 		}
 	}
 	for _, w := range strings.Fields(obs) {
 		w = strings.Trim(w, ".,:;()[]{}\"'=")
-		if len(w) >= 4 && isIdent(w) && len(r.words) < 200 && !hasString(r.words, w) {
+		if len(w) >= 4 && isIdent(w) && len(r.words) < 200 && !slices.Contains(r.words, w) {
 			r.words = append(r.words, w)
 		}
 	}
@@ -126,13 +127,4 @@ func isIdent(s string) bool {
 		}
 	}
 	return true
-}
-
-func hasString(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -69,32 +68,27 @@ exits 1 after printing the reasons.`,
 			if diags.HasErrors() {
 				return errPrinted
 			}
-			var in *lang.Incident
-			ids := make([]string, 0, len(m.Incidents))
-			for _, x := range m.Incidents {
-				ids = append(ids, x.Name)
-				if x.Name == id && in == nil {
-					in = x
-				}
-			}
+			in := m.Incident(id)
 			if in == nil {
-				return usageError{fmt.Errorf("no incident %q.%s", id, lang.DidYouMean(id, ids))}
+				ids := make([]string, len(m.Incidents))
+				for i, x := range m.Incidents {
+					ids[i] = x.Name
+				}
+				return noIncident(id, ids)
 			}
-			t, failures, err := e.compileForCertify(m, in)
+			t, err := e.compileForCertify(m, in)
 			if err != nil {
 				return err
 			}
-			rep := certifyReportOf(t, failures)
+			rep := certifyReportOf(t)
 			rep.Distinguishing, _ = compiler.Explain(m, in)
 			if rep.Distinguishing == nil {
 				rep.Distinguishing = []compiler.Distinction{}
 			}
 			if asJSON {
-				b, err := json.MarshalIndent(rep, "", "  ")
-				if err != nil {
+				if err := writeJSON(e.stdout, rep); err != nil {
 					return err
 				}
-				fmt.Fprintln(e.stdout, string(b))
 			} else {
 				writeCertifyReport(e.stdout, rep)
 			}
@@ -114,7 +108,7 @@ const notCertified = "Task not certified"
 // compileForCertify compiles one incident through every stage, keeping it
 // when it does not certify: the task then carries Certified false, the
 // reasons, and its derived evidence and plan. Other errors are printed.
-func (e *env) compileForCertify(m *lang.Module, in *lang.Incident) (*runtime.Task, []string, error) {
+func (e *env) compileForCertify(m *lang.Module, in *lang.Incident) (*runtime.Task, error) {
 	t, diags := compiler.CompileIncident(m, in, compiler.Options{KeepUncertified: true})
 	var other lang.Diagnostics
 	for _, d := range diags {
@@ -127,18 +121,18 @@ func (e *env) compileForCertify(m *lang.Module, in *lang.Incident) (*runtime.Tas
 		if len(other) == 0 {
 			lang.WriteText(e.stderr, m.Files, diags.Sort())
 		}
-		return nil, nil, errPrinted
+		return nil, errPrinted
 	}
-	return t, t.Uncertified, nil
+	return t, nil
 }
 
 // certifyReportOf builds the report: the task's verdict and plan, and the
 // exploit panel played again by compiler.Certify for its details.
-func certifyReportOf(t *runtime.Task, failures []string) *certifyReport {
+func certifyReportOf(t *runtime.Task) *certifyReport {
 	cert := compiler.Certify(t)
 	rep := &certifyReport{
-		ID: t.ID, Hash: t.Hash, Certified: len(failures) == 0,
-		Failures: append([]string{}, failures...),
+		ID: t.ID, Hash: t.Hash, Certified: t.Certified,
+		Failures: append([]string{}, t.Uncertified...),
 		Expert:   append([]string{}, t.Expert...),
 		Plan:     append([]string{}, t.Plan...),
 		Evidence: []string{},
@@ -150,7 +144,7 @@ func certifyReportOf(t *runtime.Task, failures []string) *certifyReport {
 		rep.EvidenceFrom = "informed optimum"
 	}
 	for _, r := range t.Evidence {
-		rep.Evidence = append(rep.Evidence, readText(t, r))
+		rep.Evidence = append(rep.Evidence, compiler.ReadText(t, r))
 	}
 	for _, p := range cert.Panel {
 		x := exploitEntry{Name: p.Name, Passed: p.Record.Success, FinalReward: p.Record.FinalReward, Plan: append([]string{}, p.Plan...)}
@@ -163,21 +157,6 @@ func certifyReportOf(t *runtime.Task, failures []string) *certifyReport {
 		rep.Closest = &closestEntry{Name: cert.Closest, FinalReward: cert.ClosestReward, Why: cert.ClosestWhy}
 	}
 	return rep
-}
-
-// readText writes a read as the action an agent would type.
-func readText(t *runtime.Task, r runtime.Read) string {
-	tool, svc := "?", "?"
-	if r.Tool >= 0 && int(r.Tool) < len(t.Tools) {
-		tool = t.Tools[r.Tool].Name
-	}
-	if r.Service >= 0 && int(r.Service) < len(t.Services) {
-		svc = t.Services[r.Service].Name
-	}
-	if r.Key != runtime.NoSlot && int(r.Key) < len(t.Slots) {
-		return tool + "(" + svc + ", " + t.Slots[r.Key].Name + ")"
-	}
-	return tool + "(" + svc + ")"
 }
 
 func plural(n int, noun string) string {

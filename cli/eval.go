@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -46,7 +47,7 @@ Output is byte-identical across runs and GOMAXPROCS.`,
 			}
 			names := strings.Split(agentList, ",")
 			for _, n := range names {
-				if n == "replay" || !contains(agentNames, n) {
+				if n == "replay" || !slices.Contains(agentNames, n) {
 					return usageError{fmt.Errorf("--agents takes a comma-separated list of scripted, greedy, random, not %q", n)}
 				}
 			}

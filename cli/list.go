@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -39,12 +38,7 @@ func (e *env) listCmd() *cobra.Command {
 				rows = append(rows, listRow{t.ID, t.Difficulty, t.Split, unseen[t.ID], append([]string{}, t.Tags...), t.Budget, t.Optimal, t.Certified, t.Hash})
 			}
 			if asJSON {
-				b, err := json.MarshalIndent(rows, "", "  ")
-				if err != nil {
-					return err
-				}
-				fmt.Fprintln(e.stdout, string(b))
-				return nil
+				return writeJSON(e.stdout, rows)
 			}
 			w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(w, "ID\tDIFFICULTY\tSPLIT\tBUDGET\tOPTIMAL\tCERTIFIED\tTAGS\tHASH")

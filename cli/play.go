@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/eval"
-	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/runtime"
 )
 
@@ -29,16 +28,9 @@ TASK is the incident id; with no PATH the embedded default suite is used.`,
 			if err != nil {
 				return err
 			}
-			var tk *runtime.Task
-			ids := make([]string, len(tasks))
-			for i, t := range tasks {
-				ids[i] = t.ID
-				if t.ID == args[0] {
-					tk = t
-				}
-			}
-			if tk == nil {
-				return usageError{fmt.Errorf("no incident %q.%s", args[0], lang.DidYouMean(args[0], ids))}
+			tk, err := pickTask(tasks, args[0])
+			if err != nil {
+				return err
 			}
 			ep := runtime.NewEpisode(tk)
 			ep.Reset(seed)

@@ -1,11 +1,12 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -37,8 +38,8 @@ calls, some malformed; replay plays text actions, one per line, from
 the published documentation of the services. With no PATH the embedded default suite runs.
 Output is byte-identical across runs and GOMAXPROCS.`,
 		RunE: func(c *cobra.Command, args []string) error {
-			if !contains(agentNames, agent) {
-				return usageError{fmt.Errorf("--agent must be one of scripted, random, replay, greedy, not %q", agent)}
+			if !slices.Contains(agentNames, agent) {
+				return usageError{fmt.Errorf("--agent must be one of %s, not %q", strings.Join(agentNames, ", "), agent)}
 			}
 			if episodes < 1 {
 				return usageError{fmt.Errorf("--episodes must be at least 1")}
@@ -59,20 +60,11 @@ Output is byte-identical across runs and GOMAXPROCS.`,
 				return err
 			}
 			if taskID != "" {
-				var picked []*runtime.Task
-				for _, t := range tasks {
-					if t.ID == taskID {
-						picked = append(picked, t)
-					}
+				t, err := pickTask(tasks, taskID)
+				if err != nil {
+					return err
 				}
-				if len(picked) == 0 {
-					ids := make([]string, len(tasks))
-					for i, t := range tasks {
-						ids[i] = t.ID
-					}
-					return usageError{fmt.Errorf("no incident %q.%s", taskID, lang.DidYouMean(taskID, ids))}
-				}
-				tasks = picked
+				tasks = []*runtime.Task{t}
 			}
 			factory, err := e.agentFactory(agent, actionsFile, m)
 			if err != nil {
@@ -85,7 +77,7 @@ Output is byte-identical across runs and GOMAXPROCS.`,
 			if traceFile != "" {
 				var data []byte
 				for _, ep := range eps {
-					data = append(data, ep.Trace...)
+					data = ep.AppendTrace(data)
 				}
 				if traceFile == "-" {
 					if _, err := e.stdout.Write(data); err != nil {
@@ -102,12 +94,7 @@ Output is byte-identical across runs and GOMAXPROCS.`,
 				out = e.stderr
 			}
 			if asJSON {
-				b, err := json.MarshalIndent(rep, "", "  ")
-				if err != nil {
-					return err
-				}
-				fmt.Fprintln(out, string(b))
-				return nil
+				return writeJSON(out, rep)
 			}
 			return writeRunSummary(out, rep)
 		},
@@ -129,18 +116,18 @@ func (e *env) agentFactory(name, actionsFile string, m *lang.Module) (eval.Agent
 	switch name {
 	case "greedy":
 		k := eval.Knowledge(m, "native")
-		return func(*runtime.Task, int, uint64) (agents.Agent, error) {
+		return func(*runtime.Task, uint64) (agents.Agent, error) {
 			return agents.NewGreedy(k), nil
 		}, nil
 	case "scripted":
-		return func(t *runtime.Task, _ int, _ uint64) (agents.Agent, error) {
+		return func(t *runtime.Task, _ uint64) (agents.Agent, error) {
 			if len(t.Expert) == 0 {
 				return nil, fmt.Errorf("incident %s has no expert plan", t.ID)
 			}
 			return agents.NewScripted(t.Expert), nil
 		}, nil
 	case "random":
-		return func(_ *runtime.Task, _ int, seed uint64) (agents.Agent, error) {
+		return func(_ *runtime.Task, seed uint64) (agents.Agent, error) {
 			return agents.NewRandom(seed), nil
 		}, nil
 	}
@@ -155,7 +142,7 @@ func (e *env) agentFactory(name, actionsFile string, m *lang.Module) (eval.Agent
 		return nil, err
 	}
 	text := string(data)
-	return func(*runtime.Task, int, uint64) (agents.Agent, error) {
+	return func(*runtime.Task, uint64) (agents.Agent, error) {
 		return agents.NewReplay(text), nil
 	}, nil
 }
@@ -188,13 +175,4 @@ func writeRunSummary(out io.Writer, rep *eval.Report) error {
 		fmt.Fprintf(out, "  %-34s %.4f\n", m.Name, m.Value)
 	}
 	return nil
-}
-
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -30,18 +30,11 @@ TASK is the incident id; with no PATH the embedded default suite is read.`,
 			if err != nil {
 				return err
 			}
-			var tk *runtime.Task
-			ids := make([]string, 0, len(tasks))
-			for _, t := range tasks {
-				ids = append(ids, t.ID)
-				if t.ID == id {
-					tk = t
-				}
+			tk, err := pickTask(tasks, id)
+			if err != nil {
+				return err
 			}
 			in := m.Incident(id)
-			if tk == nil || in == nil {
-				return usageError{fmt.Errorf("no incident %q.%s", id, lang.DidYouMean(id, ids))}
-			}
 			writeShow(e.stdout, m, in, tk)
 			return nil
 		},
@@ -126,7 +119,7 @@ func writeShow(w io.Writer, m *lang.Module, in *lang.Incident, t *runtime.Task) 
 	}
 	var ev []string
 	for _, r := range t.Evidence {
-		ev = append(ev, readText(t, r))
+		ev = append(ev, compiler.ReadText(t, r))
 	}
 	fmt.Fprintf(w, "  evidence: %s\n", strings.Join(ev, ", "))
 	if t.Certified {

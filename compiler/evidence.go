@@ -788,7 +788,7 @@ func (d *derived) findWrites(t *runtime.Task) {
 		return
 	}
 	for _, r := range d.chosen {
-		d.plan = append(d.plan, readText(t, d.reads[r]))
+		d.plan = append(d.plan, ReadText(t, d.reads[r]))
 	}
 	var said []string
 	for _, j := range best {
@@ -798,7 +798,7 @@ func (d *derived) findWrites(t *runtime.Task) {
 		said = append(said, what)
 	}
 	for i := 0; i < bestWaits; i++ {
-		d.plan = append(d.plan, readText(t, d.waits[i]))
+		d.plan = append(d.plan, ReadText(t, d.waits[i]))
 	}
 	fix := strings.Join(said, "; ")
 	if fix == "" {
@@ -872,8 +872,8 @@ func bindRemedy(t *runtime.Task, r runtime.Remedy) runtime.Action {
 	return t.Bind(toolName(t, runtime.EffectUpdate), []value.Value{svc, value.OfString(sl.Name), t.ValueOf(sl.Kind, r.Value)})
 }
 
-// readText is a read as a text action.
-func readText(t *runtime.Task, r runtime.Read) string {
+// ReadText writes a read as the text action an agent would type.
+func ReadText(t *runtime.Task, r runtime.Read) string {
 	s := t.Tools[r.Tool].Name + "(" + t.Services[r.Service].Name
 	if r.Key != runtime.NoSlot {
 		s += ", " + t.Slots[r.Key].Name
@@ -939,7 +939,7 @@ func (d *derived) checkExpert(t *runtime.Task) []string {
 			found = found || covers(t, x, e)
 		}
 		if !found {
-			missing = append(missing, readText(t, e))
+			missing = append(missing, ReadText(t, e))
 		}
 	}
 	switch {

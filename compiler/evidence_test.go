@@ -140,7 +140,7 @@ func TestEvidenceDiffersWithFaultRemoved(t *testing.T) {
 				differs = differs || !bytes.Equal(renderAt(tk, r), renderAt(cf, r))
 			}
 			if !differs {
-				t.Errorf("%s: evidence %s renders the same with every fault removed", in.Name, readText(tk, r))
+				t.Errorf("%s: evidence %s renders the same with every fault removed", in.Name, ReadText(tk, r))
 			}
 		}
 	}
@@ -236,7 +236,7 @@ func sameWorldRows(a, b *world, h int) bool {
 func names(t *runtime.Task, reads []runtime.Read, idx []int) []string {
 	var out []string
 	for _, i := range idx {
-		out = append(out, readText(t, reads[i]))
+		out = append(out, ReadText(t, reads[i]))
 	}
 	return out
 }
@@ -301,7 +301,7 @@ func TestExpertMissingEvidenceReported(t *testing.T) {
 	d := b.deriveEvidence()
 	// Pretend the certified evidence also holds a read the expert skips.
 	extra := slices.IndexFunc(d.reads, func(r runtime.Read) bool {
-		return readText(b.t, r) == "check_status(cache)"
+		return ReadText(b.t, r) == "check_status(cache)"
 	})
 	d.chosen = append(d.chosen, extra)
 	got := d.checkExpert(b.t)

@@ -45,7 +45,7 @@ func Explain(m *lang.Module, in *lang.Incident) ([]Distinction, lang.Diagnostics
 		}
 		if pick >= 0 && alt.w != nil && d.truth != nil {
 			r := d.reads[pick]
-			x.Read = readText(b.t, r)
+			x.Read = ReadText(b.t, r)
 			x.Incident = renderRead(d.truth, r)
 			x.Other = renderRead(alt.w, r)
 		}

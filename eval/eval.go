@@ -42,14 +42,21 @@ type Episode struct {
 	Record  rt.Record
 	// Components are the reward parts at the end (grader-side).
 	Components rt.Components
-	// Trace holds one JSON line per step when tracing was asked for, and
-	// Steps the same lines as values.
-	Trace []byte
+	// Steps holds the trace, one entry per step, when tracing was asked
+	// for; AppendTrace writes it as JSON lines.
 	Steps []Step
 }
 
+// AppendTrace appends the episode's trace, one JSON line per step.
+func (ep *Episode) AppendTrace(b []byte) []byte {
+	for i := range ep.Steps {
+		b = appendJSONLine(b, &ep.Steps[i])
+	}
+	return b
+}
+
 // Play runs one episode of agent a on t from seed. With trace set, every
-// step is appended to the result's Trace as a JSON line.
+// step is kept in the result's Steps.
 func Play(t *rt.Task, a agents.Agent, episode int, seed uint64, trace bool) Episode {
 	ep := rt.NewEpisode(t)
 	ep.Reset(seed)
@@ -77,7 +84,6 @@ func Play(t *rt.Task, a agents.Agent, episode int, seed uint64, trace bool) Epis
 				line.Terminal = r.Terminal.String()
 				line.Record = &rec
 			}
-			out.Trace = appendJSONLine(out.Trace, &line)
 			out.Steps = append(out.Steps, line)
 		}
 	}
@@ -98,7 +104,7 @@ func appendJSONLine(b []byte, v any) []byte {
 // AgentFactory builds the agent for one episode. It receives the task only
 // so that a harness can hand a scripted agent its plan; agents themselves
 // never see the task.
-type AgentFactory func(t *rt.Task, episode int, seed uint64) (agents.Agent, error)
+type AgentFactory func(t *rt.Task, seed uint64) (agents.Agent, error)
 
 // Options configure Run.
 type Options struct {
@@ -148,7 +154,7 @@ func Run(tasks []*rt.Task, opt Options) (*Report, []Episode, error) {
 	for _, t := range tasks {
 		for k := 0; k < opt.Episodes; k++ {
 			seed := opt.Seed + uint64(k)
-			a, err := opt.NewAgent(t, k, seed)
+			a, err := opt.NewAgent(t, seed)
 			if err != nil {
 				return nil, nil, fmt.Errorf("task %s: %w", t.ID, err)
 			}

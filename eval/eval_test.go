@@ -32,11 +32,11 @@ func suite(t testing.TB) []*runtime.Task {
 	return tasks
 }
 
-func scripted(t *runtime.Task, _ int, _ uint64) (agents.Agent, error) {
+func scripted(t *runtime.Task, _ uint64) (agents.Agent, error) {
 	return agents.NewScripted(t.Expert), nil
 }
 
-func random(_ *runtime.Task, _ int, seed uint64) (agents.Agent, error) {
+func random(_ *runtime.Task, seed uint64) (agents.Agent, error) {
 	return agents.NewRandom(seed), nil
 }
 
@@ -80,7 +80,7 @@ func output(t *testing.T, tasks []*runtime.Task, agent string, f eval.AgentFacto
 	}
 	var trace []byte
 	for _, ep := range eps {
-		trace = append(trace, ep.Trace...)
+		trace = ep.AppendTrace(trace)
 	}
 	return js, trace
 }
@@ -135,8 +135,8 @@ func TestEpisodesRunInParallel(t *testing.T) {
 	wg.Add(2)
 	timeout := make(chan struct{})
 	var once sync.Once
-	f := func(tk *runtime.Task, k int, s uint64) (agents.Agent, error) {
-		a, _ := scripted(tk, k, s)
+	f := func(tk *runtime.Task, s uint64) (agents.Agent, error) {
+		a, _ := scripted(tk, s)
 		return &barrierAgent{Agent: a, wg: &wg, timeout: timeout}, nil
 	}
 	guarded := make(chan struct{})
@@ -183,7 +183,7 @@ func TestReplayAgentStopsWhenActionsRunOut(t *testing.T) {
 	if ep.Record.TotalSteps != 2 || ep.Record.Terminal != "" {
 		t.Errorf("replay of 2 actions: %+v", ep.Record)
 	}
-	if n := bytes.Count(ep.Trace, []byte("\n")); n != 2 {
+	if n := bytes.Count(ep.AppendTrace(nil), []byte("\n")); n != 2 {
 		t.Errorf("trace has %d lines, want one per step (2)", n)
 	}
 }

@@ -85,19 +85,20 @@ func TestGoldenTraces(t *testing.T) {
 						have, idx = f.Data, i
 					}
 				}
-				if bytes.Equal(have, ep.Trace) {
+				trace := ep.AppendTrace(nil)
+				if bytes.Equal(have, trace) {
 					continue
 				}
 				if update {
 					if idx < 0 {
-						ar.Files = append(ar.Files, txtar.File{Name: golden, Data: ep.Trace})
+						ar.Files = append(ar.Files, txtar.File{Name: golden, Data: trace})
 					} else {
-						ar.Files[idx].Data = ep.Trace
+						ar.Files[idx].Data = trace
 					}
 					changed = true
 					continue
 				}
-				t.Errorf("%s: trace differs from %s in %s (SREZC_UPDATE=1 rewrites):\n%s", v.name, golden, path, firstDiff(have, ep.Trace))
+				t.Errorf("%s: trace differs from %s in %s (SREZC_UPDATE=1 rewrites):\n%s", v.name, golden, path, firstDiff(have, trace))
 			}
 			if changed {
 				sort.SliceStable(ar.Files, func(i, j int) bool {
@@ -212,11 +213,7 @@ func TestNothingAgentVisibleLeaks(t *testing.T) {
 			eps = append(eps, eval.Play(tk, agents.NewRandom(seed), 0, seed, true))
 		}
 		for _, ep := range eps {
-			for _, line := range bytes.Split(bytes.TrimSpace(ep.Trace), []byte("\n")) {
-				var s eval.Step
-				if err := json.Unmarshal(line, &s); err != nil {
-					t.Fatal(err)
-				}
+			for _, s := range ep.Steps {
 				if w := lr.find(s.Intro + "\n" + s.Observation); w != "" {
 					t.Errorf("%s: after %q the agent sees %q:\n%s", tk.ID, s.Action, w, s.Observation)
 				}

@@ -75,11 +75,8 @@ func Knowledge(m *lang.Module, rubric string) *agents.Knowledge {
 
 // argText writes a value as a text-action argument.
 func argText(v value.Value) string {
-	switch v.K {
-	case value.String:
+	if v.K == value.String {
 		return strconv.Quote(v.S)
-	case value.Float:
-		return string(value.AppendFloat(nil, v.F))
 	}
 	return v.String()
 }

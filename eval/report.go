@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -125,7 +126,7 @@ func Summarize(agent string, tasks []*rt.Task, eps []Episode) AgentSummary {
 		}
 		var rest []string
 		for n := range recs {
-			if !contains(order, n) {
+			if !slices.Contains(order, n) {
 				rest = append(rest, n)
 			}
 		}
@@ -162,15 +163,6 @@ func Summarize(agent string, tasks []*rt.Task, eps []Episode) AgentSummary {
 		s.FailureModes = append(s.FailureModes, FailureModeCount{m, counts[m]})
 	}
 	return s
-}
-
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Records turns an agent's episodes into records.jsonl lines.

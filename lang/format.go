@@ -34,10 +34,8 @@ func Format(filename string, src []byte) ([]byte, Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	toks, ds := hclsyntax.LexConfig(src, filename, hcl.InitialPos)
-	if ds.HasErrors() {
-		return nil, fromHCLDiags(ds).Sort()
-	}
+	// ParseConfig lexed the same bytes without error.
+	toks, _ := hclsyntax.LexConfig(src, filename, hcl.InitialPos)
 	out := hclwrite.Format(canonicalLines(src, toks))
 	if d := checkSameTokens(toks, out); d != nil {
 		return nil, diags.Append(d).Sort()

@@ -94,13 +94,12 @@ type Episode struct {
 
 	// Incremental ticks (incremental.go): the ring's tick state, and one
 	// for the grader's look-ahead on scratch.
-	deps       depIndex
 	ticks      tickState
 	lookahead  tickState
 	alwaysFull bool
 
-	prep                *Prepared
-	slotKey, serviceKey []uint64 // noise keys, shared by forks
+	// prep is the task's shared, read-only derived data (prepared.go).
+	prep *prepared
 
 	scratch []uint64
 	stack   [maxStack]uint64
@@ -116,18 +115,15 @@ func NewEpisode(t *Task) *Episode {
 	n := len(t.Slots)
 	p := preparedFor(t)
 	return &Episode{
-		prep:       p,
-		slotKey:    p.slotKey,
-		serviceKey: p.serviceKey,
-		t:          t,
-		n:          n,
-		ring:       make([]uint64, t.History*n),
-		found:      make([]bool, len(t.Evidence)),
-		seen:       make([]uint64, 0, t.Budget+1),
-		invalid:    make([]uint64, 0, t.Budget+1),
-		scratch:    make([]uint64, t.History*n),
+		prep:    p,
+		t:       t,
+		n:       n,
+		ring:    make([]uint64, t.History*n),
+		found:   make([]bool, len(t.Evidence)),
+		seen:    make([]uint64, 0, t.Budget+1),
+		invalid: make([]uint64, 0, t.Budget+1),
+		scratch: make([]uint64, t.History*n),
 
-		deps:      p.deps,
 		ticks:     newTickState(t),
 		lookahead: newTickState(t),
 		norm:      make([]byte, 0, 256),

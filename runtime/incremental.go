@@ -146,7 +146,7 @@ func (s *tickState) mark(u int32) { s.need[u>>6] |= 1 << (uint(u) & 63) }
 func (e *Episode) advance(next, cur []uint64, s *tickState) {
 	t := e.t
 	code := t.Code
-	d := &e.deps
+	d := &e.prep.deps
 	s.next = s.next[:0]
 	if s.full || e.alwaysFull || !d.ok {
 		for _, u := range t.Updates {

@@ -5,11 +5,12 @@ import (
 	"strings"
 )
 
-// Prepared is what every episode of a task derives from it and never
-// changes: the incremental-tick index and the noise keys. Prepare computes
+// prepared is what every episode of a task derives from it and never
+// changes: the incremental-tick index, the noise keys and the vocabulary's
+// phrase index. Prepare computes
 // it once; episodes of a prepared task share it instead of each deriving
 // its own, which cost more than playing a short episode.
-type Prepared struct {
+type prepared struct {
 	deps                depIndex
 	slotKey, serviceKey []uint64
 	// mechanisms and components index the vocabulary's phrases by their
@@ -51,8 +52,8 @@ func (t *Task) Prepare() {
 	t.prepared = prepare(t)
 }
 
-func prepare(t *Task) *Prepared {
-	p := &Prepared{deps: buildDeps(t), of: progOf(t)}
+func prepare(t *Task) *prepared {
+	p := &prepared{deps: buildDeps(t), of: progOf(t)}
 	p.slotKey, p.serviceKey = noiseKeys(t)
 	p.mechanisms, p.components = indexPhrases(t.Mechanisms), indexPhrases(t.Components)
 	return p
@@ -60,7 +61,7 @@ func prepare(t *Task) *Prepared {
 
 // preparedFor returns t's shared data, deriving it afresh when t was not
 // prepared or its program changed since.
-func preparedFor(t *Task) *Prepared {
+func preparedFor(t *Task) *prepared {
 	if p := t.prepared; p != nil && p.of == progOf(t) {
 		return p
 	}

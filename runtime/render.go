@@ -98,11 +98,11 @@ func (e *Episode) metricAt(s SlotID, k int) float64 {
 		}
 		switch n.Effect {
 		case NoiseSpike:
-			if e.uniform(k, e.slotKey[s], i) < n.Rate {
+			if e.uniform(k, e.prep.slotKey[s], i) < n.Rate {
 				v = float64(v * n.Magnitude)
 			}
 		case NoiseJitter:
-			v = float64(v * (1 + n.Magnitude*(2*e.uniform(k, e.slotKey[s], i)-1)))
+			v = float64(v * (1 + n.Magnitude*(2*e.uniform(k, e.prep.slotKey[s], i)-1)))
 		}
 	}
 	// Noise never takes a value out of its natural range: a count or a
@@ -279,7 +279,7 @@ func (e *Episode) appendStatus(b []byte, svc, tick int) []byte {
 func (e *Episode) phantomRestart(svc, tick int) bool {
 	for i := range e.t.Noise {
 		n := &e.t.Noise[i]
-		if n.Effect == NoisePhantomRestart && e.noiseApplies(n, int16(svc)) && e.uniform(tick, e.serviceKey[svc], i) < n.Rate {
+		if n.Effect == NoisePhantomRestart && e.noiseApplies(n, int16(svc)) && e.uniform(tick, e.prep.serviceKey[svc], i) < n.Rate {
 			return true
 		}
 	}

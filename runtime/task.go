@@ -320,7 +320,7 @@ type Task struct {
 
 	Hash string `json:"hash,omitempty"`
 
-	prepared *Prepared // see Prepare; not part of the IR
+	prepared *prepared // see Prepare; not part of the IR
 }
 
 // StatusHealthy is the status word every service kind uses for health.
