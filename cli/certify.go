@@ -102,9 +102,6 @@ exits 1 after printing the reasons.`,
 	return c
 }
 
-// notCertified is the summary of the compiler's certification errors.
-const notCertified = "Task not certified"
-
 // compileForCertify compiles one incident through every stage, keeping it
 // when it does not certify: the task then carries Certified false, the
 // reasons, and its derived evidence and plan. Other errors are printed.
@@ -112,7 +109,7 @@ func (e *env) compileForCertify(m *lang.Module, in *lang.Incident) (*runtime.Tas
 	t, diags := compiler.CompileIncident(m, in, compiler.Options{KeepUncertified: true})
 	var other lang.Diagnostics
 	for _, d := range diags {
-		if d.Summary != notCertified {
+		if d.Summary != compiler.NotCertified {
 			other = append(other, d)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/srezc/srezc/compiler"
-	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/runtime"
 )
 
@@ -50,7 +49,7 @@ TASK is the incident id; with no PATH the embedded default suite is used.`,
 				if line == "" {
 					continue
 				}
-				a := eval.BindText(tk, line)
+				a := compiler.BindText(tk, line)
 				r := ep.Step(&a)
 				out = ep.AppendText(out[:0], &r.Obs)
 				if _, err := e.stdout.Write(out); err != nil {

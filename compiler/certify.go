@@ -49,36 +49,37 @@ type PanelResult struct {
 }
 
 func (b *build) certify() {
-	t := b.t
-	// The program is final: share its episode data across the many
-	// episodes certification plays.
-	t.Prepare()
+	if b.opt.SkipCertify {
+		return
+	}
 	key, cacheable := b.certKey()
+	r, hit := certResult{}, false
 	if cacheable {
-		if r, ok := certCache.get(key); ok {
-			r.apply(t)
-			for _, f := range r.failures {
-				b.errAt(b.in.DefRange, "Task not certified", f)
-			}
-			return
+		r, hit = certCache.get(key)
+	}
+	if !hit {
+		r = b.certifyAfresh()
+		r.apply(b.t)
+		// The task is final now; its hash goes in the cache, so a hit
+		// hashes the task once (for the key), not twice.
+		if h, err := runtime.ComputeHash(b.t); err == nil && cacheable {
+			r.hash = h
+			certCache.put(key, r)
 		}
 	}
-	// Derived evidence and the informed optimum come first: the expert and
-	// the panel are then graded against the certified evidence set and
-	// optimal step count.
+	r.apply(b.t)
+}
+
+// certifyAfresh runs every rule. Derived evidence and the informed optimum
+// come first: the expert and the panel are then graded against the
+// certified evidence set and optimal step count.
+func (b *build) certifyAfresh() certResult {
+	t := b.t
 	d := b.deriveEvidence()
-	d.apply(t)
 	failures := append(d.failures, d.checkExpert(t)...)
-	c := Certify(t)
-	failures = append(failures, c.Failures...)
-	t.Certified = len(failures) == 0
-	t.Uncertified = failures
-	if cacheable {
-		certCache.put(key, certResult{evidence: t.Evidence, optimal: t.Optimal, plan: t.Plan, failures: failures})
-	}
-	for _, f := range failures {
-		b.errAt(b.in.DefRange, "Task not certified", f)
-	}
+	d.apply(t)
+	failures = append(failures, Certify(t).Failures...)
+	return certResult{evidence: t.Evidence, optimal: t.Optimal, plan: t.Plan, failures: failures}
 }
 
 // Certification results are cached by semantic hash: the task as it stands
@@ -91,6 +92,7 @@ type certResult struct {
 	optimal  int
 	plan     []string
 	failures []string
+	hash     string // the certified task's semantic hash
 }
 
 func (r certResult) apply(t *runtime.Task) {
@@ -99,6 +101,7 @@ func (r certResult) apply(t *runtime.Task) {
 	t.Plan = append([]string(nil), r.plan...)
 	t.Certified = len(r.failures) == 0
 	t.Uncertified = append([]string(nil), r.failures...)
+	t.Hash = r.hash
 }
 
 type resultCache struct {
@@ -163,10 +166,15 @@ func Certify(t *runtime.Task) *Certificate {
 	for _, x := range panel {
 		open.Budget = max(open.Budget, len(x.plan)+1)
 	}
+	var unreachable []string
 	if len(t.Expert) == 0 {
 		c.Failures = append(c.Failures, "The incident has no expert plan.")
-	} else if r := play(runtime.NewEpisode(t), t.Expert); !r.Success {
-		c.Failures = append(c.Failures, fmt.Sprintf("The expert plan does not succeed (%s; diagnosed %v, mitigated %v, wrong change %v).", r.Terminal, r.Diagnosed, r.Mitigated, r.WrongChange))
+	} else {
+		expert := runtime.NewEpisode(t)
+		if r := play(expert, t.Expert); !r.Success {
+			c.Failures = append(c.Failures, fmt.Sprintf("The expert plan does not succeed (%s; diagnosed %v, mitigated %v, wrong change %v).", r.Terminal, r.Diagnosed, r.Mitigated, r.WrongChange))
+		}
+		unreachable = reachability(t, expert.Components())
 	}
 	// One episode, reset per policy: Reset restores everything a policy
 	// can touch, and allocating an episode per policy cost more than
@@ -180,15 +188,15 @@ func Certify(t *runtime.Task) *Certificate {
 			continue
 		}
 		if r.FinalReward > c.ClosestReward {
-			c.Closest, c.ClosestReward, c.ClosestWhy = x.name, r.FinalReward, whyFailed(r)
+			c.Closest, c.ClosestReward, c.ClosestWhy = x.name, r.FinalReward, WhyFailed(r)
 		}
 	}
-	c.Failures = append(c.Failures, reachability(t)...)
-	c.Failures = append(c.Failures, leakLint(t, c.Panel)...)
+	c.Failures = append(c.Failures, unreachable...)
+	c.Failures = append(c.Failures, leakLint(t)...)
 	return c
 }
 
-func whyFailed(r runtime.Record) string {
+func WhyFailed(r runtime.Record) string {
 	var why []string
 	if !r.Mitigated {
 		why = append(why, "resolved_when did not hold through the grader's ticks")
@@ -214,7 +222,7 @@ func play(ep *runtime.Episode, plan []string) runtime.Record {
 		if ep.Done() {
 			break
 		}
-		a := bindText(t, text)
+		a := BindText(t, text)
 		ep.Step(&a)
 	}
 	return ep.Record()
@@ -222,9 +230,7 @@ func play(ep *runtime.Episode, plan []string) runtime.Record {
 
 // BindText parses a native text action and binds it to a task's tools;
 // malformed text is an invalid action, never an error. Parses are cached.
-func BindText(t *runtime.Task, text string) runtime.Action { return bindText(t, text) }
-
-func bindText(t *runtime.Task, text string) runtime.Action {
+func BindText(t *runtime.Task, text string) runtime.Action {
 	p := parseCached(text)
 	if p.err != "" {
 		return runtime.InvalidAction(runtime.ErrSyntax, p.err)
@@ -353,7 +359,7 @@ func exploits(t *runtime.Task) []exploit {
 	// (2) True mitigation, blind diagnosis.
 	var writes []string
 	for _, a := range t.Expert {
-		act := bindText(t, a)
+		act := BindText(t, a)
 		if act.Err == runtime.OK && !t.Tools[act.Tool].Effect.IsRead() && t.Tools[act.Tool].Effect != runtime.EffectResolve && t.Tools[act.Tool].Effect != runtime.EffectEscalate {
 			writes = append(writes, a)
 		}
@@ -410,31 +416,22 @@ func floatText(f float64) string {
 	return s
 }
 
-// reachability checks that every rubric item with a weight can be earned
-// (the expert earns every component) and every penalty incurred.
-func reachability(t *runtime.Task) []string {
+// reachability checks that every rubric item with a weight can be earned:
+// c holds what the expert plan earned.
+func reachability(t *runtime.Task, c runtime.Components) []string {
 	var out []string
-	if len(t.Expert) > 0 {
-		ep := runtime.NewEpisode(t)
-		ep.Reset(certSeed)
-		for _, text := range t.Expert {
-			a := bindText(t, text)
-			ep.Step(&a)
-		}
-		c := ep.Components()
-		for _, x := range []struct {
-			name         string
-			weight, have float64
-		}{
-			{"evidence", t.Rubric.Evidence, c.Evidence},
-			{"diagnosis", t.Rubric.Diagnosis, c.Diagnosis},
-			{"mitigation", t.Rubric.Mitigation, c.Mitigation},
-			{"resolution", t.Rubric.Resolution, c.Resolution},
-			{"efficiency", t.Rubric.Efficiency, c.Efficiency},
-		} {
-			if x.weight > 0 && x.have <= 0 {
-				out = append(out, fmt.Sprintf("The rubric item %q cannot be earned: the expert plan earns nothing for it.", x.name))
-			}
+	for _, x := range []struct {
+		name         string
+		weight, have float64
+	}{
+		{"evidence", t.Rubric.Evidence, c.Evidence},
+		{"diagnosis", t.Rubric.Diagnosis, c.Diagnosis},
+		{"mitigation", t.Rubric.Mitigation, c.Mitigation},
+		{"resolution", t.Rubric.Resolution, c.Resolution},
+		{"efficiency", t.Rubric.Efficiency, c.Efficiency},
+	} {
+		if x.weight > 0 && x.have <= 0 {
+			out = append(out, fmt.Sprintf("The rubric item %q cannot be earned: the expert plan earns nothing for it.", x.name))
 		}
 	}
 	return out

@@ -50,6 +50,7 @@ type build struct {
 	strConsts []int
 	// base is the row before any fault: defaults and initial states.
 	base []value.Value
+	opt  Options
 	// kindDefault is each config slot's documented default, which the site
 	// configuration may override in base.
 	kindDefault map[runtime.SlotID]value.Value
@@ -212,34 +213,47 @@ func newBuild(m *lang.Module, in *lang.Incident) *build {
 // CompileIncident runs the stages for one incident.
 func CompileIncident(m *lang.Module, in *lang.Incident, opt Options) (*runtime.Task, lang.Diagnostics) {
 	b := newBuild(m, in)
-	var uncertified lang.Diagnostics
+	b.opt = opt
 	for _, st := range Stages {
-		if opt.SkipCertify && st.Name == "Certify" {
-			continue
-		}
 		st.Run(b)
-		if st.Name == "Certify" && opt.KeepUncertified {
-			uncertified, b.diags = b.diags, nil
-		}
 		if len(b.diags) > 0 {
 			return nil, b.diags
 		}
 		if opt.DumpAfter == st.Name {
-			return b.t, nil
+			return b.t, b.uncertified()
 		}
 	}
 	if err := b.t.Validate(); err != nil {
 		b.errAt(in.DefRange, "Internal compiler error", err.Error())
 		return nil, b.diags
 	}
-	h, err := runtime.ComputeHash(b.t)
-	if err != nil {
-		b.errAt(in.DefRange, "Internal compiler error", err.Error())
-		return nil, b.diags
+	if b.t.Hash == "" {
+		h, err := runtime.ComputeHash(b.t)
+		if err != nil {
+			b.errAt(in.DefRange, "Internal compiler error", err.Error())
+			return nil, b.diags
+		}
+		b.t.Hash = h
 	}
-	b.t.Hash = h
-	b.t.Prepare()
-	return b.t, uncertified
+	diags := b.uncertified()
+	if len(diags) > 0 && !opt.KeepUncertified {
+		return nil, diags
+	}
+	return b.t, diags
+}
+
+// NotCertified is the summary of every certification error.
+const NotCertified = "Task not certified"
+
+// uncertified reports each certification failure as an error on the
+// incident.
+func (b *build) uncertified() lang.Diagnostics {
+	var out lang.Diagnostics
+	for _, f := range b.t.Uncertified {
+		r := b.in.DefRange
+		out = append(out, &lang.Diagnostic{Severity: lang.Error, Summary: NotCertified, Detail: f, Subject: &r})
+	}
+	return out
 }
 
 func (b *build) resolveIncident() {
@@ -735,6 +749,9 @@ func (b *build) runWarmup() {
 		b.emit(runtime.OpConst, 0, 1)
 		t.Resolved = runtime.Span{Start: int32(len(t.Code) - 1), End: int32(len(t.Code))}
 	}
+	// The program is final from here on: episodes of this task, the
+	// warm-up's and certification's, share its derived data.
+	t.Prepare()
 	ep := runtime.NewEpisode(t)
 	ep.Reset(0)
 	for i := 0; i < settleTicks; i++ {
@@ -759,15 +776,10 @@ func (b *build) bindExpert() {
 	t.Expert = append([]string(nil), b.in.Expert...)
 	t.Optimal = len(t.Expert)
 	for i, text := range b.in.Expert {
-		call, d := lang.ParseAction(text)
-		if d != nil {
-			continue
+		a := BindText(t, text)
+		if a.Err == runtime.ErrSyntax {
+			continue // the front end reported it at its exact bytes
 		}
-		args := make([]value.Value, len(call.Args))
-		for j, a := range call.Args {
-			args[j] = a.Value
-		}
-		a := t.Bind(call.Tool, args)
 		if a.Err != runtime.OK {
 			b.errAt(b.in.ExpertRange[i], "Invalid expert action", a.Err.String())
 			continue

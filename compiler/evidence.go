@@ -73,7 +73,6 @@ type derived struct {
 	alts     []alternative
 	// chosen are the reads of the informed optimum (indices), sorted.
 	chosen []int
-	writes []runtime.Remedy
 	// waits are the reads played after the writes while the world recovers.
 	waits []runtime.Read
 	plan  []string
@@ -138,10 +137,18 @@ func (b *build) deriveEvidence() *derived {
 	}
 	w.prepare(truth, append(append([]*worldSpec(nil), removed...), alts...))
 
+	// With one fault and distractors, the world without the fault is the
+	// distractors-alone alternative: built once, used for both.
+	var sole *world
+	var soleEv []int
 	for i, spec := range removed {
 		var ev []int
-		if cf := w.build(spec); cf != nil {
+		cf := w.build(spec)
+		if cf != nil {
 			ev = differing(t, d.reads, truth, cf, tick)
+		}
+		if len(b.in.Faults) == 1 {
+			sole, soleEv = cf, ev
 		}
 		d.evidence = append(d.evidence, ev)
 		// With one fault and distractors, the world without the fault is
@@ -151,12 +158,17 @@ func (b *build) deriveEvidence() *derived {
 			d.failures = append(d.failures, fmt.Sprintf("The fault %q on %s has no evidence: no read differs with it removed.", fu.Name, fu.Target))
 		}
 	}
-	for _, spec := range alts {
-		alt := w.build(spec)
+	for i, spec := range alts {
+		var alt *world
+		var hits []int
+		if i == 0 && len(b.in.Distractors) > 0 && len(b.in.Faults) == 1 {
+			alt, hits = sole, soleEv
+		} else if alt = w.build(spec); alt != nil {
+			hits = differing(t, d.reads, truth, alt, tick)
+		}
 		if alt == nil {
 			continue // an alternative that does not compile is no alternative
 		}
-		hits := differing(t, d.reads, truth, alt, tick)
 		d.alts = append(d.alts, alternative{name: spec.name, hits: hits, w: alt})
 		if len(hits) == 0 {
 			d.failures = append(d.failures, fmt.Sprintf("The incident cannot be told apart from %s: no read differs.", spec.name))
@@ -268,8 +280,7 @@ func alertingService(w *world) int {
 
 // worlds builds worlds for one task, sharing the settled base state.
 type worlds struct {
-	b     *build
-	truth *world
+	b *build
 	// base is the task with the base row as its history and, past the
 	// task's own strings, the strings only other worlds' edits write (the
 	// runtime compares strings by id within the table and by text past it,
@@ -287,8 +298,7 @@ func (w *worlds) trueWorld() *world {
 	ep := runtime.NewEpisode(t)
 	ep.Reset(certSeed)
 	ep.Advance()
-	w.truth = &world{spec: &worldSpec{name: "the incident", faults: w.b.in.Faults, distractors: w.b.in.Distractors}, t: t, ep: ep}
-	return w.truth
+	return &world{spec: &worldSpec{name: "the incident", faults: w.b.in.Faults, distractors: w.b.in.Distractors}, t: t, ep: ep}
 }
 
 // prepare evaluates every spec's edits, settles the base state, and checks
@@ -792,7 +802,6 @@ func (d *derived) findWrites(t *runtime.Task) {
 	}
 	var said []string
 	for _, j := range best {
-		d.writes = append(d.writes, fixes[j])
 		text, what := remedyText(t, fixes[j])
 		d.plan = append(d.plan, text)
 		said = append(said, what)
@@ -924,18 +933,12 @@ func (d *derived) checkExpert(t *runtime.Task) []string {
 	if len(t.Expert) == 0 || d.optimal == 0 {
 		return nil
 	}
-	var reads []runtime.Read
-	for _, text := range t.Expert {
-		a := bindText(t, text)
-		if a.Err == runtime.OK && t.Tools[a.Tool].Effect.IsRead() {
-			reads = append(reads, runtime.Read{Tool: a.Tool, Service: a.Service, Key: a.Key})
-		}
-	}
+	// Before apply, t.Evidence still holds the expert's reads (BindExpert).
 	var missing []string
 	for _, r := range d.chosen {
 		e := d.reads[r]
 		found := false
-		for _, x := range reads {
+		for _, x := range t.Evidence {
 			found = found || covers(t, x, e)
 		}
 		if !found {

@@ -1,6 +1,8 @@
 package compiler
 
 import (
+	"slices"
+
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/runtime"
 )
@@ -20,10 +22,8 @@ type Distinction struct {
 // distinguishing observations.
 func Explain(m *lang.Module, in *lang.Incident) ([]Distinction, lang.Diagnostics) {
 	b := newBuild(m, in)
+	b.opt.SkipCertify = true
 	for _, st := range Stages {
-		if st.Name == "Certify" {
-			break
-		}
 		st.Run(b)
 		if len(b.diags) > 0 {
 			return nil, b.diags
@@ -35,7 +35,7 @@ func Explain(m *lang.Module, in *lang.Incident) ([]Distinction, lang.Diagnostics
 		x := Distinction{Alternative: alt.name}
 		pick := -1
 		for _, c := range d.chosen {
-			if contains(alt.hits, c) {
+			if slices.Contains(alt.hits, c) {
 				pick = c
 				break
 			}
@@ -52,15 +52,6 @@ func Explain(m *lang.Module, in *lang.Incident) ([]Distinction, lang.Diagnostics
 		out = append(out, x)
 	}
 	return out, nil
-}
-
-func contains(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // renderRead renders what a read shows in a world at step 1, without

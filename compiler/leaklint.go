@@ -15,8 +15,8 @@ import (
 // The leak lint (DESIGN.md, "Leak lint"): nothing an agent reads may give
 // the answer away. It checks the renderer's templates statically (the
 // literal text of every log rule, the alert, the tool docs, the intro) and
-// every read along the expert's trace, the exploit panel's traces and a
-// survey trace (every read tool on every service, in order), each
+// every read along the expert's trace and a survey trace (every read tool
+// on every service, in order; the exploit panel's plans read nothing), each
 // observation rendered as text by the runtime's one renderer. Forbidden:
 //
 //   - accepted diagnosis wording: every mechanism phrase of two or more
@@ -83,15 +83,9 @@ type leakLinter struct {
 // leakLint runs the lint on t; panel holds the exploit panel's plans,
 // whose reads are checked along with the expert's. It returns one
 // certification failure per place that shows something new.
-func leakLint(t *runtime.Task, panel []PanelResult) []string {
+func leakLint(t *runtime.Task) []string {
 	l := newLeakLinter(t)
-	plans := [][]step{bindPlan(t, t.Expert)}
-	for _, p := range panel {
-		if hasRead(t, p.Plan) {
-			plans = append(plans, bindPlan(t, p.Plan))
-		}
-	}
-	plans = append(plans, surveyPlan(t))
+	plans := [][]step{bindPlan(t, t.Expert), surveyPlan(t)}
 	// One episode plays every trace, with a budget that fits the longest
 	// (an episode sizes its buffers by the budget).
 	open := *t
@@ -264,21 +258,9 @@ type step struct {
 func bindPlan(t *runtime.Task, plan []string) []step {
 	out := make([]step, len(plan))
 	for i, text := range plan {
-		out[i] = step{strings.TrimSpace(text), bindText(t, text)}
+		out[i] = step{strings.TrimSpace(text), BindText(t, text)}
 	}
 	return out
-}
-
-// hasRead reports whether a plan calls a read tool, from the tool names
-// alone (binding parses, and the panel's plans hold no reads).
-func hasRead(t *runtime.Task, plan []string) bool {
-	for _, text := range plan {
-		name, _, _ := strings.Cut(strings.TrimSpace(text), "(")
-		if i := t.ToolIndex(strings.TrimSpace(name)); i >= 0 && t.Tools[i].Effect.IsRead() {
-			return true
-		}
-	}
-	return false
 }
 
 // surveyPlan reads every service with every read tool that takes only a
@@ -474,7 +456,7 @@ func (tg *fixTarget) shownIn(text []byte) (string, bool) {
 // stripFrame drops the renderer's framing from a line, whose numbers are
 // not values: the step header "[step 3/12] " and a log line's "  t=40 ".
 func stripFrame(line []byte) []byte {
-	if rest, ok := cutPrefix(line, "[step "); ok {
+	if rest, ok := bytes.CutPrefix(line, []byte("[step ")); ok {
 		if i := bytes.Index(rest, []byte("] ")); i >= 0 {
 			line = rest[i+2:]
 		}
@@ -483,7 +465,7 @@ func stripFrame(line []byte) []byte {
 	for len(trimmed) > 0 && trimmed[0] == ' ' {
 		trimmed = trimmed[1:]
 	}
-	if rest, ok := cutPrefix(trimmed, "t="); ok {
+	if rest, ok := bytes.CutPrefix(trimmed, []byte("t=")); ok {
 		i := 0
 		for i < len(rest) && (rest[i] >= '0' && rest[i] <= '9' || i == 0 && rest[i] == '-') {
 			i++
@@ -493,13 +475,6 @@ func stripFrame(line []byte) []byte {
 		}
 	}
 	return line
-}
-
-func cutPrefix(b []byte, prefix string) ([]byte, bool) {
-	if len(b) >= len(prefix) && string(b[:len(prefix)]) == prefix {
-		return b[len(prefix):], true
-	}
-	return b, false
 }
 
 func lenBit(n int) uint64 { return 1 << min(n, 63) }
@@ -539,8 +514,3 @@ func containsValue(s []byte, v string) bool {
 	}
 	return false
 }
-
-// WhyFailed says why a policy of the exploit panel failed, for srezc
-// certify. (It lives here, not beside whyFailed in certify.go, only
-// because that file has another owner while certification is built.)
-func WhyFailed(r runtime.Record) string { return whyFailed(r) }

@@ -180,3 +180,14 @@ func TestJSONObservations(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSuiteCompileNoCertify compiles without the Certify stage: what
+// certification costs is the difference from BenchmarkSuiteCompile.
+func BenchmarkSuiteCompileNoCertify(b *testing.B) {
+	m, _ := lang.Analyze(lang.ScenarioFiles())
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		compiler.CompileIncident(m, m.Incidents[i%len(m.Incidents)], compiler.Options{SkipCertify: true})
+	}
+}

@@ -15,10 +15,6 @@ import (
 	rt "github.com/srezc/srezc/runtime"
 )
 
-// BindText parses a native text action and binds it to the task's tools.
-// Malformed text is an invalid action, never an error.
-func BindText(t *rt.Task, text string) rt.Action { return compiler.BindText(t, text) }
-
 // Step is one line of a trace.
 type Step struct {
 	Task        string     `json:"task"`
@@ -70,7 +66,7 @@ func Play(t *rt.Task, a agents.Agent, episode int, seed uint64, trace bool) Epis
 		if !ok {
 			break
 		}
-		act := BindText(t, text)
+		act := compiler.BindText(t, text)
 		r := ep.Step(&act)
 		buf = ep.AppendText(buf[:0], &r.Obs)
 		obs = string(buf)

@@ -161,7 +161,7 @@ func TestEpisodesRunInParallel(t *testing.T) {
 func TestMalformedActionsAreInvalidNotErrors(t *testing.T) {
 	tk := suite(t)[0]
 	for _, text := range []string{"", "(", "inspect_logs(", "inspect_logs(nosuch)", "update_config(database, pool_size)", `resolve_incident("unterminated, x)`, "\x00\xff", "inspect_logs(database)\n"} {
-		a := eval.BindText(tk, text)
+		a := compiler.BindText(tk, text)
 		ep := runtime.NewEpisode(tk)
 		ep.Reset(1)
 		r := ep.Step(&a)

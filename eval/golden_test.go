@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/srezc/srezc/agents"
+	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/runtime"
@@ -241,7 +242,7 @@ func TestWritesAreAcknowledgedAlike(t *testing.T) {
 		obs := func(text string) string {
 			ep := runtime.NewEpisode(tk)
 			ep.Reset(1)
-			a := eval.BindText(tk, text)
+			a := compiler.BindText(tk, text)
 			r := ep.Step(&a)
 			return string(ep.AppendText(nil, &r.Obs))
 		}
