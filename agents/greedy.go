@@ -205,8 +205,9 @@ func configValue(obs, key string) (string, bool) {
 	return "", false
 }
 
-// normalizeWords lowers text and turns punctuation and underscores into
-// single spaces, as the grader reads a diagnosis.
+// normalizeWords lowers text and keeps ASCII letters and digits, turning
+// every other run of characters into one space. (The grader also keeps
+// non-ASCII letters; an alert's service names are ASCII.)
 func normalizeWords(s string) string {
 	var b strings.Builder
 	space := true

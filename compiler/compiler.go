@@ -766,6 +766,7 @@ func (b *build) runWarmup() {
 	}
 	t.Init = ep.History()
 	t.InitTick = ep.Tick()
+	t.Prepare() // again: the initial state is part of what episodes share
 }
 
 // bindExpert records the expert plan. Until certification computes the

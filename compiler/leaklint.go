@@ -102,8 +102,8 @@ func leakLint(t *runtime.Task) []string {
 
 func newLeakLinter(t *runtime.Task) *leakLinter {
 	l := &leakLinter{t: t, byFirst: map[string][]int{}, schema: map[string]bool{}, toolWords: map[string]bool{}, reported: map[string]bool{}}
-	if n := len(t.Slots); n > 0 && len(t.Init) >= n {
-		l.init = t.Init[len(t.Init)-n:]
+	if n := len(t.Slots); n > 0 && len(t.Init) == t.History*n {
+		l.init = t.Row()
 	}
 	// Messages are built only for findings: this runs for every task.
 	add := func(p, what, name string) {

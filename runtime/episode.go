@@ -144,21 +144,8 @@ func (e *Episode) Reset(seed uint64) {
 		copy(e.ring[(tick%h)*e.n:], t.Init[i*e.n:(i+1)*e.n])
 	}
 	e.tick = t.InitTick
-	// A compiled task's last initial row was ticked from the one before
-	// (InitTick has moved past the first ring), so the slots that differ
-	// are the last tick's changes; forcing them is harmless and covers a
-	// warm-up of zero ticks, whose last row holds poked edits. Rows that
-	// were never ticked (the compiler's own settling) need a full tick.
-	e.ticks.changed = e.ticks.changed[:0]
-	e.ticks.full = h < 2 || t.InitTick < h
-	if !e.ticks.full {
-		cur, before := e.row(e.tick), e.row(e.tick-1)
-		for i := range cur {
-			if cur[i] != before[i] {
-				e.ticks.force(SlotID(i))
-			}
-		}
-	}
+	e.ticks.changed = append(e.ticks.changed[:0], e.prep.initChanged...)
+	e.ticks.full = e.prep.initFull
 	e.seed = seed
 	e.step = 0
 	e.done = false

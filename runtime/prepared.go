@@ -16,20 +16,33 @@ type prepared struct {
 	// mechanisms and components index the vocabulary's phrases by their
 	// first word, for the grader.
 	mechanisms, components phraseIndex
+	// initChanged and initFull are the tick state every Reset starts from.
+	// A compiled task's last initial row was ticked from the one before
+	// (InitTick has moved past the first ring), so the slots that differ
+	// are the last tick's changes; forcing them is harmless and covers a
+	// warm-up of zero ticks, whose last row holds poked edits. Rows that
+	// were never ticked (the compiler's own settling) need a full tick.
+	initChanged []int32
+	initFull    bool
 	// of identifies the program it was derived from, so a copy of the task
 	// whose program was changed does not use it.
 	of progID
 }
 
 type progID struct {
-	code                *Op
-	updates             *Assign
-	slots               *Slot
-	nCode, nUpd, nSlots int
+	code                       *Op
+	updates                    *Assign
+	slots                      *Slot
+	init                       *uint64
+	nCode, nUpd, nSlots, nInit int
+	initTick                   int
 }
 
 func progOf(t *Task) progID {
-	id := progID{nCode: len(t.Code), nUpd: len(t.Updates), nSlots: len(t.Slots)}
+	id := progID{nCode: len(t.Code), nUpd: len(t.Updates), nSlots: len(t.Slots), nInit: len(t.Init), initTick: t.InitTick}
+	if len(t.Init) > 0 {
+		id.init = &t.Init[0]
+	}
 	if len(t.Code) > 0 {
 		id.code = &t.Code[0]
 	}
@@ -56,6 +69,16 @@ func prepare(t *Task) *prepared {
 	p := &prepared{deps: buildDeps(t), of: progOf(t)}
 	p.slotKey, p.serviceKey = noiseKeys(t)
 	p.mechanisms, p.components = indexPhrases(t.Mechanisms), indexPhrases(t.Components)
+	h, n := t.History, len(t.Slots)
+	p.initFull = h < 2 || t.InitTick < h || len(t.Init) < h*n
+	if !p.initFull {
+		cur, before := t.Init[(h-1)*n:h*n], t.Init[(h-2)*n:(h-1)*n]
+		for i := range cur {
+			if cur[i] != before[i] {
+				p.initChanged = append(p.initChanged, int32(i)|forced)
+			}
+		}
+	}
 	return p
 }
 
