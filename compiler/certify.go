@@ -52,20 +52,16 @@ func (b *build) certify() {
 	if b.opt.SkipCertify {
 		return
 	}
-	key, cacheable := b.certKey()
-	r, hit := certResult{}, false
-	if cacheable {
-		r, hit = certCache.get(key)
-	}
+	body := runtime.BodyHash(b.t)
+	key := b.certKey(body)
+	r, hit := certCache.get(key)
 	if !hit {
 		r = b.certifyAfresh()
 		r.apply(b.t)
 		// The task is final now; its hash goes in the cache, so a hit
-		// hashes the task once (for the key), not twice.
-		if h, err := runtime.ComputeHash(b.t); err == nil && cacheable {
-			r.hash = h
-			certCache.put(key, r)
-		}
+		// hashes nothing more than the key.
+		r.hash = runtime.SealHash(body, b.t)
+		certCache.put(key, r)
 	}
 	r.apply(b.t)
 }
@@ -131,11 +127,7 @@ func (c *resultCache) put(k string, r certResult) {
 }
 
 // certKey is the cache key of the task being built.
-func (b *build) certKey() (string, bool) {
-	h, err := runtime.ComputeHash(b.t)
-	if err != nil {
-		return "", false
-	}
+func (b *build) certKey(body [sha256.Size]byte) string {
 	files := map[string]bool{}
 	for _, k := range b.m.FaultKinds {
 		files[k.DefRange.Filename] = true
@@ -144,7 +136,7 @@ func (b *build) certKey() (string, bool) {
 		files[k.DefRange.Filename] = true
 	}
 	sum := sha256.New()
-	sum.Write([]byte(h))
+	sum.Write(body[:])
 	for _, f := range b.m.Files {
 		if files[f.Name] {
 			sum.Write([]byte{0})
@@ -153,7 +145,7 @@ func (b *build) certKey() (string, bool) {
 			sum.Write(f.Src)
 		}
 	}
-	return hex.EncodeToString(sum.Sum(nil)), true
+	return hex.EncodeToString(sum.Sum(nil))
 }
 
 // Certify plays the expert plan and the exploit panel on t.

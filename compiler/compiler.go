@@ -228,12 +228,7 @@ func CompileIncident(m *lang.Module, in *lang.Incident, opt Options) (*runtime.T
 		return nil, b.diags
 	}
 	if b.t.Hash == "" {
-		h, err := runtime.ComputeHash(b.t)
-		if err != nil {
-			b.errAt(in.DefRange, "Internal compiler error", err.Error())
-			return nil, b.diags
-		}
-		b.t.Hash = h
+		b.t.Hash = runtime.ComputeHash(b.t)
 	}
 	diags := b.uncertified()
 	if len(diags) > 0 && !opt.KeepUncertified {

@@ -14,37 +14,21 @@ import (
 )
 
 // A compiled task file is the line "srezc-ir <FormatVersion> <hash>\n"
-// followed by the task as canonical JSON (no maps anywhere in Task, so
-// encoding/json writes fields in declaration order and the bytes are
-// canonical). The hash is SHA-256 of those JSON bytes with Hash empty; it is
-// the task's semantic hash.
+// followed by the task as JSON (no maps anywhere in Task, so encoding/json
+// writes fields in declaration order). The hash is the task's semantic hash
+// (ComputeHash), which DecodeTask recomputes from the decoded task.
 const irMagic = "srezc-ir"
-
-// canonical returns the task's JSON with Hash cleared.
-func canonical(t *Task) ([]byte, error) {
-	c := *t
-	c.Hash = ""
-	return json.Marshal(&c)
-}
-
-// ComputeHash returns the semantic hash of a task.
-func ComputeHash(t *Task) (string, error) {
-	b, err := canonical(t)
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), nil
-}
 
 // EncodeTask writes a task in the versioned IR format, setting its Hash.
 func EncodeTask(t *Task) ([]byte, error) {
-	body, err := canonical(t)
+	hash := ComputeHash(t)
+	c := *t
+	c.Hash = ""
+	body, err := json.Marshal(&c)
 	if err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256(body)
-	t.Hash = hex.EncodeToString(sum[:])
+	t.Hash = hash
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s %d %s\n", irMagic, FormatVersion, t.Hash)
 	b.Write(body)
@@ -67,16 +51,17 @@ func DecodeTask(data []byte) (*Task, error) {
 	if version != FormatVersion {
 		return nil, fmt.Errorf("IR format version %d, this srezc reads version %d: recompile the task", version, FormatVersion)
 	}
-	body = bytes.TrimSuffix(body, []byte{'\n'})
-	sum := sha256.Sum256(body)
-	if hex.EncodeToString(sum[:]) != hash {
-		return nil, errors.New("IR hash mismatch: the file is corrupt or was edited")
-	}
 	var t Task
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&t); err != nil {
 		return nil, fmt.Errorf("IR body: %v", err)
+	}
+	if dec.More() {
+		return nil, errors.New("IR body: data after the task")
+	}
+	if ComputeHash(&t) != hash {
+		return nil, errors.New("IR hash mismatch: the file is corrupt or was edited")
 	}
 	t.Hash = hash
 	if err := t.Validate(); err != nil {
