@@ -4,6 +4,7 @@ package compiler
 // TestOptimalStepsHandCounted). Each is: the evidence reads, one write per
 // fault (or a restart), the waits the world needs, and the resolution.
 func init() {
+	handCounted["checkout_writes_failing"] = handCount{3, "inspect_logs(database) shows writes failing with no space left on device, unlike the cache metric distractor and every other database fault; one write (wal_keep_size_gb); resolve"}
 	handCounted["checkout_db_refusals"] = handCount{3, "inspect_logs(database) shows the server refusing the pooler's connections, unlike every other database fault; one write (max_connections); resolve"}
 	handCounted["orders_statements_cut"] = handCount{3, "inspect_logs(database) shows statements cancelled by the deadline, unlike the web_server metric distractor and every other database fault; one write (query_timeout_ms); resolve"}
 	handCounted["primary_gone_dark"] = handCount{3, "inspect_logs(database) shows the postmaster exit, unlike the queue warning distractor; one restart; resolve (hold = 4 lets the queue drain inside the grader's idle ticks, so no wait step)"}

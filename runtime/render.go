@@ -106,12 +106,16 @@ func (e *Episode) metricAt(s SlotID, k int) float64 {
 		}
 	}
 	// Noise never takes a value out of its natural range: a count or a
-	// rate stays non-negative, a share stays at most one.
+	// rate stays non-negative, a share stays at most one (a percentage at
+	// most a hundred).
 	if base >= 0 && v < 0 {
 		v = 0
 	}
 	if sl.Unit == "ratio" && base <= 1 && v > 1 {
 		v = 1
+	}
+	if sl.Unit == "%" && base <= 100 && v > 100 {
+		v = 100
 	}
 	return v
 }
@@ -151,7 +155,11 @@ func (e *Episode) appendWordJSON(b []byte, sl *Slot, w uint64) []byte {
 	return e.appendWord(b, sl, w)
 }
 
+// pad fills b with spaces to width bytes past from, and always ends in at
+// least one space, so that a name as long as the column stays apart from
+// what follows it.
 func pad(b []byte, from, width int) []byte {
+	b = append(b, ' ')
 	for len(b)-from < width {
 		b = append(b, ' ')
 	}

@@ -7,7 +7,7 @@ import "github.com/srezc/srezc/value"
 const FormatVersion = 1
 
 // RendererVersion changes whenever an agent-visible rendering changes.
-const RendererVersion = "obs/3"
+const RendererVersion = "obs/4"
 
 // StrID indexes Task.Strings; ids at or past len(Task.Strings) name strings
 // an agent wrote during one episode.

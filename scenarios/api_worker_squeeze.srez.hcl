@@ -1,11 +1,11 @@
-# Medium: the alert names the web tier, where the cause is: its worker pool
+# Easy: the alert names the web tier, where the cause is: its worker pool
 # was cut below what the traffic needs. A noisy database warning and a hot
 # cache metric invite a detour; stale metrics lag the picture.
 
 incident "api_worker_squeeze" {
   title      = "API queueing after a config rollout"
   alert      = "API requests are queueing: web tier p95 latency is about four times normal and roughly one request in seven fails."
-  difficulty = "medium"
+  difficulty = "easy"
   split      = "train"
   tags       = ["web_server", "distractor", "stale"]
   budget     = 10

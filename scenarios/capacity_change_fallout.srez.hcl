@@ -7,7 +7,7 @@ incident "capacity_change_fallout" {
   alert      = "Load balancer p95 latency is up and about a fifth of requests return 502 since Tuesday's capacity change."
   difficulty = "hard"
   split      = "test"
-  tags       = ["load_balancer", "web_server", "multi_fault"]
+  tags       = ["load_balancer", "web_server", "multi-fault"]
   budget     = 14
   system     = "standard"
 

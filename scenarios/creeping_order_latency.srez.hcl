@@ -5,7 +5,7 @@
 incident "creeping_order_latency" {
   title      = "Order pages a little slower every hour"
   alert      = "API p95 latency has climbed steadily since yesterday's bulk import and is now above 1 s; a third of requests on /orders end in 5xx."
-  difficulty = "medium"
+  difficulty = "hard"
   split      = "test"
   tags       = ["database", "config", "state", "victim-alert"]
   budget     = 12

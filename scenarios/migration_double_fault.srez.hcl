@@ -8,7 +8,7 @@ incident "migration_double_fault" {
   alert      = "Synthetic checks: the public site has returned 503 for every request since the platform migration finished."
   difficulty = "hard"
   split      = "train"
-  tags       = ["load_balancer", "web_server", "multi_fault", "masked"]
+  tags       = ["load_balancer", "web_server", "multi-fault", "masked"]
   budget     = 14
   system     = "standard"
 

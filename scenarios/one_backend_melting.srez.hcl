@@ -5,7 +5,7 @@
 incident "one_backend_melting" {
   title      = "Web tier overloaded at ordinary traffic"
   alert      = "Web server p95 latency has doubled and it is returning 503 at peak, although request volume is in line with last week."
-  difficulty = "medium"
+  difficulty = "hard"
   split      = "dev"
   tags       = ["load_balancer", "web_server", "misleading"]
   budget     = 11

@@ -124,6 +124,30 @@ fault_kind "lb_idle_timeout_low" {
   }
 }
 
+fault_kind "lb_backend_weight_skewed" {
+  description    = "A canary's weighting was left in place: one web backend receives most requests and saturates while the other idles."
+  applies_to     = ["load_balancer"]
+  conflicts_with = []
+  mechanism      = "backend_weight_skewed"
+  detail         = "backend_weight_pct"
+
+  param "weight_pct" {
+    type        = "int"
+    default     = 90
+    domain      = [85, 90, 95]
+    description = "Share of requests sent to web-2."
+  }
+
+  set_config { backend_weight_pct = param.weight_pct }
+
+  fixed_when = "config.backend_weight_pct >= 30 && config.backend_weight_pct <= 70"
+
+  remedy "update_config" {
+    key   = "backend_weight_pct"
+    value = 50
+  }
+}
+
 fault_kind "lb_sticky_sessions_hotspot" {
   description    = "Client affinity pins most traffic to one web backend, which saturates while the other idles."
   applies_to     = ["load_balancer"]
@@ -554,6 +578,30 @@ fault_kind "db_read_replica_disabled" {
   }
 }
 
+fault_kind "db_wal_retention_full" {
+  description    = "WAL retention was raised for a replica rebuild and never lowered; retained WAL fills the data volume and every write fails."
+  applies_to     = ["database"]
+  conflicts_with = []
+  mechanism      = "disk_full"
+  detail         = "wal_keep_size_gb"
+
+  param "keep_gb" {
+    type        = "int"
+    default     = 320
+    domain      = [304, 320, 400]
+    description = "WAL retained, in GB."
+  }
+
+  set_config { wal_keep_size_gb = param.keep_gb }
+
+  fixed_when = "config.wal_keep_size_gb >= 4 && config.wal_keep_size_gb <= 64"
+
+  remedy "update_config" {
+    key   = "wal_keep_size_gb"
+    value = 16
+  }
+}
+
 fault_kind "db_autovacuum_disabled" {
   description    = "Background vacuuming is off; dead row versions pile up and every scan slows."
   applies_to     = ["database"]
@@ -624,6 +672,23 @@ fault_kind "mq_retry_limit_high" {
   remedy "update_config" {
     key   = "retry_limit"
     value = 3
+  }
+}
+
+fault_kind "mq_dedup_disabled" {
+  description    = "Publish deduplication is off: harmless while the queue is short, but once jobs wait past the producers' 5 s republish deadline every copy is queued, and the backlog sustains itself."
+  applies_to     = ["message_queue"]
+  conflicts_with = []
+  mechanism      = "deduplication_disabled"
+  detail         = "dedup_enabled"
+
+  set_config { dedup_enabled = false }
+
+  fixed_when = "config.dedup_enabled"
+
+  remedy "update_config" {
+    key   = "dedup_enabled"
+    value = true
   }
 }
 

@@ -150,6 +150,21 @@ rubric "native" {
     phrases     = ["retry storm", "retry limit", "too many retries", "excessive retries", "poison message", "poison messages"]
   }
 
+  mechanism "disk_full" {
+    description = "The data volume is full, so statements that write fail."
+    phrases     = ["disk full", "disk is full", "out of disk", "disk space", "volume full", "volume is full", "wal retention", "retained wal", "wal keep size"]
+  }
+
+  mechanism "backend_weight_skewed" {
+    description = "The balancer's backend weights send most traffic to one web backend."
+    phrases     = ["backend weight", "backend weights", "uneven weights", "skewed weights", "weights skewed", "unbalanced weights", "weighting"]
+  }
+
+  mechanism "deduplication_disabled" {
+    description = "The broker queues every republished copy of a job, so a long queue feeds itself."
+    phrases     = ["deduplication disabled", "deduplication off", "dedup disabled", "dedup off", "no deduplication", "duplicate publishes", "republished copies", "duplicate messages"]
+  }
+
   mechanism "premature_redelivery" {
     description = "Deliveries become visible again before consumers finish them, so jobs are processed twice."
     phrases     = ["visibility timeout", "redelivery", "redeliveries", "redelivered", "duplicate deliveries", "duplicate processing"]

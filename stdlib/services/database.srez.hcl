@@ -5,7 +5,8 @@
 # callers wait and eventually time out. The host commits memory strictly:
 # sessions and sort memory beyond its budget fail with ENOMEM and squeeze the
 # page cache; a long statement deadline lets runaway statements hold
-# connections.
+# connections. Data and retained WAL share one 500 GB volume: retaining too
+# much WAL fills it, and once it is full every statement that writes fails.
 
 service_kind "database" {
   description = "Relational database (PostgreSQL-like) behind a connection pool, with a read replica."
@@ -60,6 +61,15 @@ service_kind "database" {
     description = "Memory one sort or hash operation may use before spilling to disk."
   }
 
+  config "wal_keep_size_gb" {
+    type        = "int"
+    default     = 16
+    low         = 4
+    high        = 64
+    unit        = "GB"
+    description = "Write-ahead log the server retains for replicas and point-in-time recovery, on the 500 GB data volume."
+  }
+
   config "maintenance_mode" {
     type        = "bool"
     default     = false
@@ -111,6 +121,13 @@ service_kind "database" {
     next        = "config.autovacuum_enabled ? max(5.0, state.dead_tuple_pct - 40.0) : min(90.0, state.dead_tuple_pct + 8.0)"
     unit        = "%"
     description = "Share of row versions that are dead and still scanned."
+  }
+
+  state "data_gb" {
+    type        = "float"
+    initial     = 199.0
+    unit        = "GB"
+    description = "Table and index data on the data volume."
   }
 
   state "orders_rows_m" {
@@ -273,9 +290,23 @@ service_kind "database" {
     unit  = "ratio"
   }
 
+  derived "volume_used_pct" {
+    type        = "float"
+    value       = "min(100.0, (state.data_gb + float(config.wal_keep_size_gb)) / 500.0 * 100.0)"
+    unit        = "%"
+    description = "Share of the 500 GB data volume taken by data and retained WAL."
+  }
+
+  derived "write_fail_share" {
+    type        = "float"
+    value       = "volume_used_pct >= 100.0 ? 0.35 : 0.0"
+    unit        = "ratio"
+    description = "Statements failing because the volume is full: every write (about a third of the statements) needs new WAL."
+  }
+
   derived "error_rate" {
     type  = "float"
-    value = "serving && !config.maintenance_mode ? clamp(pool_timeout_share + refused_share + cancel_share + alloc_fail_share, 0.0, 1.0) : 1.0"
+    value = "serving && !config.maintenance_mode ? clamp(pool_timeout_share + refused_share + cancel_share + alloc_fail_share + write_fail_share, 0.0, 1.0) : 1.0"
     unit  = "ratio"
   }
 
@@ -342,7 +373,7 @@ service_kind "database" {
 
   metric "disk_used_pct" {
     type      = "float"
-    value     = "state.cosmetic_metric ? 71.0 : 43.0"
+    value     = "state.cosmetic_metric ? 71.0 : volume_used_pct"
     unit      = "%"
     precision = 1
     low       = 0
@@ -445,6 +476,18 @@ service_kind "database" {
     level = "WARN"
     when  = "serving && latency_ms > 60.0"
     text  = "mean statement latency {int(latency_ms)}ms over last interval (waiting={int(wait_ms)}ms)"
+  }
+
+  log "volume_full" {
+    level = "ERROR"
+    when  = "serving && write_fail_share > 0.0"
+    text  = "PANIC: could not write to file \"pg_wal/xlogtemp.2291\": No space left on device; {int(write_fail_share * 100.0)}% of statements failing"
+  }
+
+  log "volume_filling" {
+    level = "WARN"
+    when  = "serving && volume_used_pct > 85.0 && write_fail_share == 0.0"
+    text  = "data volume {int(volume_used_pct)}% used: {int(state.data_gb)} GB data, {config.wal_keep_size_gb} GB of WAL kept"
   }
 
   log "process_exit" {

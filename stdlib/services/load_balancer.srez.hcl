@@ -56,6 +56,15 @@ service_kind "load_balancer" {
     description = "HTTP path probed on each backend to decide whether it stays in rotation."
   }
 
+  config "backend_weight_pct" {
+    type        = "int"
+    default     = 50
+    low         = 30
+    high        = 70
+    unit        = "%"
+    description = "Share of forwarded requests sent to the second web backend (web-2); the first (web-1) receives the rest."
+  }
+
   config "sticky_sessions" {
     type        = "bool"
     default     = false
@@ -170,7 +179,7 @@ service_kind "load_balancer" {
 
   derived "hot_share" {
     type        = "float"
-    value       = "config.sticky_sessions ? state.sticky_skew : 0.5"
+    value       = "config.sticky_sessions ? state.sticky_skew : float(max(min(max(config.backend_weight_pct, 0), 100), 100 - min(max(config.backend_weight_pct, 0), 100))) / 100.0"
     unit        = "ratio"
     description = "Share of forwarded traffic the busiest of the two backends receives."
   }
@@ -321,7 +330,13 @@ service_kind "load_balancer" {
   log "backend_ok" {
     level = "INFO"
     when  = "serving && backends_in_rotation > 0"
-    text  = "backend=web_server in_rotation={backends_in_rotation}/2 weight=50"
+    text  = "backend=web_server in_rotation={backends_in_rotation}/2 weights web-1={100 - min(max(config.backend_weight_pct, 0), 100)} web-2={min(max(config.backend_weight_pct, 0), 100)}"
+  }
+
+  log "backend_drained" {
+    level = "WARN"
+    when  = "serving && backends_in_rotation > 0 && (config.backend_weight_pct <= 0 || config.backend_weight_pct >= 100)"
+    text  = "server web_server/web-{config.backend_weight_pct <= 0 ? 2 : 1} is DRAIN (weight 0): every request goes to the other backend, none is left to fail over to"
   }
 
   log "conn_table_full" {

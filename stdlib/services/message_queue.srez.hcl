@@ -6,6 +6,14 @@
 # Consumers share one host's memory and the broker holds every unacknowledged
 # delivery in its own: too many consumers are OOM-killed, too large a fetch
 # window trips the broker's memory alarm and blocks publishers.
+#
+# Producers republish a job they have not seen finish within 5 s. With
+# deduplication on, the broker drops a copy whose message id is still
+# queued; with it off, every copy is new work, so a backlog deep enough to
+# make jobs wait past 5 s multiplies the arrivals that keep it deep. That is
+# a metastable loop: healthy while the queue is short, stuck once a trigger
+# (slow jobs, a consumer outage) has made it long, even after the trigger is
+# gone. While the broker is down its queue is durable: the backlog stays.
 
 service_kind "message_queue" {
   description = "Message broker with a consumer pool that processes background jobs against the database."
@@ -65,6 +73,12 @@ service_kind "message_queue" {
     description = "Move jobs that exhaust their retries to the dead-letter queue."
   }
 
+  config "dedup_enabled" {
+    type        = "bool"
+    default     = true
+    description = "Drop a published message whose message id is already queued (producers republish jobs they have not seen finish)."
+  }
+
   config "queue_name" {
     type        = "string"
     default     = "jobs"
@@ -102,7 +116,7 @@ service_kind "message_queue" {
   state "depth" {
     type        = "float"
     initial     = 26.0
-    next        = "work_rate > capacity_rps ? min(state.depth + 10.0 * (work_rate - capacity_rps), 20000.0) : max(work_rate * 0.8, state.depth * 0.1)"
+    next        = "!serving ? state.depth : (work_rate > capacity_rps ? min(state.depth + 10.0 * (work_rate - capacity_rps), 20000.0) : max(work_rate * 0.8, state.depth * 0.1))"
     unit        = "messages"
     description = "Messages waiting or in flight."
   }
@@ -198,9 +212,23 @@ service_kind "message_queue" {
     unit  = "ratio"
   }
 
+  derived "wait_s" {
+    type        = "float"
+    value       = "state.depth / max(capacity_rps, 1.0)"
+    unit        = "s"
+    description = "How long a newly published job waits for a consumer."
+  }
+
+  derived "republish_factor" {
+    type        = "float"
+    value       = "config.dedup_enabled ? 1.0 : 1.0 + clamp((wait_s - 5.0) / 5.0, 0.0, 2.0)"
+    unit        = "messages per job"
+    description = "Published messages per job: producers republish a job not finished within 5 s, and without deduplication each copy is queued."
+  }
+
   derived "work_rate" {
     type  = "float"
-    value = "publish_in * attempts / (1.0 - redelivery_share) / (1.0 - oom_kill_share)"
+    value = "publish_in * republish_factor * attempts / (1.0 - redelivery_share) / (1.0 - oom_kill_share)"
     unit  = "deliveries/s"
   }
 
@@ -292,6 +320,15 @@ service_kind "message_queue" {
     high      = 8
   }
 
+  metric "republished_per_s" {
+    type      = "float"
+    value     = "publish_in * (republish_factor - 1.0)"
+    unit      = "messages/s"
+    precision = 1
+    low       = 0
+    high      = 1
+  }
+
   metric "disk_used_pct" {
     type      = "float"
     value     = "state.cosmetic_metric ? 68.0 : 22.0"
@@ -305,7 +342,7 @@ service_kind "message_queue" {
 
   status "down" { when = "!state.up" }
   status "restarting" { when = "state.restart_ticks > 0" }
-  status "degraded" { when = "error_rate > 0.01 || lag_ms > 5000.0 || redelivery_share > 0.05 || publish_in * (attempts - 1.0) > 8.0 || oom_kill_share > 0.02" }
+  status "degraded" { when = "error_rate > 0.01 || lag_ms > 5000.0 || republish_factor > 1.02 || redelivery_share > 0.05 || publish_in * (attempts - 1.0) > 8.0 || oom_kill_share > 0.02" }
 
   # ---------------------------------------------------------------- logs
 
@@ -337,6 +374,12 @@ service_kind "message_queue" {
     level = "WARN"
     when  = "serving && redelivery_share > 0.05"
     text  = "delivery tag expired before ack after {config.visibility_timeout_ms}ms; message handed to another consumer ({int(redelivery_share * 100.0)}% of deliveries are duplicates)"
+  }
+
+  log "republished" {
+    level = "WARN"
+    when  = "serving && republish_factor > 1.02"
+    text  = "publish: message_id=job-55812 already queued, accepted as message 3 of 3; {int(publish_in * (republish_factor - 1.0))}/s of {int(publish_in * republish_factor)}/s published are copies of queued jobs"
   }
 
   log "job_retry" {

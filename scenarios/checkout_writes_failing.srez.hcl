@@ -1,0 +1,29 @@
+# Database: WAL retention was raised to 320 GB for a replica rebuild and
+# never lowered. Data plus retained WAL now fill the 500 GB data volume, and
+# every statement that writes fails. The alert names the database.
+
+incident "checkout_writes_failing" {
+  title      = "Checkouts failing on database writes"
+  alert      = "Database write errors: about a third of database statements have failed for the last 20 minutes; checkouts and sign-ups error out."
+  difficulty = "easy"
+  split      = "train"
+  tags       = ["database", "disk"]
+  budget     = 9
+  system     = "standard"
+
+  fault "db_wal_retention_full" {
+    target  = "database"
+    keep_gb = 320
+  }
+  distractor "elevated_metric" {
+    target = "cache"
+  }
+  noise "jitter" {}
+
+  expert = [
+    "inspect_logs(database)",
+    "inspect_config(database, wal_keep_size_gb)",
+    "update_config(database, wal_keep_size_gb, 16)",
+    "resolve_incident(\"database: disk full, retained wal filled the data volume\", \"lowered wal_keep_size_gb to 16\")",
+  ]
+}

@@ -1,0 +1,33 @@
+# Metastable: bloat from disabled autovacuum slows every job write (the
+# trigger) until jobs wait past the producers' 5 s republish deadline, and
+# with publish deduplication off (the constraint, harmless on its own) every
+# republished copy is queued. The copies keep arrivals above what the
+# consumers finish, so re-enabling autovacuum alone leaves the backlog
+# growing; the loop breaks only when the broker drops the copies again.
+
+incident "jobs_never_catch_up" {
+  title      = "Job backlog that will not drain"
+  alert      = "The job queue's backlog keeps growing; invoices and confirmation emails are going out late."
+  difficulty = "hard"
+  split      = "test"
+  budget     = 12
+  system     = "standard"
+  tags       = ["metastable", "multi-fault"]
+
+  fault "db_autovacuum_disabled" {
+    target   = "database"
+    dead_pct = 50.0
+  }
+  fault "mq_dedup_disabled" {
+    target = "message_queue"
+  }
+  noise "jitter" {}
+
+  expert = [
+    "inspect_logs(message_queue)",
+    "inspect_logs(database)",
+    "update_config(database, autovacuum_enabled, true)",
+    "update_config(message_queue, dedup_enabled, true)",
+    "resolve_incident(\"database: autovacuum disabled, table bloat; message queue: deduplication disabled, republished copies queued\", \"re-enabled autovacuum and publish deduplication\")",
+  ]
+}

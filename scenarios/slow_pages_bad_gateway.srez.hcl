@@ -1,0 +1,29 @@
+# Load balancer: a config push cut the balancer's idle timeout to 5 s, so it
+# hangs up on the slower pages (reports, exports) before the web tier
+# answers and returns 502. The alert names the balancer, where the cause is.
+
+incident "slow_pages_bad_gateway" {
+  title      = "502s on report and export pages"
+  alert      = "The load balancer is answering 502 Bad Gateway on report and export pages since this morning's balancer config push."
+  difficulty = "easy"
+  split      = "dev"
+  tags       = ["load_balancer", "config"]
+  budget     = 9
+  system     = "standard"
+
+  fault "lb_idle_timeout_low" {
+    target     = "load_balancer"
+    timeout_ms = 5000
+  }
+  distractor "noisy_warning" {
+    target = "cache"
+  }
+  noise "jitter" {}
+
+  expert = [
+    "inspect_logs(load_balancer)",
+    "inspect_config(load_balancer, idle_timeout_ms)",
+    "update_config(load_balancer, idle_timeout_ms, 90000)",
+    "resolve_incident(\"load balancer: idle timeout too low, closing upstream connections\", \"restored idle_timeout_ms to 90000\")",
+  ]
+}
