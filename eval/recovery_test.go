@@ -1,0 +1,73 @@
+package eval_test
+
+import (
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/runtime"
+)
+
+// TestRecoveryIncidents checks what the tag "recovery" promises. The
+// archive's recovered.actions makes the tempting fix (its first write), later
+// undoes it and succeeds (TestGoldenTraces checks that). Here: the tempting
+// write makes things worse, measured independently of any text, as the
+// highest error rate of any service a few ticks later, against the same
+// reads without the write.
+func TestRecoveryIncidents(t *testing.T) {
+	found := 0
+	for _, tk := range suite(t) {
+		if !slices.Contains(tk.Tags, "recovery") {
+			continue
+		}
+		found++
+		t.Run(tk.ID, func(t *testing.T) {
+			ar, err := txtar.ParseFile(filepath.Join(tracesDir, tk.ID+".txtar"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan := plans(t, tk, ar)["recovered"]
+			first := slices.IndexFunc(plan, func(a string) bool {
+				return strings.HasPrefix(a, "update_config(") || strings.HasPrefix(a, "restart_service(")
+			})
+			if first < 0 {
+				t.Fatal("recovered.actions makes no write")
+			}
+			wait := slices.Repeat([]string{"check_status(" + tk.Services[0].Name + ")"}, 4)
+			before := worstErrorRate(t, tk, append(slices.Clone(plan[:first]), wait...))
+			after := worstErrorRate(t, tk, append(slices.Clone(plan[:first+1]), wait...))
+			if after <= before {
+				t.Errorf("the tempting %s does not make things worse: worst error rate %.3f, %.3f without it", plan[first], after, before)
+			}
+		})
+	}
+	if found < 2 {
+		t.Errorf("%d shipped incidents are tagged recovery, want at least 2", found)
+	}
+}
+
+func worstErrorRate(t *testing.T, tk *runtime.Task, actions []string) float64 {
+	t.Helper()
+	ep := runtime.NewEpisode(tk)
+	ep.Reset(1)
+	for _, text := range actions {
+		a := compiler.BindText(tk, text)
+		if a.Err != runtime.OK {
+			t.Fatalf("%s does not bind", text)
+		}
+		ep.Step(&a)
+	}
+	row := ep.Row()
+	worst := 0.0
+	for _, s := range tk.Services {
+		if s.ErrorRate != runtime.NoSlot {
+			worst = max(worst, math.Float64frombits(row[s.ErrorRate]))
+		}
+	}
+	return worst
+}
