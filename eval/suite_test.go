@@ -1,9 +1,12 @@
 package eval_test
 
 import (
+	"math"
+	"slices"
 	"testing"
 
 	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/runtime"
 )
 
 // TestSuiteComposition checks the shipped suite's shape (issue 4): every
@@ -42,6 +45,41 @@ func TestSuiteComposition(t *testing.T) {
 	}
 	if len(eval.UnseenIncidents(tasks)) == 0 {
 		t.Error("no unseen_incident: every test incident's fault kinds appear in train")
+	}
+	// What the suite's issue asks for: at least 40 incidents, the
+	// difficulty mix about 11/16/13 (each share within five points of it),
+	// and every kind of incident (metastable and recovery have their own
+	// tests of what the tag promises).
+	if len(tasks) < 40 {
+		t.Errorf("%d incidents, want at least 40", len(tasks))
+	}
+	for d, want := range map[string]float64{"easy": 11.0 / 40, "medium": 16.0 / 40, "hard": 13.0 / 40} {
+		if got := float64(difficulty[d]) / float64(len(tasks)); math.Abs(got-want) > 0.05 {
+			t.Errorf("%s is %.0f%% of the suite, want about %.0f%%", d, 100*got, 100*want)
+		}
+	}
+	kinds := map[string]int{}
+	for _, tk := range tasks {
+		if len(tk.Faults) > 1 || slices.Contains(tk.Tags, "cascade") {
+			kinds["multi-fault or cascading"]++
+		}
+		for _, n := range tk.Noise {
+			if n.Effect == runtime.NoiseStale {
+				kinds["stale metrics"]++
+				break
+			}
+		}
+		if len(tk.Noise) > 0 {
+			kinds["seeded noise"]++
+		}
+		if slices.Contains(tk.Tags, "victim-alert") || slices.Contains(tk.Tags, "misleading") {
+			kinds["misleading first observations"]++
+		}
+	}
+	for kind, least := range map[string]int{"multi-fault or cascading": 3, "stale metrics": 1, "seeded noise": 1, "misleading first observations": 1} {
+		if kinds[kind] < least {
+			t.Errorf("%d %s incidents, want at least %d", kinds[kind], kind, least)
+		}
 	}
 	limit := len(tasks) / 10
 	for c, n := range causes {

@@ -7,7 +7,7 @@ incident "api_worker_squeeze" {
   alert      = "API requests are queueing: web tier p95 latency is about four times normal and roughly one request in seven fails."
   difficulty = "easy"
   split      = "train"
-  tags       = ["web_server", "distractor", "stale"]
+  tags       = ["web_server", "distractor", "stale-metrics"]
   budget     = 10
   system     = "standard"
 

@@ -6,6 +6,7 @@ incident "broker_offline" {
   alert      = "The job broker stopped answering on its AMQP port; the web tier is dropping invoice and email jobs."
   difficulty = "easy"
   split      = "train"
+  tags       = ["message_queue", "process"]
   budget     = 10
   system     = "standard"
 

@@ -10,6 +10,7 @@ incident "cache_resize_rollout" {
   alert      = "Web tier p95 latency is up by about two thirds since this afternoon's config rollout; no application deploy went out."
   difficulty = "hard"
   split      = "dev"
+  tags       = ["cache", "multi-fault"]
   budget     = 14
   system     = "standard"
 

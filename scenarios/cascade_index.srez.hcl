@@ -8,6 +8,7 @@ incident "cascade_index" {
   alert      = "Load balancer p95 latency is above 2 s and upstream errors are rising."
   difficulty = "hard"
   split      = "test"
+  tags       = ["database", "cascade", "victim-alert"]
   budget     = 14
   system     = "standard"
 

@@ -7,6 +7,7 @@ incident "catalog_reads_spill" {
   alert      = "Database queries per second have doubled against last week's baseline at the same hour; no database change is on the calendar."
   difficulty = "medium"
   split      = "train"
+  tags       = ["cache", "memory", "stale-metrics"]
   budget     = 12
   system     = "standard"
 

@@ -7,6 +7,7 @@ incident "db_crash" {
   alert      = "The web tier returns 5xx for nearly every request."
   difficulty = "medium"
   split      = "dev"
+  tags       = ["database", "process"]
   budget     = 8
   system     = "standard"
 

@@ -6,6 +6,7 @@ incident "db_pool" {
   alert      = "The web tier's 5xx rate is above 10%; most failures are timeouts talking to storage."
   difficulty = "medium"
   split      = "train"
+  tags       = ["database", "config", "stale-metrics"]
   budget     = 12
   system     = "standard"
 

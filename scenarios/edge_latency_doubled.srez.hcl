@@ -9,6 +9,7 @@ incident "edge_latency_doubled" {
   alert      = "Load balancer p95 latency has nearly doubled in the last half hour; database connections in use are at 39 of 50."
   difficulty = "hard"
   split      = "test"
+  tags       = ["cache", "process", "cascade", "victim-alert", "stale-metrics"]
   budget     = 14
   system     = "standard"
 

@@ -6,6 +6,7 @@ incident "export_jobs_waiting" {
   alert      = "Users report that account exports requested from the dashboard arrive late, and later every few minutes; the site itself is fast."
   difficulty = "medium"
   split      = "train"
+  tags       = ["message_queue", "capacity"]
   budget     = 12
   system     = "standard"
 

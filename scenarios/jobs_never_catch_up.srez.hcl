@@ -12,7 +12,7 @@ incident "jobs_never_catch_up" {
   split      = "test"
   budget     = 12
   system     = "standard"
-  tags       = ["metastable", "multi-fault"]
+  tags       = ["database", "message_queue", "metastable", "multi-fault"]
 
   fault "db_autovacuum_disabled" {
     target   = "database"

@@ -6,6 +6,7 @@ incident "jobs_run_twice" {
   alert      = "Support reports customers getting the same receipt email two or three times; the job queue's backlog is climbing."
   difficulty = "easy"
   split      = "test"
+  tags       = ["message_queue", "config"]
   budget     = 10
   system     = "standard"
 

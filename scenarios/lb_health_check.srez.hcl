@@ -7,6 +7,7 @@ incident "lb_health_check" {
   alert      = "Synthetic checks: every request to the public site returns 503 Service Unavailable."
   difficulty = "medium"
   split      = "train"
+  tags       = ["load_balancer", "config"]
   budget     = 10
   system     = "standard"
 

@@ -6,6 +6,7 @@ incident "mq_backlog" {
   alert      = "Customers report order confirmation emails arriving many minutes late."
   difficulty = "medium"
   split      = "test"
+  tags       = ["message_queue", "capacity"]
   budget     = 10
   system     = "standard"
 

@@ -6,6 +6,7 @@ incident "product_reads_cold" {
   alert      = "The product cache's hit ratio fell below 50% this morning and has not recovered."
   difficulty = "easy"
   split      = "dev"
+  tags       = ["cache", "config"]
   budget     = 10
   system     = "standard"
 

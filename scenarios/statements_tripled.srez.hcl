@@ -8,6 +8,7 @@ incident "statements_tripled" {
   alert      = "Database statements per second have nearly tripled against last week while its query latency is flat; invoice jobs are also running late."
   difficulty = "hard"
   split      = "train"
+  tags       = ["cache", "message_queue", "multi-fault", "victim-alert"]
   budget     = 16
   system     = "standard"
 

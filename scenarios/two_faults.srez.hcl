@@ -7,6 +7,7 @@ incident "two_faults" {
   alert      = "The web tier's error rate is above 20% and the database reports connection timeouts."
   difficulty = "hard"
   split      = "dev"
+  tags       = ["web_server", "database", "multi-fault"]
   budget     = 16
   system     = "standard"
 

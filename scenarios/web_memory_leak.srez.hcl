@@ -6,6 +6,7 @@ incident "web_memory_leak" {
   alert      = "API p95 latency has tripled over the last hour and 5xx responses are appearing."
   difficulty = "medium"
   split      = "train"
+  tags       = ["web_server", "memory"]
   budget     = 10
   system     = "standard"
 

@@ -6,6 +6,7 @@ incident "writes_from_workers" {
   alert      = "Invoice emails are going out minutes late, and database writes from the jobs-worker account are up about a fifth since this morning."
   difficulty = "medium"
   split      = "dev"
+  tags       = ["message_queue", "config"]
   budget     = 12
   system     = "standard"
 
