@@ -122,10 +122,7 @@ func NewEpisode(t *Task) *Episode {
 		found:   make([]bool, len(t.Evidence)),
 		seen:    make([]uint64, 0, t.Budget+1),
 		invalid: make([]uint64, 0, t.Budget+1),
-		scratch: make([]uint64, t.History*n),
-
-		ticks:     newTickState(t),
-		lookahead: newTickState(t),
+		ticks: newTickState(t),
 		norm:      make([]byte, 0, 256),
 		mention:   make([]bool, len(t.Components)+len(t.Mechanisms)),
 	}
@@ -169,9 +166,8 @@ func (e *Episode) Fork() *Episode {
 	f.invalid = append(make([]uint64, 0, cap(e.invalid)), e.invalid...)
 	f.strBuf = append([]byte(nil), e.strBuf...)
 	f.strEnd = append([]uint32(nil), e.strEnd...)
-	f.scratch = make([]uint64, len(e.scratch))
+	f.scratch, f.lookahead = nil, tickState{}
 	f.ticks = e.ticks.clone()
-	f.lookahead = e.lookahead.clone()
 	f.norm = make([]byte, 0, cap(e.norm))
 	f.wordAt = make([]int32, 0, cap(e.wordAt))
 	f.mention = make([]bool, len(e.mention))
@@ -563,6 +559,12 @@ func (e *Episode) mitigated() bool {
 	// only the current row needs copying.
 	h := t.History
 	tick := e.tick
+	if e.scratch == nil {
+		// Allocated at the first resolution: most forks (certification's
+		// counterfactual worlds) never resolve.
+		e.scratch = make([]uint64, h*e.n)
+		e.lookahead = newTickState(t)
+	}
 	ri := (tick % h) * e.n
 	copy(e.scratch[ri:ri+e.n], e.ring[ri:ri+e.n])
 	e.lookahead.copyFrom(&e.ticks)
