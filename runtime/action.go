@@ -57,7 +57,10 @@ type Action struct {
 	Key     SlotID
 	Value   value.Value
 	Text    [2]string
-	Err     ErrCode
+	// Ref is the action as the sre_zero grammar parsed it, for a task
+	// under that profile (reftask.go); nil otherwise.
+	Ref *RefAction
+	Err ErrCode
 	// Detail explains a syntax error in the agent's words.
 	Detail string
 	// Canon identifies the canonical form, for repetition.

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"math"
 	"sync"
+
+	"github.com/srezc/srezc/value"
 )
 
 // The semantic hash is SHA-256 over a binary form of the task: every field
@@ -192,6 +194,8 @@ func (h *hasher) body(t *Task) {
 		h.f(w)
 	}
 	h.ss(t.Expert)
+	h.s(t.Profile)
+	h.ref(t.Ref)
 	h.i(int64(t.History))
 	h.i(int64(t.InitTick))
 	h.n(len(t.Init))
@@ -220,5 +224,62 @@ func (h *hasher) terms(xs []Term) {
 	for _, x := range xs {
 		h.s(x.Name)
 		h.ss(x.Phrases)
+	}
+}
+
+func (h *hasher) val(v value.Value) {
+	h.u(uint64(v.K))
+	h.i(v.I)
+	h.f(v.F)
+	h.bl(v.B)
+	h.s(v.S)
+}
+
+func (h *hasher) fields(xs []RefField) {
+	h.n(len(xs))
+	for _, x := range xs {
+		h.s(x.Name)
+		h.val(x.Value)
+	}
+}
+
+func (h *hasher) ref(r *RefTask) {
+	if r == nil {
+		h.u(0)
+		return
+	}
+	h.u(1)
+	h.n(len(r.Services))
+	for _, s := range r.Services {
+		h.s(s.Name)
+		h.s(s.Status)
+		h.ss(s.Logs)
+		h.fields(s.Metrics)
+		h.fields(s.Config)
+		h.ss(s.Dependencies)
+	}
+	h.s(r.RootCause)
+	h.ss(r.RootCauseKeywords)
+	h.n(len(r.Evidence))
+	for _, e := range r.Evidence {
+		h.s(e.Key)
+		h.s(e.Description)
+	}
+	f := &r.Fix
+	h.s(f.ActionType)
+	h.s(f.Service)
+	h.s(f.Key)
+	h.bl(f.HasKey)
+	h.f(f.MinNumeric)
+	h.bl(f.HasMin)
+	h.val(f.Exact)
+	h.ss(f.FixKeywords)
+	h.ss(r.DistractorServices)
+	h.ss(r.Distractors)
+	h.bl(r.TerminalOnWrongResolution)
+	h.n(len(r.Metadata))
+	for _, p := range r.Metadata {
+		h.s(p.Key)
+		h.s(p.Value)
 	}
 }

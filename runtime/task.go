@@ -314,6 +314,12 @@ type Task struct {
 	Certified   bool     `json:"certified"`
 	Uncertified []string `json:"uncertified,omitempty"`
 
+	// Profile is the rubric profile ("" or ProfileNative, or
+	// ProfileSreZero); Ref holds the sre_zero world and grading spec
+	// (reftask.go) and is nil under native.
+	Profile string   `json:"profile,omitempty"`
+	Ref     *RefTask `json:"ref,omitempty"`
+
 	History  int      `json:"history"` // rows kept in the ring
 	InitTick int      `json:"init_tick"`
 	Init     []uint64 `json:"init"` // History rows, oldest first, ending at InitTick
