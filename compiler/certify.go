@@ -220,9 +220,14 @@ func play(ep *runtime.Episode, plan []string) runtime.Record {
 	return ep.Record()
 }
 
-// BindText parses a native text action and binds it to a task's tools;
-// malformed text is an invalid action, never an error. Parses are cached.
+// BindText parses a text action and binds it to a task's tools; malformed
+// text is an invalid action, never an error. Parses are cached. An
+// sre_zero task parses by the reference's grammar instead, untrimmed (its
+// canonical form of a bad action is the raw text).
 func BindText(t *runtime.Task, text string) runtime.Action {
+	if t.Profile == runtime.ProfileSreZero {
+		return t.BindRef(parseRefCached(text))
+	}
 	p := parseCached(text)
 	if p.err != "" {
 		return runtime.InvalidAction(runtime.ErrSyntax, p.err)
@@ -270,6 +275,34 @@ func parseCached(text string) parsedAction {
 	}
 	parsedCache[text] = p
 	parsedMu.Unlock()
+	return p
+}
+
+var (
+	refParsedMu    sync.Mutex
+	refParsedCache = map[string]*runtime.RefAction{}
+)
+
+// parseRefCached parses by the sre_zero grammar. The result is shared by
+// every Action bound from the same text, so it is never modified.
+func parseRefCached(text string) *runtime.RefAction {
+	refParsedMu.Lock()
+	p, ok := refParsedCache[text]
+	refParsedMu.Unlock()
+	if ok {
+		return p
+	}
+	la := lang.ParseRefAction(text)
+	p = &runtime.RefAction{
+		Type: la.Type, Service: la.Service, Key: la.Key, HasKey: la.HasKey, Value: la.Value,
+		RootCause: la.RootCause, Fix: la.Fix, Reason: la.Reason, Canonical: la.Canonical, Err: la.Err,
+	}
+	refParsedMu.Lock()
+	if len(refParsedCache) >= maxParsed {
+		clear(refParsedCache)
+	}
+	refParsedCache[text] = p
+	refParsedMu.Unlock()
 	return p
 }
 

@@ -212,6 +212,9 @@ func newBuild(m *lang.Module, in *lang.Incident) *build {
 
 // CompileIncident runs the stages for one incident.
 func CompileIncident(m *lang.Module, in *lang.Incident, opt Options) (*runtime.Task, lang.Diagnostics) {
+	if m.Profile(in) == lang.ProfileSreZero {
+		return compileRef(m, in, opt)
+	}
 	b := newBuild(m, in)
 	b.opt = opt
 	for _, st := range Stages {

@@ -247,7 +247,8 @@ func Markdown(s *Summary) string {
 }
 
 // UnseenIncidents marks the test incidents whose fault kinds appear in no
-// train incident: the unseen_incident subset of test.
+// train incident: the unseen_incident subset of test. Imported reference
+// tasks carry their manifest's subset as the tag unseen_incident.
 func UnseenIncidents(tasks []*rt.Task) map[string]bool {
 	trained := map[string]bool{}
 	for _, t := range tasks {
@@ -260,6 +261,14 @@ func UnseenIncidents(tasks []*rt.Task) map[string]bool {
 	out := map[string]bool{}
 	for _, t := range tasks {
 		if t.Split != "test" {
+			continue
+		}
+		if t.Profile == rt.ProfileSreZero {
+			// An imported reference task has no fault kinds; its
+			// manifest says which test tasks are unseen.
+			if slices.Contains(t.Tags, "unseen_incident") {
+				out[t.ID] = true
+			}
 			continue
 		}
 		unseen := len(t.Faults) > 0

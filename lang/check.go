@@ -86,6 +86,7 @@ func (c *checker) check() {
 	dupes(c, "tool", m.Tools)
 	dupes(c, "rubric", m.Rubrics)
 	dupes(c, "incident", m.Incidents)
+	dupes(c, "suite", m.Suites)
 	for _, k := range m.ServiceKinds {
 		c.broken = &k.Decl
 		c.serviceKind(k)
@@ -121,6 +122,10 @@ func (c *checker) check() {
 	for _, in := range m.Incidents {
 		c.broken = &in.Decl
 		c.incident(in)
+	}
+	for _, s := range m.Suites {
+		c.broken = &s.Decl
+		c.checkSuite(s)
 	}
 	c.broken = nil
 }
@@ -344,6 +349,10 @@ func BareNames(n ast.Node) []string {
 
 func (c *checker) system(s *System) {
 	dupes(c, "service", s.Services)
+	dupes(c, "fixture", s.Fixtures)
+	if len(s.Fixtures) > 0 && len(s.Services) > 0 {
+		c.errRange(s.DefRange, "Mixed system", "A system has services of native kinds or literal fixtures (for the sre_zero profile), not both.")
+	}
 	for _, ss := range s.Services {
 		if ss.Kind == "" {
 			continue // a missing or non-string kind is the decoder's error
@@ -436,6 +445,9 @@ func (c *checker) tool(t *Tool) {
 }
 
 func (c *checker) rubric(r *Rubric) {
+	if r.Profile == ProfileSreZero && (len(r.Weights)+len(r.Penalties)+len(r.Components)+len(r.Mechanisms) > 0) {
+		c.errRange(r.DefRange, "Weights under sre_zero", "The sre_zero profile grades exactly as the reference does: its weights, penalties and matching are fixed, so the rubric declares none.")
+	}
 	dupes(c, "component", r.Components)
 	dupes(c, "mechanism", r.Mechanisms)
 	for _, comp := range r.Components {
@@ -645,6 +657,16 @@ func (c *checker) incident(in *Incident) {
 	}
 	if r := m.Rubric(in.Rubric); r == nil {
 		c.unknown(in.RubricRange, "rubric", in.Rubric, names(m.Rubrics))
+	}
+	profile := m.Profile(in)
+	if profile != "" {
+		c.checkRefIncident(in, sys, profile)
+	}
+	if profile == ProfileSreZero {
+		return
+	}
+	if len(in.Faults) == 0 && profile == ProfileNative {
+		c.errRange(in.DefRange, "Missing fault", "An incident needs at least one fault block.")
 	}
 	targetKind := func(target string, r Range) *ServiceKind {
 		if sys == nil || target == "" {

@@ -391,7 +391,7 @@ var topSchema = schema{
 	what: "a srezc file",
 	blocks: map[string]int{
 		"service_kind": 1, "system": 1, "fault_kind": 1, "distractor_kind": 1,
-		"noise_pattern": 1, "tool": 1, "rubric": 1, "incident": 1,
+		"noise_pattern": 1, "tool": 1, "rubric": 1, "incident": 1, "suite": 1,
 	},
 }
 
@@ -416,6 +416,8 @@ func (d *decoder) decodeFile(body *hclsyntax.Body, m *Module) {
 			m.Rubrics = append(m.Rubrics, d.rubric(blk))
 		case "incident":
 			m.Incidents = append(m.Incidents, d.incident(blk))
+		case "suite":
+			m.Suites = append(m.Suites, d.suite(blk))
 		}
 	}
 }
@@ -621,9 +623,13 @@ func (d *decoder) system(blk *hclsyntax.Block) *System {
 	s := &System{Decl: d.decl(blk)}
 	d.broken = &s.Decl
 	defer func() { d.broken = nil }()
-	c := d.content(blk.Body, blk.DefRange(), schema{what: "a system block", attrs: []string{"description"}, blocks: map[string]int{"service": 1}})
+	c := d.content(blk.Body, blk.DefRange(), schema{what: "a system block", attrs: []string{"description"}, blocks: map[string]int{"service": 1, "fixture": 1}})
 	s.Description = d.str(c, "description")
 	for _, b := range c.blocks {
+		if b.Type == "fixture" {
+			s.Fixtures = append(s.Fixtures, d.fixture(b, true))
+			continue
+		}
 		sc := d.content(b.Body, b.DefRange(), schema{what: "a service block", attrs: []string{"kind", "roles", "description"}, required: []string{"kind"}, blocks: map[string]int{"set_config": 0}})
 		ss := &SystemService{Decl: d.decl(b), Kind: d.str(sc, "kind")}
 		ss.Config = d.edits(sc.blocks, false)
@@ -854,8 +860,15 @@ func (d *decoder) rubric(blk *hclsyntax.Block) *Rubric {
 	r := &Rubric{Decl: d.decl(blk), Weights: map[string]float64{}, Penalties: map[string]float64{}}
 	d.broken = &r.Decl
 	defer func() { d.broken = nil }()
-	c := d.content(blk.Body, blk.DefRange(), schema{what: "a rubric block", attrs: []string{"description"}, blocks: map[string]int{"weights": 0, "penalties": 0, "component": 1, "mechanism": 1}})
+	c := d.content(blk.Body, blk.DefRange(), schema{what: "a rubric block", attrs: []string{"description", "profile"}, blocks: map[string]int{"weights": 0, "penalties": 0, "component": 1, "mechanism": 1}})
 	r.Description = d.str(c, "description")
+	r.Profile, r.ProfileRange = d.str(c, "profile"), attrRange(c, "profile", r.DefRange)
+	if r.Profile == "" {
+		r.Profile = ProfileNative
+	}
+	if profiles := []string{ProfileNative, ProfileSreZero}; !contains(profiles, r.Profile) {
+		d.errRange(r.ProfileRange, "Unknown profile", fmt.Sprintf("%q is not a rubric profile; use %s or %s.%s", r.Profile, ProfileNative, ProfileSreZero, didYouMean(r.Profile, profiles)))
+	}
 	for _, b := range c.blocks {
 		switch b.Type {
 		case "weights", "penalties":
@@ -889,10 +902,11 @@ func (d *decoder) incident(blk *hclsyntax.Block) *Incident {
 	defer func() { d.broken = nil }()
 	c := d.content(blk.Body, blk.DefRange(), schema{
 		what:     "an incident block",
-		attrs:    []string{"title", "alert", "difficulty", "split", "tags", "budget", "system", "rubric", "traffic", "warmup", "hold", "resolved_when", "expert", "description"},
+		attrs:    append([]string{"title", "alert", "difficulty", "split", "tags", "budget", "system", "rubric", "traffic", "warmup", "hold", "resolved_when", "expert", "description"}, refIncidentAttrs...),
 		required: []string{"alert", "difficulty", "split", "budget", "system"},
-		blocks:   map[string]int{"fault": 1, "distractor": 1, "noise": 1},
+		blocks:   incidentBlocks,
 	})
+	in.Ref = d.refIncident(c)
 	in.Description = d.str(c, "description")
 	in.Title = d.str(c, "title")
 	in.Alert = d.str(c, "alert")
@@ -985,11 +999,17 @@ func (d *decoder) incident(blk *hclsyntax.Block) *Incident {
 			in.Noise = append(in.Noise, nu)
 		}
 	}
-	if len(in.Faults) == 0 {
-		d.errAt(blk.DefRange(), "Missing fault", "An incident needs at least one fault block.")
-	}
 	return in
 }
+
+// incidentBlocks are the native blocks and the sre_zero profile's.
+var incidentBlocks = func() map[string]int {
+	m := map[string]int{"fault": 1, "distractor": 1, "noise": 1}
+	for k, v := range refIncidentBlocks {
+		m[k] = v
+	}
+	return m
+}()
 
 // elemRanges returns the range of each of n elements of a list attribute
 // read by strList: the elements' own ranges when it is written as [a, b],

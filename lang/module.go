@@ -138,6 +138,9 @@ type Binding struct {
 type System struct {
 	Decl
 	Services []*SystemService
+	// Fixtures make a fixture system: services given by literal
+	// observations, for incidents under the sre_zero profile (reference.go).
+	Fixtures []*Fixture
 }
 
 type Param struct {
@@ -223,10 +226,14 @@ type Term struct {
 
 type Rubric struct {
 	Decl
-	Weights    map[string]float64
-	Penalties  map[string]float64
-	Components []*Term
-	Mechanisms []*Term
+	// Profile is "native" (the default) or "sre_zero", whose grading is
+	// the reference's and takes no weights, penalties or vocabulary.
+	Profile      string
+	ProfileRange Range
+	Weights      map[string]float64
+	Penalties    map[string]float64
+	Components   []*Term
+	Mechanisms   []*Term
 }
 
 // FaultUse is a fault of an incident.
@@ -276,6 +283,9 @@ type Incident struct {
 	Expert      []string
 	ExpertRange []Range
 	File        string
+	// Ref holds what an incident under the sre_zero profile declares
+	// (reference.go); nil when it declares none of it.
+	Ref *RefSpec
 }
 
 // Module is a checked set of files plus the stdlib.
@@ -289,6 +299,7 @@ type Module struct {
 	Tools           []*Tool
 	Rubrics         []*Rubric
 	Incidents       []*Incident
+	Suites          []*Suite
 }
 
 // File is one source file.
@@ -317,6 +328,7 @@ func (m *Module) DistractorKind(name string) *DistractorKind {
 	return findDecl(m.DistractorKinds, name)
 }
 func (m *Module) NoisePattern(name string) *NoisePattern { return findDecl(m.NoisePatterns, name) }
+func (m *Module) Suite(name string) *Suite               { return findDecl(m.Suites, name) }
 func (m *Module) Rubric(name string) *Rubric             { return findDecl(m.Rubrics, name) }
 func (m *Module) Incident(name string) *Incident         { return findDecl(m.Incidents, name) }
 

@@ -80,6 +80,16 @@ func (t *Task) Validate() error {
 	if t.Format != FormatVersion {
 		return fmt.Errorf("task format %d, want %d", t.Format, FormatVersion)
 	}
+	switch t.Profile {
+	case ProfileSreZero:
+		return t.validateRef()
+	case "", ProfileNative:
+		if t.Ref != nil {
+			return errors.New("a native task has no ref data")
+		}
+	default:
+		return fmt.Errorf("unknown profile %q", t.Profile)
+	}
 	if t.History < 2 || t.History > 64 {
 		return fmt.Errorf("history %d out of range", t.History)
 	}
@@ -323,6 +333,9 @@ func (e *Episode) MarshalState(b []byte) []byte {
 	for _, w := range e.ring {
 		b = binary.LittleEndian.AppendUint64(b, w)
 	}
+	if e.ref != nil {
+		b = e.ref.marshal(b)
+	}
 	return b
 }
 
@@ -453,6 +466,9 @@ func (e *Episode) RestoreState(data []byte) error {
 	ring := make([]uint64, len(e.ring))
 	for i := range ring {
 		ring[i] = r.w()
+	}
+	if e.ref != nil {
+		s.ref = e.ref.restore(r, e.t.Budget)
 	}
 	if r.err == nil && len(r.b) != 0 {
 		r.err = errors.New("state snapshot has trailing bytes")

@@ -41,6 +41,9 @@ type Observation struct {
 	Done      bool
 	// Previous is the word a config write replaced.
 	Previous uint64
+	// RefPrevious is the value an sre_zero config write replaced (null:
+	// the key was not set); see refepisode.go for Tool, Service and Key.
+	RefPrevious value.Value
 }
 
 // StepResult is what Step returns: the observation, and the grader-side
@@ -108,13 +111,17 @@ type Episode struct {
 	text    []byte
 	line    []byte
 	mention []bool
+
+	// ref is the sre_zero profile's state (refepisode.go); nil under
+	// native.
+	ref *refEpisode
 }
 
 // NewEpisode allocates an episode's buffers for t. It does not Reset.
 func NewEpisode(t *Task) *Episode {
 	n := len(t.Slots)
 	p := preparedFor(t)
-	return &Episode{
+	e := &Episode{
 		prep:    p,
 		t:       t,
 		n:       n,
@@ -122,10 +129,14 @@ func NewEpisode(t *Task) *Episode {
 		found:   make([]bool, len(t.Evidence)),
 		seen:    make([]uint64, 0, t.Budget+1),
 		invalid: make([]uint64, 0, t.Budget+1),
-		ticks: newTickState(t),
-		norm:      make([]byte, 0, 256),
-		mention:   make([]bool, len(t.Components)+len(t.Mechanisms)),
+		ticks:   newTickState(t),
+		norm:    make([]byte, 0, 256),
+		mention: make([]bool, len(t.Components)+len(t.Mechanisms)),
 	}
+	if t.Profile == ProfileSreZero && t.Ref != nil {
+		e.ref = newRefEpisode(t)
+	}
+	return e
 }
 
 // Task is the compiled task the episode plays.
@@ -155,6 +166,9 @@ func (e *Episode) Reset(seed uint64) {
 	e.strBuf = e.strBuf[:0]
 	e.strEnd = e.strEnd[:0]
 	e.restartedHealthy = false
+	if e.ref != nil {
+		e.ref.reset()
+	}
 }
 
 // Fork returns an independent copy of the episode at its current step.
@@ -171,19 +185,33 @@ func (e *Episode) Fork() *Episode {
 	f.norm = make([]byte, 0, cap(e.norm))
 	f.wordAt = make([]int32, 0, cap(e.wordAt))
 	f.mention = make([]bool, len(e.mention))
+	if e.ref != nil {
+		f.ref = e.ref.fork()
+	}
 	return &f
 }
 
 // Seed, StepCount, Tick, Done and Terminal describe where the episode is.
-func (e *Episode) Seed() uint64           { return e.seed }
-func (e *Episode) StepCount() int         { return e.step }
-func (e *Episode) Tick() int              { return e.tick }
-func (e *Episode) Done() bool             { return e.done }
-func (e *Episode) Terminal() Terminal     { return e.terminal }
-func (e *Episode) Components() Components { return e.comp }
+func (e *Episode) Seed() uint64       { return e.seed }
+func (e *Episode) StepCount() int     { return e.step }
+func (e *Episode) Tick() int          { return e.tick }
+func (e *Episode) Done() bool         { return e.done }
+func (e *Episode) Terminal() Terminal { return e.terminal }
+
+// Components are the reward parts so far; an sre_zero episode's are its
+// breakdown mapped onto them (RefComponents has the reference's own).
+func (e *Episode) Components() Components {
+	if e.ref != nil {
+		return e.ref.nativeComponents()
+	}
+	return e.comp
+}
 
 // Record is the episode's grader-side record so far.
 func (e *Episode) Record() Record {
+	if e.ref != nil {
+		return e.recordRef()
+	}
 	r := e.rec
 	r.EvidenceCoverage = e.coverage()
 	r.Terminal = e.terminal.String()
@@ -243,6 +271,9 @@ func clamp(x, lo, hi float64) float64 {
 // Step plays one action. It never panics on a bound Action and never
 // allocates.
 func (e *Episode) Step(a *Action) StepResult {
+	if e.ref != nil {
+		return e.stepRef(a)
+	}
 	t := e.t
 	if e.done {
 		return StepResult{Obs: Observation{Step: int32(e.step), Tick: int32(e.tick), Tool: -1, Service: -1, Key: NoSlot, Err: ErrEpisodeDone, Done: true}, Terminal: e.terminal}

@@ -168,6 +168,9 @@ func pad(b []byte, from, width int) []byte {
 
 // AppendIntro renders what an agent sees before its first step.
 func (e *Episode) AppendIntro(b []byte) []byte {
+	if e.ref != nil {
+		return e.appendRefIntro(b)
+	}
 	t := e.t
 	b = append(b, "ALERT: "...)
 	b = append(b, t.Alert...)
@@ -209,6 +212,9 @@ func (e *Episode) appendToolSignature(b []byte, i int) []byte {
 
 // AppendText renders an observation as the text an agent reads.
 func (e *Episode) AppendText(b []byte, o *Observation) []byte {
+	if e.ref != nil {
+		return e.appendRefText(b, o)
+	}
 	t := e.t
 	b = append(b, "[step "...)
 	b = strconv.AppendInt(b, int64(o.Step), 10)
@@ -493,6 +499,9 @@ func (e *Episode) AppendJSON(b []byte, o *Observation) []byte {
 		e.text = e.AppendText(e.text[:0], o)
 		b = value.AppendJSONBytes(b, e.text)
 		return append(b, '}')
+	}
+	if e.ref != nil {
+		return e.appendRefJSON(b, o)
 	}
 	b = append(b, `,"tool":`...)
 	b = value.AppendJSONString(b, t.Tools[o.Tool].Name)

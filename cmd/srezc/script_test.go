@@ -22,8 +22,10 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -37,6 +39,10 @@ func TestMain(m *testing.M) {
 	})
 }
 
+// refTasks is the SRE-Zero reference's task directory, read in place
+// (never copied into the repository); scripts needing it check [reftasks].
+var refTasks, _ = filepath.Abs("../../../shared/reference/sre-zero-tasks")
+
 func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
@@ -44,6 +50,19 @@ func TestScript(t *testing.T) {
 		RequireUniqueNames:  true,
 		UpdateScripts:       os.Getenv("SREZC_UPDATE") == "1",
 		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": cmdExits},
+		Condition: func(cond string) (bool, error) {
+			if cond == "reftasks" {
+				_, err := os.Stat(refTasks)
+				return err == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
+		Setup: func(e *testscript.Env) error {
+			// The SRE-Zero reference's task files, read in place (never
+			// copied into the repository).
+			e.Setenv("REFTASKS", refTasks)
+			return nil
+		},
 	})
 }
 

@@ -1,0 +1,216 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/runtime"
+)
+
+// The SRE-Zero reference's task format: import converts its task files into
+// incidents under the sre_zero profile; export writes incidents back.
+
+const formatSreZero = "sre-zero"
+
+func checkFormat(format string) error {
+	if format != formatSreZero {
+		return usageError{fmt.Errorf("unknown format %q: the only format is %s", format, formatSreZero)}
+	}
+	return nil
+}
+
+func (e *env) importCmd() *cobra.Command {
+	var out string
+	c := &cobra.Command{
+		Use:   "import sre-zero DIR -o OUTDIR",
+		Short: "Convert SRE-Zero reference task files into incidents under the sre_zero profile",
+		Long: `Convert the SRE-Zero reference's task files (DIR/*.json) and split manifest
+(DIR/task_splits.json) into formatted incident files, one per task, and a
+suite file holding the splits, in OUTDIR. The result is validated: the
+incidents compile, and what certification finds (for example the
+restart-everything exploit on the crash tasks) is recorded on each task as
+a warning and shown by srezc list. Nothing is written unless every file
+converts.`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(args[0]); err != nil {
+				return err
+			}
+			if out == "" {
+				return usageError{fmt.Errorf("import needs -o OUTDIR")}
+			}
+			return e.importSreZero(args[1], out)
+		},
+	}
+	c.Flags().StringVarP(&out, "out", "o", "", "directory to write the incident files to")
+	return c
+}
+
+func (e *env) importSreZero(dir, out string) error {
+	splitsPath := filepath.Join(dir, "task_splits.json")
+	data, err := os.ReadFile(splitsPath)
+	if err != nil {
+		return fmt.Errorf("cannot read the split manifest: %w", err)
+	}
+	splits, err := lang.ParseSreZeroSplits(splitsPath, data)
+	if err != nil {
+		return err
+	}
+	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return err
+	}
+	sort.Strings(paths)
+	files := map[string][]byte{}
+	var order []string
+	for _, p := range paths {
+		if filepath.Base(p) == "task_splits.json" {
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		id := strings.TrimSuffix(filepath.Base(p), ".json")
+		split := splits.Split(id)
+		if split == "" {
+			return fmt.Errorf("%s: no benchmark split (train, dev or test) in %s lists %q", p, splitsPath, id)
+		}
+		id, src, err := lang.ImportSreZeroTask(p, data, split, contains(splits["unseen_incident"], id))
+		if err != nil {
+			return err
+		}
+		name := id + lang.Ext
+		if _, dup := files[name]; dup {
+			return fmt.Errorf("%s: a second task with id %q", p, id)
+		}
+		files[name] = src
+		order = append(order, name)
+	}
+	if len(order) == 0 {
+		return fmt.Errorf("%s holds no task files", dir)
+	}
+	suite, err := splits.SuiteSource("sre_zero")
+	if err != nil {
+		return err
+	}
+	files["suite"+lang.Ext] = suite
+	order = append(order, "suite"+lang.Ext)
+
+	// The result must validate before anything is written.
+	var lf []*lang.File
+	for _, name := range order {
+		lf = append(lf, &lang.File{Name: filepath.Join(out, name), Src: files[name]})
+	}
+	m, diags := lang.Analyze(lf)
+	tasks, cd := compiler.CompileModule(m)
+	diags = append(diags, cd...).Sort()
+	if diags.HasErrors() {
+		lang.WriteText(e.stderr, m.Files, diags)
+		return errPrinted
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	for _, name := range order {
+		if err := writeAtomic(filepath.Join(out, name), files[name]); err != nil {
+			return err
+		}
+	}
+	certified := 0
+	for _, t := range tasks {
+		if t.Certified {
+			certified++
+		}
+	}
+	fmt.Fprintf(e.stdout, "imported %d tasks into %s: %d certified, %d with findings (srezc list %s)\n", len(tasks), out, certified, len(tasks)-certified, out)
+	return nil
+}
+
+func (e *env) exportCmd() *cobra.Command {
+	var out string
+	c := &cobra.Command{
+		Use:   "export sre-zero PATH... -o DIR",
+		Short: "Write incidents as SRE-Zero reference task files and a split manifest",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(args[0]); err != nil {
+				return err
+			}
+			if out == "" {
+				return usageError{fmt.Errorf("export needs -o DIR")}
+			}
+			return e.exportSreZero(args[1:], out)
+		},
+	}
+	c.Flags().StringVarP(&out, "out", "o", "", "directory to write the task files to")
+	return c
+}
+
+func (e *env) exportSreZero(paths []string, out string) error {
+	// Native incidents export their certified evidence set, so the
+	// module is compiled with certification.
+	m, tasks, err := e.loadModule(paths, compiler.Options{})
+	if err != nil {
+		return err
+	}
+	byID := map[string]*runtime.Task{}
+	for _, t := range tasks {
+		byID[t.ID] = t
+	}
+	files := map[string][]byte{}
+	var ids []string
+	var diags lang.Diagnostics
+	for _, in := range m.Incidents {
+		var data []byte
+		if m.Profile(in) == lang.ProfileSreZero {
+			if data, err = lang.ExportSreZeroTask(m, in); err != nil {
+				return err
+			}
+		} else {
+			var d *lang.Diagnostic
+			if data, d = compiler.ExportNativeSreZero(m, in, byID[in.Name]); d != nil {
+				diags = append(diags, d)
+				continue
+			}
+		}
+		files[in.Name+".json"] = data
+		ids = append(ids, in.Name)
+	}
+	if len(diags) > 0 {
+		lang.WriteText(e.stderr, m.Files, diags.Sort())
+		return errPrinted
+	}
+	files["task_splits.json"] = lang.ExportSreZeroSplits(m, ids)
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if err := writeAtomic(filepath.Join(out, n), files[n]); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(e.stdout, "exported %d tasks and task_splits.json into %s\n", len(ids), out)
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
