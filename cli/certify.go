@@ -143,6 +143,12 @@ func certifyReportOf(t *runtime.Task) *certifyReport {
 	for _, r := range t.Evidence {
 		rep.Evidence = append(rep.Evidence, compiler.ReadText(t, r))
 	}
+	if t.Ref != nil {
+		rep.EvidenceFrom = "reference's evidence keys"
+		for _, e := range t.Ref.Evidence {
+			rep.Evidence = append(rep.Evidence, e.Key)
+		}
+	}
 	for _, p := range cert.Panel {
 		x := exploitEntry{Name: p.Name, Passed: p.Record.Success, FinalReward: p.Record.FinalReward, Plan: append([]string{}, p.Plan...)}
 		if !x.Passed {
@@ -190,7 +196,7 @@ func writeCertifyReport(w io.Writer, r *certifyReport) {
 		fmt.Fprintf(w, "  %s\n", a)
 	}
 	fmt.Fprintf(w, "optimal steps: %d\n", r.Optimal)
-	if r.EvidenceFrom != "informed optimum" {
+	if r.EvidenceFrom == "expert plan" {
 		fmt.Fprintf(w, "  (no informed optimum could be derived; these are the expert plan's reads)\n")
 	}
 	passed := 0

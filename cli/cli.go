@@ -28,6 +28,8 @@ type usageError struct{ error }
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// certWarnings makes commands print certification warnings.
+	certWarnings bool
 }
 
 // Main runs srezc with args and returns the process exit code.

@@ -27,11 +27,27 @@ func (e *env) loadModule(paths []string, opt compiler.Options) (*lang.Module, []
 	diags = append(diags, more...)
 	tasks, cdiags := compiler.CompileWith(m, opt)
 	diags = append(diags, cdiags...).Sort()
-	lang.WriteText(e.stderr, m.Files, diags)
+	lang.WriteText(e.stderr, m.Files, e.shown(diags))
 	if diags.HasErrors() {
 		return nil, nil, errPrinted
 	}
 	return m, tasks, nil
+}
+
+// shown drops certification warnings (the sre_zero profile's findings on
+// imported tasks) for commands that only run tasks: srezc list shows the
+// verdicts, validate and certify the reasons.
+func (e *env) shown(diags lang.Diagnostics) lang.Diagnostics {
+	if e.certWarnings {
+		return diags
+	}
+	var out lang.Diagnostics
+	for _, d := range diags {
+		if d.Severity == lang.Error || d.Summary != compiler.NotCertified {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // readInputs reads PATHs, or the embedded default suite when there are none.
@@ -93,6 +109,7 @@ func (e *env) compileCmd() *cobra.Command {
 					return usageError{fmt.Errorf("--dump-after takes one of %s", strings.Join(compiler.StageNames(), ", "))}
 				}
 			}
+			e.certWarnings = true
 			tasks, err := e.load(args, compiler.Options{DumpAfter: dumpAfter})
 			if err != nil {
 				return err

@@ -59,7 +59,7 @@ Output is byte-identical across runs and GOMAXPROCS.`,
 				return fmt.Errorf("no incidents to evaluate")
 			}
 			suite := runtime.SuiteHash(tasks)
-			v := eval.Versions{Srezc: Version, Renderer: runtime.RendererVersion, Profile: "native", Format: runtime.FormatVersion}
+			v := eval.Versions{Srezc: Version, Renderer: runtime.RendererVersion, Profile: eval.Profile(tasks), Format: runtime.FormatVersion}
 			sum := &eval.Summary{Suite: suite, Versions: v, Tasks: len(tasks), Seeds: seeds}
 			var records bytes.Buffer
 			progress := e.progressBar()

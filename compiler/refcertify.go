@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/srezc/srezc/lang"
@@ -87,20 +88,30 @@ func refResolve(root, fix string) string {
 }
 
 // certifyRef returns the task's certification findings.
-func certifyRef(t *runtime.Task) []string {
-	var out []string
+func certifyRef(t *runtime.Task) []string { return certifyRefTask(t).Failures }
+
+// certifyRefTask plays the expert and the panel and runs the lint.
+func certifyRefTask(t *runtime.Task) *Certificate {
+	c := &Certificate{ClosestReward: math.Inf(-1)}
 	ep := runtime.NewEpisode(t)
 	if len(t.Expert) == 0 {
-		out = append(out, "The incident has no expert plan.")
+		c.Failures = append(c.Failures, "The incident has no expert plan.")
 	} else if r := play(ep, t.Expert); !r.Success {
-		out = append(out, fmt.Sprintf("The expert plan does not succeed (%s).", r.Terminal))
+		c.Failures = append(c.Failures, fmt.Sprintf("The expert plan does not succeed (%s).", r.Terminal))
 	}
 	for _, x := range refPanel(t) {
-		if r := play(ep, x.plan); r.Success {
-			out = append(out, fmt.Sprintf("The answer-blind policy %q succeeds: %s.", x.name, strings.Join(x.plan, "; ")))
+		r := play(ep, x.plan)
+		c.Panel = append(c.Panel, PanelResult{Name: x.name, Plan: x.plan, Record: r})
+		if r.Success {
+			c.Failures = append(c.Failures, fmt.Sprintf("The answer-blind policy %q succeeds: %s.", x.name, shortPlan(x.plan)))
+			continue
+		}
+		if r.FinalReward > c.ClosestReward {
+			c.Closest, c.ClosestReward, c.ClosestWhy = x.name, r.FinalReward, WhyFailed(r)
 		}
 	}
-	return append(out, refLeaks(t)...)
+	c.Failures = append(c.Failures, refLeaks(t)...)
+	return c
 }
 
 // refLeaks finds the root cause's own wording, or the task id, in what an
@@ -129,4 +140,17 @@ func refLeaks(t *runtime.Task) []string {
 		}
 	}
 	return out
+}
+
+// shortPlan writes a plan for a message, cutting long texts (the stuffed
+// diagnosis runs to hundreds of characters; srezc certify shows it whole).
+func shortPlan(plan []string) string {
+	out := make([]string, len(plan))
+	for i, a := range plan {
+		if r := []rune(a); len(r) > 90 {
+			a = string(r[:87]) + "..."
+		}
+		out[i] = a
+	}
+	return strings.Join(out, "; ")
 }

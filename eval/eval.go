@@ -193,10 +193,11 @@ func Run(tasks []*rt.Task, opt Options) (*Report, []Episode, error) {
 	for i := range results {
 		all[i] = results[i].Record
 	}
-	rep.Metrics = rt.Aggregate(all)
+	aggregate := aggregator(tasks)
+	rep.Metrics = aggregate(all)
 	for ti, t := range tasks {
 		rs := all[ti*opt.Episodes : (ti+1)*opt.Episodes]
-		rep.Tasks = append(rep.Tasks, TaskReport{ID: t.ID, Hash: t.Hash, Metrics: rt.Aggregate(rs)})
+		rep.Tasks = append(rep.Tasks, TaskReport{ID: t.ID, Hash: t.Hash, Metrics: aggregate(rs)})
 	}
 	return rep, results, nil
 }

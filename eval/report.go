@@ -110,7 +110,8 @@ func Summarize(agent string, tasks []*rt.Task, eps []Episode) AgentSummary {
 	for i := range eps {
 		all[i] = eps[i].Record
 	}
-	s := AgentSummary{Agent: agent, Episodes: len(eps), Overall: rt.Aggregate(all)}
+	aggregate := aggregator(tasks)
+	s := AgentSummary{Agent: agent, Episodes: len(eps), Overall: aggregate(all)}
 	s.ReferenceMarks = rt.Marks(s.Overall, 8)
 	group := func(key func(t *rt.Task) string, order []string) []GroupSummary {
 		recs := map[string][]rt.Record{}
@@ -133,7 +134,7 @@ func Summarize(agent string, tasks []*rt.Task, eps []Episode) AgentSummary {
 		sort.Strings(rest)
 		var out []GroupSummary
 		for _, n := range append(names, rest...) {
-			out = append(out, GroupSummary{Name: n, Episodes: len(recs[n]), Metrics: rt.Aggregate(recs[n])})
+			out = append(out, GroupSummary{Name: n, Episodes: len(recs[n]), Metrics: aggregate(recs[n])})
 		}
 		return out
 	}
@@ -148,7 +149,7 @@ func Summarize(agent string, tasks []*rt.Task, eps []Episode) AgentSummary {
 		}
 	}
 	if len(urecs) > 0 {
-		s.BySplit = append(s.BySplit, GroupSummary{Name: "unseen_incident", Episodes: len(urecs), Metrics: rt.Aggregate(urecs)})
+		s.BySplit = append(s.BySplit, GroupSummary{Name: "unseen_incident", Episodes: len(urecs), Metrics: aggregate(urecs)})
 	}
 	ids := make([]string, len(tasks))
 	for i, t := range tasks {
@@ -177,6 +178,9 @@ func Records(agent, suite string, v Versions, tasks []*rt.Task, eps []Episode) [
 		r := RecordLine{Task: ep.Task, Hash: t.Hash, Suite: suite, Versions: v, Agent: agent, Seed: ep.Seed,
 			Episode: ep.Episode, Difficulty: t.Difficulty, Split: t.Split, Terminal: ep.Record.Terminal,
 			Failure: FailureMode(ep.Record), Components: ep.Components, Metrics: ep.Record, Trajectory: []Move{}}
+		if r.Profile = t.Profile; r.Profile == "" {
+			r.Profile = rt.ProfileNative
+		}
 		for _, s := range ep.Steps {
 			r.Trajectory = append(r.Trajectory, Move{Step: s.Step, Action: s.Action, Observation: s.Observation, Reward: s.Reward})
 		}
@@ -280,4 +284,45 @@ func UnseenIncidents(tasks []*rt.Task) map[string]bool {
 		}
 	}
 	return out
+}
+
+// Profile is the rubric profile of a suite: the profile its tasks share,
+// or "mixed".
+func Profile(tasks []*rt.Task) string {
+	p := ""
+	for _, t := range tasks {
+		tp := t.Profile
+		if tp == "" {
+			tp = rt.ProfileNative
+		}
+		switch p {
+		case "":
+			p = tp
+		case tp:
+		default:
+			return "mixed"
+		}
+	}
+	if p == "" {
+		return rt.ProfileNative
+	}
+	return p
+}
+
+// aggregator returns the metric aggregation for a suite's profile: under
+// sre_zero the marks are the reference's (spec §7, target 8 steps), since
+// the native ones need the certified optimum the reference does not have.
+func aggregator(tasks []*rt.Task) func([]rt.Record) rt.Metrics {
+	if Profile(tasks) != rt.ProfileSreZero {
+		return rt.Aggregate
+	}
+	return func(rs []rt.Record) rt.Metrics {
+		m := rt.Aggregate(rs)
+		for i := range m {
+			if m[i].Name == "marks" {
+				m[i].Value = rt.Marks(m, 8)
+			}
+		}
+		return m
+	}
 }
