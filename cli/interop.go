@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -83,7 +84,7 @@ func (e *env) importSreZero(dir, out string) error {
 		if split == "" {
 			return fmt.Errorf("%s: no benchmark split (train, dev or test) in %s lists %q", p, splitsPath, id)
 		}
-		id, src, err := lang.ImportSreZeroTask(p, data, split, contains(splits["unseen_incident"], id))
+		id, src, err := lang.ImportSreZeroTask(p, data, split, slices.Contains(splits["unseen_incident"], id))
 		if err != nil {
 			return err
 		}
@@ -204,13 +205,4 @@ func (e *env) exportSreZero(paths []string, out string) error {
 	}
 	fmt.Fprintf(e.stdout, "exported %d tasks and task_splits.json into %s\n", len(ids), out)
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

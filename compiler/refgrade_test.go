@@ -280,6 +280,29 @@ func refBuildTask(data []byte) (*runtime.Task, error) {
 
 // refLoadTasks builds every reference task, by id; it skips the test when
 // the reference data is absent.
+type refFile struct {
+	path string
+	data []byte
+}
+
+// refTaskFiles reads the reference's task files (not the split manifest).
+func refTaskFiles(t *testing.T) []refFile {
+	t.Helper()
+	paths, _ := filepath.Glob(filepath.Join(refTasksDir, "*.json"))
+	var out []refFile
+	for _, p := range paths {
+		if filepath.Base(p) == "task_splits.json" {
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, refFile{p, data})
+	}
+	return out
+}
+
 func refLoadTasks(t *testing.T) map[string]*runtime.Task {
 	t.Helper()
 	splitsData, err := os.ReadFile(filepath.Join(refTasksDir, "task_splits.json"))
@@ -290,16 +313,9 @@ func refLoadTasks(t *testing.T) map[string]*runtime.Task {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, _ := filepath.Glob(filepath.Join(refTasksDir, "*.json"))
 	var srcs []*lang.File
-	for _, p := range files {
-		if filepath.Base(p) == "task_splits.json" {
-			continue
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range refTaskFiles(t) {
+		p, data := f.path, f.data
 		id := strings.TrimSuffix(filepath.Base(p), ".json")
 		id, src, err := lang.ImportSreZeroTask(p, data, splits.Split(id), slices.Contains(splits["unseen_incident"], id))
 		if err != nil {
@@ -328,15 +344,8 @@ func refLoadTasks(t *testing.T) map[string]*runtime.Task {
 // world and grading spec as a direct reading of the task files.
 func TestRefImportMatchesDirectReading(t *testing.T) {
 	imported := refLoadTasks(t)
-	files, _ := filepath.Glob(filepath.Join(refTasksDir, "*.json"))
-	for _, p := range files {
-		if filepath.Base(p) == "task_splits.json" {
-			continue
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range refTaskFiles(t) {
+		p, data := f.path, f.data
 		direct, err := refBuildTask(data)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)

@@ -141,24 +141,10 @@ func isNameStart(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
 }
 
-// isPySpace is Python's str.isspace() for one character, which is also what
-// re's \s and str.strip() use: Go's unicode.IsSpace plus the ASCII
-// separators U+001C..U+001F.
-func isPySpace(r rune) bool {
-	if r < utf8.RuneSelf {
-		switch r {
-		case ' ', '\t', '\n', '\v', '\f', '\r', 0x1c, 0x1d, 0x1e, 0x1f:
-			return true
-		}
-		return false
-	}
-	return unicode.IsSpace(r)
-}
-
 func trimLeftPySpace(s string) string {
 	for len(s) > 0 {
 		r, size := utf8.DecodeRuneInString(s)
-		if !isPySpace(r) {
+		if !value.IsPySpace(r) {
 			break
 		}
 		s = s[size:]
@@ -169,7 +155,7 @@ func trimLeftPySpace(s string) string {
 func trimRightPySpace(s string) string {
 	for len(s) > 0 {
 		r, size := utf8.DecodeLastRuneInString(s)
-		if !isPySpace(r) {
+		if !value.IsPySpace(r) {
 			break
 		}
 		s = s[:len(s)-size]
@@ -407,7 +393,7 @@ func pyNumberText(s string) string {
 		switch {
 		case r < 0x7f:
 			b = append(b, byte(r))
-		case isPySpace(r):
+		case value.IsPySpace(r):
 			b = append(b, ' ')
 		case pyDecimal(r) >= 0:
 			b = append(b, '0'+byte(pyDecimal(r)))

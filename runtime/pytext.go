@@ -3,6 +3,8 @@ package runtime
 import (
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/srezc/srezc/value"
 )
 
 // Python's str.upper(), str.lower() and str.split() for the sre_zero
@@ -96,19 +98,6 @@ var pyUpperFull = [...]struct {
 	{0xFB16, "\u054E\u0546"}, {0xFB17, "\u0544\u053D"},
 }
 
-// isPySpace is Python's str.isspace() for one character, the whitespace
-// str.split() splits on.
-func isPySpace(r rune) bool {
-	if r < utf8.RuneSelf {
-		switch r {
-		case ' ', '\t', '\n', '\v', '\f', '\r', 0x1c, 0x1d, 0x1e, 0x1f:
-			return true
-		}
-		return false
-	}
-	return unicode.IsSpace(r)
-}
-
 // appendNormalized appends the reference's normalize_text(s) to dst:
 // " ".join(s.lower().replace("_", " ").replace("-", " ").split()).
 func appendNormalized(dst []byte, s string) []byte {
@@ -127,7 +116,7 @@ func appendNormalized(dst []byte, s string) []byte {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			i++
-			if c == '_' || c == '-' || isPySpace(rune(c)) {
+			if c == '_' || c == '-' || value.IsPySpace(rune(c)) {
 				space = true
 				continue
 			}
@@ -142,7 +131,7 @@ func appendNormalized(dst []byte, s string) []byte {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			dst = append(word(dst), c)
-		case isPySpace(r):
+		case value.IsPySpace(r):
 			space = true
 		case r == 'İ':
 			// The one character whose lower() is two: "i" and a

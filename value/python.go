@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // The sre_zero profile reproduces a Python reference, so it needs Python's
@@ -14,7 +16,7 @@ import (
 // ParsePyInt is Python's int(s) for a string: surrounding whitespace, an
 // optional sign, decimal digits with single underscores between them.
 func ParsePyInt(s string) (int64, bool) {
-	s = strings.TrimSpace(s)
+	s = strings.TrimFunc(s, IsPySpace)
 	if s == "" {
 		return 0, false
 	}
@@ -59,7 +61,7 @@ func underscoredDigits(s string) bool {
 // a decimal or exponent literal with single underscores between digits,
 // and "nan", "inf", "infinity" in any case with an optional sign.
 func ParsePyFloat(s string) (float64, bool) {
-	s = strings.TrimSpace(s)
+	s = strings.TrimFunc(s, IsPySpace)
 	if s == "" {
 		return 0, false
 	}
@@ -254,4 +256,18 @@ func PyFloatOf(v Value) (float64, bool) {
 		return ParsePyFloat(v.S)
 	}
 	return 0, false
+}
+
+// IsPySpace is Python's str.isspace() for one character, which is also
+// what re's \s, str.strip() and str.split() use: Go's unicode.IsSpace plus
+// the ASCII separators U+001C..U+001F.
+func IsPySpace(r rune) bool {
+	if r < utf8.RuneSelf {
+		switch r {
+		case ' ', '\t', '\n', '\v', '\f', '\r', 0x1c, 0x1d, 0x1e, 0x1f:
+			return true
+		}
+		return false
+	}
+	return unicode.IsSpace(r)
 }
