@@ -58,9 +58,12 @@ func (s *scope) node(n ast.Node) (value.Kind, *lowerError) {
 		b.emitString(x.Value)
 		return value.String, nil
 	case *ast.IdentifierNode:
-		return s.path(n, []string{x.Value})
+		var buf [1]string
+		buf[0] = x.Value
+		return s.path(n, buf[:])
 	case *ast.MemberNode:
-		path, ok := memberPath(x)
+		var buf [4]string
+		path, ok := memberPath(x, buf[:0])
 		if !ok {
 			return 0, &lowerError{n, "unsupported member access"}
 		}
@@ -135,16 +138,18 @@ func (s *scope) operand(n ast.Node, want value.Kind) *lowerError {
 	return nil
 }
 
-func memberPath(m *ast.MemberNode) ([]string, bool) {
+// memberPath appends the names of a.b.c to dst (a buffer the caller keeps
+// on its stack: lowering walks thousands of these per incident).
+func memberPath(m *ast.MemberNode, dst []string) ([]string, bool) {
 	prop, ok := m.Property.(*ast.StringNode)
 	if !ok {
 		return nil, false
 	}
 	switch inner := m.Node.(type) {
 	case *ast.IdentifierNode:
-		return []string{inner.Value, prop.Value}, true
+		return append(dst, inner.Value, prop.Value), true
 	case *ast.MemberNode:
-		p, ok := memberPath(inner)
+		p, ok := memberPath(inner, dst)
 		if !ok {
 			return nil, false
 		}
