@@ -72,10 +72,16 @@ func (b *build) certify() {
 func (b *build) certifyAfresh() certResult {
 	t := b.t
 	d := b.deriveEvidence()
+	var derived []string
+	if len(t.Expert) == 0 && b.opt.ExpertFromPlan {
+		d.apply(t)
+		t.Expert = append([]string(nil), t.Plan...)
+		derived = t.Expert
+	}
 	failures := append(d.failures, d.checkExpert(t)...)
 	d.apply(t)
 	failures = append(failures, Certify(t).Failures...)
-	return certResult{evidence: t.Evidence, optimal: t.Optimal, plan: t.Plan, failures: failures}
+	return certResult{evidence: t.Evidence, optimal: t.Optimal, plan: t.Plan, failures: failures, expert: derived}
 }
 
 // Certification results are cached by semantic hash: the task as it stands
@@ -89,6 +95,9 @@ type certResult struct {
 	plan     []string
 	failures []string
 	hash     string // the certified task's semantic hash
+	// expert is the plan made the expert of an incident without one
+	// (Options.ExpertFromPlan); nil otherwise.
+	expert []string
 }
 
 func (r certResult) apply(t *runtime.Task) {
@@ -97,6 +106,9 @@ func (r certResult) apply(t *runtime.Task) {
 	t.Plan = append([]string(nil), r.plan...)
 	t.Certified = len(r.failures) == 0
 	t.Uncertified = append([]string(nil), r.failures...)
+	if r.expert != nil {
+		t.Expert = append([]string(nil), r.expert...)
+	}
 	t.Hash = r.hash
 }
 
@@ -137,6 +149,10 @@ func (b *build) certKey(body [sha256.Size]byte) string {
 	}
 	sum := sha256.New()
 	sum.Write(body[:])
+	if b.opt.ExpertFromPlan {
+		// The result then carries a derived expert plan.
+		sum.Write([]byte("expert-from-plan"))
+	}
 	for _, f := range b.m.Files {
 		if files[f.Name] {
 			sum.Write([]byte{0})

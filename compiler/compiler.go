@@ -133,6 +133,7 @@ var Stages = []Stage{
 	{"BindTools", (*build).bindTools},             // writes Tools, Noise, vocabulary, Rubric
 	{"FinaliseStrings", (*build).finaliseStrings}, // writes Strings; remaps string words
 	{"RunWarmup", (*build).runWarmup},             // writes Init, InitTick
+	{"DeriveAlert", (*build).deriveAlert},         // writes Alert when the incident has none (a mutation variant)
 	{"BindExpert", (*build).bindExpert},           // writes Expert, Evidence, Optimal
 	{"Certify", (*build).certify},                 // writes Certified, Uncertified
 }
@@ -157,6 +158,9 @@ type Options struct {
 	// Certified false and its derived evidence and plan, beside the
 	// certification errors (srezc certify explains such tasks).
 	KeepUncertified bool
+	// ExpertFromPlan makes the certified informed optimum the expert plan
+	// of an incident that has none (a mutation variant).
+	ExpertFromPlan bool
 }
 
 // CompileModule compiles every healthy incident of a module, in source order.

@@ -969,3 +969,45 @@ func (d *derived) apply(t *runtime.Task) {
 	t.Optimal = d.optimal
 	t.Plan = d.plan
 }
+
+// deriveAlert writes the alert of an incident that has none, as monitoring
+// would word it: the alerting service's first symptom at step 1 (a status
+// that is not healthy, or the first metric out of its band). It names what
+// is observed, never a cause.
+func (b *build) deriveAlert() {
+	t := b.t
+	if t.Alert != "" {
+		return
+	}
+	ep := runtime.NewEpisode(t)
+	ep.Reset(0)
+	ep.Advance()
+	si := alertingService(&world{t: t, ep: ep})
+	if si < 0 {
+		t.Alert = "An on-call check reports that something is wrong, but no service shows a symptom."
+		return
+	}
+	s := &t.Services[si]
+	row := ep.Row()
+	if s.Status != runtime.NoSlot && t.Strings[row[s.Status]] != runtime.StatusHealthy {
+		t.Alert = fmt.Sprintf("%s reports status %s.", s.Name, t.Strings[row[s.Status]])
+		return
+	}
+	for _, m := range s.Metrics {
+		sl := &t.Slots[m]
+		if !sl.HasBand || sl.Kind != value.Int && sl.Kind != value.Float {
+			continue
+		}
+		v := t.ValueOf(sl.Kind, row[m]).AsFloat()
+		if v < sl.Low || v > sl.High {
+			digits := max(int(sl.Precision), 0)
+			unit := ""
+			if sl.Unit != "" {
+				unit = " " + sl.Unit
+			}
+			t.Alert = fmt.Sprintf("%s: %s is %s%s, outside its normal range of %s to %s.", s.Name, sl.Name,
+				strconv.FormatFloat(v, 'f', digits, 64), unit, strconv.FormatFloat(sl.Low, 'f', -1, 64), strconv.FormatFloat(sl.High, 'f', -1, 64))
+			return
+		}
+	}
+}

@@ -87,6 +87,7 @@ func (c *checker) check() {
 	dupes(c, "rubric", m.Rubrics)
 	dupes(c, "incident", m.Incidents)
 	dupes(c, "suite", m.Suites)
+	dupes(c, "mutation", m.Mutations)
 	for _, k := range m.ServiceKinds {
 		c.broken = &k.Decl
 		c.serviceKind(k)
@@ -126,6 +127,10 @@ func (c *checker) check() {
 	for _, s := range m.Suites {
 		c.broken = &s.Decl
 		c.checkSuite(s)
+	}
+	for _, mu := range m.Mutations {
+		c.broken = &mu.Decl
+		c.checkMutation(mu)
 	}
 	c.broken = nil
 }

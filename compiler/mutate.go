@@ -1,0 +1,176 @@
+package compiler
+
+import (
+	"math/rand/v2"
+	goruntime "runtime"
+	"slices"
+	"sync"
+
+	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/runtime"
+)
+
+// Mutation turns a mutation block into certified tasks: every variant of
+// its space (or a seeded sample of it) compiles with a derived alert and
+// the certified informed optimum as its expert plan; a variant that does
+// not certify is reported with the reasons and not emitted, and variants
+// whose compiled behaviour is the same are one task.
+
+// MutateOptions choose the variants and how they compile.
+type MutateOptions struct {
+	// Sample, when positive, draws that many distinct variants of the
+	// viable space with Seed; otherwise every variant is tried.
+	Sample  int
+	Seed    uint64
+	Workers int // 0: GOMAXPROCS
+}
+
+// Variant is the outcome of one variant, in the space's order.
+type Variant struct {
+	lang.Variant
+	Incident *lang.Incident
+	// Task is the certified task; nil when the variant was rejected or is
+	// a duplicate.
+	Task *runtime.Task
+	// Reasons say why a rejected variant did not compile or certify.
+	Reasons []string
+	// DuplicateOf names the earlier variant with the same behaviour.
+	DuplicateOf string
+	// Difficulty is estimated from the certified task (EstimateDifficulty).
+	Difficulty string
+}
+
+// Mutate runs a mutation and calls emit with each variant's outcome, in
+// the space's order, whatever the number of workers: the output is a pure
+// function of the module, the mutation and the options.
+func Mutate(m *lang.Module, mu *lang.Mutation, opt MutateOptions, emit func(*Variant)) {
+	var picked []lang.Variant
+	if opt.Sample > 0 {
+		total := 0
+		m.Space(mu, func(*lang.Variant) bool { total++; return true })
+		want := sampleIndexes(total, opt.Sample, opt.Seed)
+		i := 0
+		m.Space(mu, func(v *lang.Variant) bool {
+			if len(want) > 0 && want[0] == i {
+				picked = append(picked, *v)
+				want = want[1:]
+			}
+			i++
+			return len(want) > 0
+		})
+	} else {
+		m.Space(mu, func(v *lang.Variant) bool { picked = append(picked, *v); return true })
+	}
+
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = goruntime.GOMAXPROCS(0)
+	}
+	// Variants compile in parallel, each into its own slot; emitting in
+	// order keeps the output independent of scheduling. A window bounds
+	// what is held in memory.
+	const window = 256
+	seen := map[string]string{}
+	for start := 0; start < len(picked); start += window {
+		batch := picked[start:min(start+window, len(picked))]
+		out := make([]*Variant, len(batch))
+		next := make(chan int)
+		var wg sync.WaitGroup
+		for w := 0; w < min(workers, len(batch)); w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					out[i] = compileVariant(m, mu, batch[i])
+				}
+			}()
+		}
+		for i := range batch {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+		for _, v := range out {
+			if v.Task != nil {
+				key := behaviourHash(v.Task)
+				if first, dup := seen[key]; dup {
+					v.DuplicateOf, v.Task = first, nil
+				} else {
+					seen[key] = v.Task.ID
+				}
+			}
+			emit(v)
+		}
+	}
+}
+
+func compileVariant(m *lang.Module, mu *lang.Mutation, lv lang.Variant) *Variant {
+	in := m.VariantIncident(mu, &lv)
+	v := &Variant{Variant: lv, Incident: in}
+	t, diags := CompileIncident(m, in, Options{ExpertFromPlan: true})
+	if t == nil {
+		for _, d := range diags {
+			v.Reasons = append(v.Reasons, d.Summary+": "+d.Detail)
+		}
+		return v
+	}
+	v.Task = t
+	v.Difficulty = EstimateDifficulty(t)
+	return v
+}
+
+// behaviourHash identifies what a task does, whatever it is called.
+func behaviourHash(t *runtime.Task) string {
+	c := *t
+	c.ID, c.Title, c.Hash = "", "", ""
+	return runtime.ComputeHash(&c)
+}
+
+// sampleIndexes draws k distinct indexes of [0, n) with a seeded PRNG
+// (Floyd's algorithm), sorted.
+func sampleIndexes(n, k int, seed uint64) []int {
+	if k >= n {
+		out := make([]int, n)
+		for i := range out {
+			out[i] = i
+		}
+		return out
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x5eed))
+	chosen := map[int]bool{}
+	for j := n - k; j < n; j++ {
+		x := rng.IntN(j + 1)
+		if chosen[x] {
+			x = j
+		}
+		chosen[x] = true
+	}
+	out := make([]int, 0, k)
+	for i := range chosen {
+		out = append(out, i)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// EstimateDifficulty grades a certified task from its features: easy when
+// the first service to show a symptom is the faulty one and the certified
+// optimum needs one read; hard when that service is only a victim;
+// medium otherwise.
+func EstimateDifficulty(t *runtime.Task) string {
+	ep := runtime.NewEpisode(t)
+	ep.Reset(0)
+	ep.Advance()
+	alerting := alertingService(&world{t: t, ep: ep})
+	faulty := false
+	for _, f := range t.Faults {
+		faulty = faulty || int(f.Service) == alerting
+	}
+	switch {
+	case !faulty:
+		return "hard"
+	case len(t.Evidence) <= 1 && len(t.Distractors) == 0:
+		return "easy"
+	}
+	return "medium"
+}

@@ -1,0 +1,114 @@
+package compiler_test
+
+import (
+	"bytes"
+	"fmt"
+	goruntime "runtime"
+	"testing"
+
+	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/lang"
+)
+
+// mutationModule is the shipped suite plus a mutation of db_pool over
+// every database fault kind, two distractor choices and two noise levels.
+func mutationModule(tb testing.TB) (*lang.Module, *lang.Mutation) {
+	tb.Helper()
+	src := `mutation "db_family" {
+  from        = "db_pool"
+  faults      = ["db_pool_too_small", "db_pool_too_large", "db_max_connections_low", "db_query_timeout_low", "db_maintenance_mode", "db_index_disabled", "db_read_replica_disabled", "db_autovacuum_disabled", "db_wal_retention_full"]
+  distractors = ["none", "noisy_warning"]
+  noise       = ["none", "jitter"]
+}
+`
+	files := append(lang.ScenarioFiles(), &lang.File{Name: "mutation.srez.hcl", Src: []byte(src)})
+	m, diags := lang.Analyze(files)
+	if diags.HasErrors() {
+		tb.Fatalf("%v", diags)
+	}
+	return m, m.Mutation("db_family")
+}
+
+// mutationOutput runs a mutation and renders every outcome and emitted
+// task as text.
+func mutationOutput(m *lang.Module, mu *lang.Mutation, opt compiler.MutateOptions) string {
+	var b bytes.Buffer
+	compiler.Mutate(m, mu, opt, func(v *compiler.Variant) {
+		fmt.Fprintf(&b, "%s %v %s %q", v.Incident.Name, v.Variant, v.DuplicateOf, v.Reasons)
+		if v.Task != nil {
+			fmt.Fprintf(&b, " %s %s %s %q", v.Task.Hash, v.Difficulty, v.Task.Alert, v.Task.Expert)
+		}
+		b.WriteByte('\n')
+	})
+	return b.String()
+}
+
+// TestMutationIsDeterministic: the same module, mutation and seed give the
+// same variants, outcomes and tasks under any GOMAXPROCS and worker count.
+func TestMutationIsDeterministic(t *testing.T) {
+	m, mu := mutationModule(t)
+	opt := compiler.MutateOptions{Sample: 24, Seed: 11}
+	want := mutationOutput(m, mu, opt)
+	for _, procs := range []int{1, 4} {
+		old := goruntime.GOMAXPROCS(procs)
+		for _, workers := range []int{1, 3} {
+			opt.Workers = workers
+			if got := mutationOutput(m, mu, opt); got != want {
+				t.Errorf("GOMAXPROCS %d, %d workers: output differs", procs, workers)
+			}
+		}
+		goruntime.GOMAXPROCS(old)
+	}
+	if other := mutationOutput(m, mu, compiler.MutateOptions{Sample: 24, Seed: 12}); other == want {
+		t.Error("another seed drew the same sample")
+	}
+}
+
+// TestMutationEmitsWhatItCertified: every emitted variant, written out as
+// source and compiled again, is the same task; rejected variants say why.
+func TestMutationEmitsWhatItCertified(t *testing.T) {
+	m, mu := mutationModule(t)
+	emitted := 0
+	compiler.Mutate(m, mu, compiler.MutateOptions{Sample: 40, Seed: 5}, func(v *compiler.Variant) {
+		if v.Task == nil {
+			if v.DuplicateOf == "" && len(v.Reasons) == 0 {
+				t.Errorf("%s was neither emitted nor explained", v.Incident.Name)
+			}
+			return
+		}
+		emitted++
+		in := *v.Incident
+		in.Alert, in.Expert, in.Difficulty = v.Task.Alert, v.Task.Expert, v.Difficulty
+		src := lang.IncidentSource(&in, "")
+		m2, diags := lang.Analyze([]*lang.File{{Name: "v.srez.hcl", Src: src}})
+		if diags.HasErrors() {
+			t.Fatalf("%s: the written incident does not analyse: %v\n%s", in.Name, diags, src)
+		}
+		tasks, cd := compiler.CompileModule(m2)
+		if cd.HasErrors() || len(tasks) != 1 {
+			t.Fatalf("%s: the written incident does not compile: %v", in.Name, cd)
+		}
+		if tasks[0].Expert == nil || !tasks[0].Certified {
+			t.Errorf("%s: written and compiled again, it does not certify", in.Name)
+		}
+	})
+	if emitted < 10 {
+		t.Errorf("only %d of 40 sampled variants certified", emitted)
+	}
+}
+
+// BenchmarkMutate generates and certifies variants (the issue's target is
+// 500 tasks/s on one core).
+func BenchmarkMutate(b *testing.B) {
+	m, mu := mutationModule(b)
+	total := 0
+	m.Space(mu, func(*lang.Variant) bool { total++; return true })
+	b.ResetTimer()
+	n := 0
+	for n < b.N {
+		compiler.ResetCertificationCache()
+		compiler.Mutate(m, mu, compiler.MutateOptions{Sample: min(b.N-n, total), Seed: uint64(n)}, func(*compiler.Variant) {})
+		n += min(b.N-n, total)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "tasks/s")
+}

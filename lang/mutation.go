@@ -1,0 +1,462 @@
+package lang
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/vm"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/srezc/srezc/value"
+)
+
+// A mutation expands one incident along axes: fault kinds × the services
+// each applies to × parameter values from their domains × a distractor
+// (or none) × a noise pattern (or none), filtered by an expr constraint
+// over the axes. Every variant is a whole incident: the base's system,
+// rubric, budget and timing with one fault; its alert and expert plan are
+// derived when it compiles (the alerting service's symptom, the certified
+// informed optimum), since the base's were written for another fault.
+
+// Mutation is a mutation block.
+type Mutation struct {
+	Decl
+	From      string
+	FromRange Range
+	// Faults, Targets, Distractors and Noise are the axes as written; an
+	// empty list that was not written means the default (see Space).
+	Faults, Targets, Distractors, Noise []string
+	FaultRanges, TargetRanges           []Range
+	DistractorRanges, NoiseRanges       []Range
+	HasFaults, HasTargets               bool
+	FaultsRange, TargetsRange           Range
+	// Parameters is "domain" (every value of each parameter's domain) or
+	// "default" (each parameter's default).
+	Parameters      string
+	ParametersRange Range
+	Split           string
+	Where           string
+	WhereRange      Range
+	where           *vm.Program
+}
+
+// None marks the empty choice on the distractor and noise axes.
+const None = "none"
+
+func (d *decoder) mutation(blk *hclsyntax.Block) *Mutation {
+	mu := &Mutation{Decl: d.decl(blk)}
+	d.broken = &mu.Decl
+	defer func() { d.broken = nil }()
+	c := d.content(blk.Body, blk.DefRange(), schema{what: "a mutation block",
+		attrs:    []string{"description", "from", "faults", "targets", "parameters", "distractors", "noise", "where", "split"},
+		required: []string{"from"}})
+	mu.Description = d.str(c, "description")
+	mu.From, mu.FromRange = d.str(c, "from"), attrRange(c, "from", mu.DefRange)
+	list := func(name string) ([]string, []Range, bool) {
+		xs := d.strList(c, name)
+		return xs, elemRanges(c, name, len(xs)), c.has(name)
+	}
+	mu.Faults, mu.FaultRanges, mu.HasFaults = list("faults")
+	mu.Targets, mu.TargetRanges, mu.HasTargets = list("targets")
+	mu.FaultsRange, mu.TargetsRange = attrRange(c, "faults", mu.DefRange), attrRange(c, "targets", mu.DefRange)
+	mu.Distractors, mu.DistractorRanges, _ = list("distractors")
+	mu.Noise, mu.NoiseRanges, _ = list("noise")
+	mu.Parameters, mu.ParametersRange = d.str(c, "parameters"), attrRange(c, "parameters", mu.DefRange)
+	if mu.Parameters == "" {
+		mu.Parameters = "domain"
+	}
+	mu.Split = d.str(c, "split")
+	mu.Where, mu.WhereRange = d.str(c, "where"), attrRange(c, "where", mu.DefRange)
+	return mu
+}
+
+// whereEnv is the constraint's environment: the axes of one variant.
+func whereEnv(v *Variant) map[string]any {
+	params := map[string]any{}
+	for _, p := range v.Params {
+		switch p.Value.K {
+		case value.Int:
+			params[p.Name] = int(p.Value.I)
+		case value.Float:
+			params[p.Name] = p.Value.F
+		case value.Bool:
+			params[p.Name] = p.Value.B
+		default:
+			params[p.Name] = p.Value.S
+		}
+	}
+	return map[string]any{"fault": v.Fault, "target": v.Target, "kind": v.Kind, "distractor": v.Distractor,
+		"distractor_target": v.DistractorTarget, "noise": v.Noise, "param": params}
+}
+
+// checkMutation checks a mutation's axes against the module and compiles
+// its constraint.
+func (c *checker) checkMutation(mu *Mutation) {
+	m := c.m
+	errorsBefore := len(c.diags)
+	base := m.Incident(mu.From)
+	if base == nil {
+		c.unknown(mu.FromRange, "incident", mu.From, names(m.Incidents))
+		return
+	}
+	if m.Profile(base) != ProfileNative {
+		c.errRange(mu.FromRange, "Mutation of an sre_zero incident", fmt.Sprintf("%q is a literal reference task; mutation varies native faults.", mu.From))
+		return
+	}
+	sys := m.System(base.System)
+	if sys == nil {
+		return
+	}
+	if mu.HasFaults && len(mu.Faults) == 0 {
+		c.errRange(mu.FaultsRange, "Empty axis", "The faults axis lists no fault kind, so the mutation has no variant.")
+	}
+	if mu.HasTargets && len(mu.Targets) == 0 {
+		c.errRange(mu.TargetsRange, "Empty axis", "The targets axis lists no service, so the mutation has no variant.")
+	}
+	for i, f := range mu.Faults {
+		fk := m.FaultKind(f)
+		if fk == nil {
+			c.unknown(mu.FaultRanges[i], "fault kind", f, names(m.FaultKinds))
+			continue
+		}
+		if mu.HasTargets {
+			applies := false
+			for _, t := range mu.Targets {
+				if ss := sys.Service(t); ss != nil && slices.Contains(fk.AppliesTo, ss.Kind) {
+					applies = true
+				}
+			}
+			if !applies {
+				c.errRange(mu.FaultRanges[i], "Fault applies to no target", fmt.Sprintf("The fault kind %q applies to %s, and no listed target is one.", f, strings.Join(fk.AppliesTo, ", ")))
+			}
+		}
+	}
+	for i, t := range mu.Targets {
+		if sys.Service(t) == nil {
+			c.unknown(mu.TargetRanges[i], "service", t, names(sys.Services))
+		}
+	}
+	for i, dk := range mu.Distractors {
+		if dk != None && m.DistractorKind(dk) == nil {
+			c.unknown(mu.DistractorRanges[i], "distractor kind", dk, append(names(m.DistractorKinds), None))
+		}
+	}
+	for i, n := range mu.Noise {
+		if n != None && m.NoisePattern(n) == nil {
+			c.unknown(mu.NoiseRanges[i], "noise pattern", n, append(names(m.NoisePatterns), None))
+		}
+	}
+	if !slices.Contains([]string{"domain", "default"}, mu.Parameters) {
+		c.errRange(mu.ParametersRange, "Invalid parameters", fmt.Sprintf("%q is not a parameters choice; use domain or default.", mu.Parameters))
+	}
+	if mu.Split != "" && !slices.Contains([]string{"train", "dev", "test"}, mu.Split) {
+		c.errRange(mu.DefRange, "Invalid split", fmt.Sprintf("%q is not a split; use train, dev or test.", mu.Split))
+	}
+	if mu.Where != "" {
+		sample := Variant{Params: nil}
+		prog, err := expr.Compile(mu.Where, expr.Env(whereEnv(&sample)), expr.AsBool(), expr.AllowUndefinedVariables())
+		if err != nil {
+			c.errRange(mu.WhereRange, "Invalid constraint", fmt.Sprintf("The where constraint does not compile: %v", firstLine(err.Error())))
+			return
+		}
+		mu.where = prog
+	}
+	if len(c.diags) > errorsBefore {
+		return // the space of a broken mutation means nothing
+	}
+	viable := false
+	m.Space(mu, func(v *Variant) bool {
+		viable = true
+		return false
+	})
+	if !viable {
+		r := mu.WhereRange
+		if mu.Where == "" {
+			r = mu.DefRange
+		}
+		c.errRange(r, "Unsatisfiable mutation", "No combination of the axes is viable: every one is ruled out by applicability, conflicts or the where constraint.")
+	}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// Variant is one point of a mutation's space.
+type Variant struct {
+	Fault  string
+	Target string
+	Kind   string // the target's service kind
+	Params []Field
+	// Distractor is a distractor kind or None; DistractorTarget its
+	// service.
+	Distractor, DistractorTarget string
+	Noise                        string
+}
+
+// Key is a variant's stable identity: the same axes give the same key
+// whatever else the space holds.
+func (v *Variant) Key() string {
+	var b strings.Builder
+	b.WriteString(v.Fault + "|" + v.Target + "|")
+	for _, p := range v.Params {
+		b.WriteString(p.Name + "=" + p.Value.String() + ";")
+	}
+	b.WriteString("|" + v.Distractor + "@" + v.DistractorTarget + "|" + v.Noise)
+	sum := sha256.Sum256([]byte(b.String()))
+	return hex.EncodeToString(sum[:4])
+}
+
+// VariantName is the id of the variant's incident.
+func (mu *Mutation) VariantName(v *Variant) string { return mu.Name + "_" + v.Key() }
+
+// AxisSizes are the sizes of a mutation's axes before the constraint.
+type AxisSizes struct {
+	Faults, Targets, Params, Distractors, Noise int
+}
+
+func (mu *Mutation) faults(m *Module, base *Incident) []string {
+	if mu.HasFaults {
+		return mu.Faults
+	}
+	var out []string
+	for _, f := range base.Faults {
+		if !slices.Contains(out, f.Name) {
+			out = append(out, f.Name)
+		}
+	}
+	return out
+}
+
+func orNone(xs []string) []string {
+	if len(xs) == 0 {
+		return []string{None}
+	}
+	return xs
+}
+
+// Space calls yield for every viable variant, in a fixed order (faults as
+// listed, targets in the system's order, parameter values in domain order,
+// then distractors and noise as listed), until yield returns false. A
+// variant is viable when its fault applies to its target, its distractor to
+// a service without the fault, and the constraint holds.
+func (m *Module) Space(mu *Mutation, yield func(v *Variant) bool) {
+	base := m.Incident(mu.From)
+	if base == nil {
+		return
+	}
+	sys := m.System(base.System)
+	if sys == nil {
+		return
+	}
+	for _, f := range mu.faults(m, base) {
+		fk := m.FaultKind(f)
+		if fk == nil {
+			continue
+		}
+		for _, ss := range sys.Services {
+			if !slices.Contains(fk.AppliesTo, ss.Kind) || mu.HasTargets && !slices.Contains(mu.Targets, ss.Name) {
+				continue
+			}
+			for _, params := range paramCombos(fk, mu.Parameters) {
+				for _, dk := range orNone(mu.Distractors) {
+					placements := []string{""}
+					if dk != None {
+						placements = nil
+						if k := m.DistractorKind(dk); k != nil {
+							for _, other := range sys.Services {
+								if other.Name != ss.Name && slices.Contains(k.AppliesTo, other.Kind) {
+									placements = append(placements, other.Name)
+								}
+							}
+						}
+					}
+					for _, dt := range placements {
+						for _, n := range orNone(mu.Noise) {
+							v := &Variant{Fault: f, Target: ss.Name, Kind: ss.Kind, Params: params, Distractor: dk, DistractorTarget: dt, Noise: n}
+							if mu.where != nil {
+								out, err := expr.Run(mu.where, whereEnv(v))
+								if err != nil || out != true {
+									continue
+								}
+							}
+							if !yield(v) {
+								return
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// paramCombos lists a fault kind's parameter assignments: the product of
+// the domains in declaration order, or the defaults alone.
+func paramCombos(fk *FaultKind, mode string) [][]Field {
+	combos := [][]Field{nil}
+	for _, p := range fk.Params {
+		vals := p.Domain
+		if mode == "default" || len(vals) == 0 {
+			vals = []value.Value{p.Default}
+		}
+		var next [][]Field
+		for _, c := range combos {
+			for _, v := range vals {
+				next = append(next, append(append([]Field(nil), c...), Field{Name: p.Name, Value: v}))
+			}
+		}
+		combos = next
+	}
+	return combos
+}
+
+// Sizes counts each axis as the space enumerates it: fault kinds, fault ×
+// target pairs, parameter assignments over those pairs, and the choices of
+// distractor placement and noise.
+func (m *Module) Sizes(mu *Mutation) AxisSizes {
+	var s AxisSizes
+	base := m.Incident(mu.From)
+	if base == nil {
+		return s
+	}
+	sys := m.System(base.System)
+	s.Noise = len(orNone(mu.Noise))
+	for _, f := range mu.faults(m, base) {
+		fk := m.FaultKind(f)
+		if fk == nil || sys == nil {
+			continue
+		}
+		s.Faults++
+		for _, ss := range sys.Services {
+			if slices.Contains(fk.AppliesTo, ss.Kind) && (!mu.HasTargets || slices.Contains(mu.Targets, ss.Name)) {
+				s.Targets++
+				s.Params += len(paramCombos(fk, mu.Parameters))
+			}
+		}
+	}
+	for _, dk := range orNone(mu.Distractors) {
+		if dk == None {
+			s.Distractors++
+		} else if k := m.DistractorKind(dk); k != nil && sys != nil {
+			for _, ss := range sys.Services {
+				if slices.Contains(k.AppliesTo, ss.Kind) {
+					s.Distractors++
+				}
+			}
+		}
+	}
+	return s
+}
+
+// VariantIncident builds the incident of a variant: the base's system,
+// rubric, budget, traffic and timing, with the variant's fault,
+// distractor and noise, no alert and no expert plan (the compiler derives
+// both).
+func (m *Module) VariantIncident(mu *Mutation, v *Variant) *Incident {
+	base := m.Incident(mu.From)
+	in := &Incident{Decl: Decl{Name: mu.VariantName(v), DefRange: mu.DefRange, NameRange: mu.NameRange}, File: mu.DefRange.Filename,
+		Difficulty: base.Difficulty, Split: base.Split, Budget: base.Budget, System: base.System, SystemRange: base.SystemRange,
+		Rubric: base.Rubric, RubricRange: base.RubricRange, Traffic: base.Traffic, Warmup: base.Warmup, Hold: base.Hold,
+		Tags: []string{v.Target, "mutated"}}
+	if mu.Split != "" {
+		in.Split = mu.Split
+	}
+	fu := &FaultUse{Decl: Decl{Name: v.Fault, DefRange: mu.DefRange, NameRange: mu.DefRange}, Target: v.Target, TRange: mu.DefRange,
+		Params: map[string]value.Value{}, ParamRanges: map[string]Range{}}
+	for _, p := range v.Params {
+		fu.Params[p.Name] = p.Value
+	}
+	in.Faults = []*FaultUse{fu}
+	if v.Distractor != None && v.Distractor != "" {
+		in.Distractors = []*DistractorUse{{Decl: Decl{Name: v.Distractor, DefRange: mu.DefRange}, Target: v.DistractorTarget, TRange: mu.DefRange}}
+	}
+	if v.Noise != None && v.Noise != "" {
+		in.Noise = []*NoiseUse{{Decl: Decl{Name: v.Noise, DefRange: mu.DefRange}}}
+		in.Tags = append(in.Tags, "noisy")
+	}
+	return in
+}
+
+// IncidentSource writes an incident as formatted source: what srezc mutate
+// emits for a variant, with its derived alert, difficulty and expert plan.
+func IncidentSource(in *Incident, comment string) []byte {
+	f := hclwrite.NewEmptyFile()
+	body := f.Body()
+	if comment != "" {
+		body.AppendUnstructuredTokens(hclwrite.Tokens{{Type: hclsyntax.TokenComment, Bytes: []byte("# " + comment + "\n")}})
+	}
+	b := body.AppendNewBlock("incident", []string{in.Name}).Body()
+	if in.Title != "" {
+		b.SetAttributeValue("title", cty.StringVal(in.Title))
+	}
+	b.SetAttributeValue("alert", cty.StringVal(in.Alert))
+	b.SetAttributeValue("difficulty", cty.StringVal(in.Difficulty))
+	b.SetAttributeValue("split", cty.StringVal(in.Split))
+	if len(in.Tags) > 0 {
+		b.SetAttributeValue("tags", strList(in.Tags))
+	}
+	b.SetAttributeRaw("budget", valueTokens(value.OfInt(int64(in.Budget))))
+	b.SetAttributeValue("system", cty.StringVal(in.System))
+	if in.Rubric != ProfileNative {
+		b.SetAttributeValue("rubric", cty.StringVal(in.Rubric))
+	}
+	if in.Traffic != 300 {
+		b.SetAttributeRaw("traffic", valueTokens(value.OfFloat(in.Traffic)))
+	}
+	if in.Warmup != 8 {
+		b.SetAttributeRaw("warmup", valueTokens(value.OfInt(int64(in.Warmup))))
+	}
+	if in.Hold != 3 {
+		b.SetAttributeRaw("hold", valueTokens(value.OfInt(int64(in.Hold))))
+	}
+	for _, fu := range in.Faults {
+		b.AppendNewline()
+		fb := b.AppendNewBlock("fault", []string{fu.Name}).Body()
+		fb.SetAttributeValue("target", cty.StringVal(fu.Target))
+		names := make([]string, 0, len(fu.Params))
+		for n := range fu.Params {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		for _, n := range names {
+			fb.SetAttributeRaw(n, valueTokens(fu.Params[n]))
+		}
+	}
+	for _, du := range in.Distractors {
+		b.AppendNewline()
+		b.AppendNewBlock("distractor", []string{du.Name}).Body().SetAttributeValue("target", cty.StringVal(du.Target))
+	}
+	for _, nu := range in.Noise {
+		b.AppendNewline()
+		b.AppendNewBlock("noise", []string{nu.Name})
+	}
+	b.AppendNewline()
+	setLines(b, "expert", in.Expert)
+	return formatGenerated(in.Name+Ext, f.Bytes())
+}
+
+// valueTokens writes a typed value as a literal that reads back as the
+// same kind: a float keeps its decimal point.
+func valueTokens(v value.Value) hclwrite.Tokens {
+	switch v.K {
+	case value.String:
+		return hclwrite.TokensForValue(cty.StringVal(v.S))
+	case value.Bool:
+		return hclwrite.TokensForValue(cty.BoolVal(v.B))
+	}
+	lit := v.String()
+	var toks hclwrite.Tokens
+	if strings.HasPrefix(lit, "-") {
+		toks = append(toks, &hclwrite.Token{Type: hclsyntax.TokenMinus, Bytes: []byte("-")})
+		lit = lit[1:]
+	}
+	return append(toks, &hclwrite.Token{Type: hclsyntax.TokenNumberLit, Bytes: []byte(lit)})
+}
