@@ -40,10 +40,20 @@ type Mutation struct {
 	// "default" (each parameter's default).
 	Parameters      string
 	ParametersRange Range
-	Split           string
-	Where           string
+	// ParamValues narrow a parameter's values, by name, for every fault
+	// kind of the axis that has it; each value must be in its domain.
+	ParamValues []*ParamValues
+	Split       string
+	Where       string
 	WhereRange      Range
 	where           *vm.Program
+}
+
+// ParamValues is a param block of a mutation.
+type ParamValues struct {
+	Decl
+	Values      []value.Value
+	ValueRanges []Range
 }
 
 // None marks the empty choice on the distractor and noise axes.
@@ -55,7 +65,27 @@ func (d *decoder) mutation(blk *hclsyntax.Block) *Mutation {
 	defer func() { d.broken = nil }()
 	c := d.content(blk.Body, blk.DefRange(), schema{what: "a mutation block",
 		attrs:    []string{"description", "from", "faults", "targets", "parameters", "distractors", "noise", "where", "split"},
-		required: []string{"from"}})
+		required: []string{"from"}, blocks: map[string]int{"param": 1}})
+	for _, b := range c.blocks {
+		pc := d.content(b.Body, b.DefRange(), schema{what: "a param block", attrs: []string{"values"}, required: []string{"values"}})
+		pv := &ParamValues{Decl: d.decl(b)}
+		if a, ok := pc.attrs["values"]; ok {
+			if tup, ok := a.Expr.(*hclsyntax.TupleConsExpr); ok {
+				for _, e := range tup.Exprs {
+					v, ds := e.Value(nil)
+					if ds.HasErrors() || v.IsNull() || !v.IsWhollyKnown() {
+						d.errAt(e.Range(), "Invalid value", "Each parameter value is a literal.")
+						continue
+					}
+					pv.Values = append(pv.Values, ctyLiteral(v, d.writtenAsFloat(e)))
+					pv.ValueRanges = append(pv.ValueRanges, fromHCL(e.Range()))
+				}
+			} else {
+				d.errAt(a.Expr.Range(), "Incorrect attribute value type", `"values" must be a list of literals.`)
+			}
+		}
+		mu.ParamValues = append(mu.ParamValues, pv)
+	}
 	mu.Description = d.str(c, "description")
 	mu.From, mu.FromRange = d.str(c, "from"), attrRange(c, "from", mu.DefRange)
 	list := func(name string) ([]string, []Range, bool) {
@@ -150,6 +180,35 @@ func (c *checker) checkMutation(mu *Mutation) {
 	for i, n := range mu.Noise {
 		if n != None && m.NoisePattern(n) == nil {
 			c.unknown(mu.NoiseRanges[i], "noise pattern", n, append(names(m.NoisePatterns), None))
+		}
+	}
+	dupes(c, "param", mu.ParamValues)
+	for _, pv := range mu.ParamValues {
+		if len(pv.Values) == 0 {
+			c.errRange(pv.NameRange, "Empty axis", fmt.Sprintf("The param %q lists no value, so the mutation has no variant.", pv.Name))
+		}
+		found := false
+		for _, f := range mu.faults(m, base) {
+			fk := m.FaultKind(f)
+			if fk == nil {
+				continue
+			}
+			p := fk.Param(pv.Name)
+			if p == nil {
+				continue
+			}
+			found = true
+			for i, v := range pv.Values {
+				cv, ok := convertKind(v, p.Kind)
+				if !ok || len(p.Domain) > 0 && !slices.ContainsFunc(p.Domain, cv.Equal) {
+					c.errRange(pv.ValueRanges[i], "Value outside the domain", fmt.Sprintf("%s is not in the domain of %s.%s (%s).", v, f, pv.Name, valueList(p.Domain)))
+				} else {
+					pv.Values[i] = cv
+				}
+			}
+		}
+		if !found {
+			c.errRange(pv.NameRange, "Unknown parameter", fmt.Sprintf("No fault kind of the axis has a parameter named %q.", pv.Name))
 		}
 	}
 	if !slices.Contains([]string{"domain", "default"}, mu.Parameters) {
@@ -265,7 +324,7 @@ func (m *Module) Space(mu *Mutation, yield func(v *Variant) bool) {
 			if !slices.Contains(fk.AppliesTo, ss.Kind) || mu.HasTargets && !slices.Contains(mu.Targets, ss.Name) {
 				continue
 			}
-			for _, params := range paramCombos(fk, mu.Parameters) {
+			for _, params := range mu.paramCombos(fk) {
 				for _, dk := range orNone(mu.Distractors) {
 					placements := []string{""}
 					if dk != None {
@@ -299,13 +358,24 @@ func (m *Module) Space(mu *Mutation, yield func(v *Variant) bool) {
 }
 
 // paramCombos lists a fault kind's parameter assignments: the product of
-// the domains in declaration order, or the defaults alone.
-func paramCombos(fk *FaultKind, mode string) [][]Field {
+// the values in declaration order, each parameter's values being the
+// mutation's param block, or its domain, or its default alone.
+func (mu *Mutation) paramCombos(fk *FaultKind) [][]Field {
 	combos := [][]Field{nil}
 	for _, p := range fk.Params {
 		vals := p.Domain
-		if mode == "default" || len(vals) == 0 {
+		if mu.Parameters == "default" || len(vals) == 0 {
 			vals = []value.Value{p.Default}
+		}
+		for _, pv := range mu.ParamValues {
+			if pv.Name == p.Name {
+				vals = nil
+				for _, v := range pv.Values {
+					if cv, ok := convertKind(v, p.Kind); ok && (len(p.Domain) == 0 || slices.ContainsFunc(p.Domain, cv.Equal)) {
+						vals = append(vals, cv)
+					}
+				}
+			}
 		}
 		var next [][]Field
 		for _, c := range combos {
@@ -338,7 +408,7 @@ func (m *Module) Sizes(mu *Mutation) AxisSizes {
 		for _, ss := range sys.Services {
 			if slices.Contains(fk.AppliesTo, ss.Kind) && (!mu.HasTargets || slices.Contains(mu.Targets, ss.Name)) {
 				s.Targets++
-				s.Params += len(paramCombos(fk, mu.Parameters))
+				s.Params += len(mu.paramCombos(fk))
 			}
 		}
 	}
@@ -459,4 +529,15 @@ func valueTokens(v value.Value) hclwrite.Tokens {
 		lit = lit[1:]
 	}
 	return append(toks, &hclwrite.Token{Type: hclsyntax.TokenNumberLit, Bytes: []byte(lit)})
+}
+
+func valueList(vs []value.Value) string {
+	var parts []string
+	for _, v := range vs {
+		parts = append(parts, v.String())
+	}
+	if len(parts) == 0 {
+		return "no domain"
+	}
+	return "domain " + strings.Join(parts, ", ")
 }
