@@ -21,7 +21,8 @@ var allowed = map[string][]string{
 	"lang":      {"value", "stdlib", "scenarios"},
 	"compiler":  {"value", "lang", "runtime"},
 	"eval":      {"value", "lang", "compiler", "runtime", "agents"},
-	"cli":       {"value", "lang", "compiler", "runtime", "stdlib", "agents", "eval"},
+	"suitegen":  {"value", "lang", "compiler", "runtime", "agents", "eval"},
+	"cli":       {"value", "lang", "compiler", "runtime", "stdlib", "agents", "eval", "suitegen"},
 	"cmd/srezc": {"cli"},
 }
 

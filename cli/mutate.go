@@ -47,7 +47,7 @@ of the viable space without compiling anything.`,
 				for _, n := range names {
 					mu := m.Mutation(n)
 					if mu == nil {
-						return usageError{fmt.Errorf("no mutation named %q%s", n, lang.DidYouMean(n, mutationNames(m)))}
+						return usageError{fmt.Errorf("no mutation named %q.%s", n, lang.DidYouMean(n, mutationNames(m)))}
 					}
 					muts = append(muts, mu)
 				}

@@ -88,6 +88,7 @@ func (c *checker) check() {
 	dupes(c, "incident", m.Incidents)
 	dupes(c, "suite", m.Suites)
 	dupes(c, "mutation", m.Mutations)
+	dupes(c, "suite_spec", m.SuiteSpecs)
 	for _, k := range m.ServiceKinds {
 		c.broken = &k.Decl
 		c.serviceKind(k)
@@ -131,6 +132,10 @@ func (c *checker) check() {
 	for _, mu := range m.Mutations {
 		c.broken = &mu.Decl
 		c.checkMutation(mu)
+	}
+	for _, s := range m.SuiteSpecs {
+		c.broken = &s.Decl
+		c.checkSuiteSpec(s)
 	}
 	c.broken = nil
 }

@@ -391,7 +391,7 @@ var topSchema = schema{
 	what: "a srezc file",
 	blocks: map[string]int{
 		"service_kind": 1, "system": 1, "fault_kind": 1, "distractor_kind": 1,
-		"noise_pattern": 1, "tool": 1, "rubric": 1, "incident": 1, "suite": 1, "mutation": 1,
+		"noise_pattern": 1, "tool": 1, "rubric": 1, "incident": 1, "suite": 1, "mutation": 1, "suite_spec": 1,
 	},
 }
 
@@ -420,6 +420,8 @@ func (d *decoder) decodeFile(body *hclsyntax.Body, m *Module) {
 			m.Suites = append(m.Suites, d.suite(blk))
 		case "mutation":
 			m.Mutations = append(m.Mutations, d.mutation(blk))
+		case "suite_spec":
+			m.SuiteSpecs = append(m.SuiteSpecs, d.suiteSpec(blk))
 		}
 	}
 }

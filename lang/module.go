@@ -301,6 +301,7 @@ type Module struct {
 	Incidents       []*Incident
 	Suites          []*Suite
 	Mutations       []*Mutation
+	SuiteSpecs      []*SuiteSpec
 }
 
 // File is one source file.
@@ -331,6 +332,7 @@ func (m *Module) DistractorKind(name string) *DistractorKind {
 func (m *Module) NoisePattern(name string) *NoisePattern { return findDecl(m.NoisePatterns, name) }
 func (m *Module) Suite(name string) *Suite               { return findDecl(m.Suites, name) }
 func (m *Module) Mutation(name string) *Mutation         { return findDecl(m.Mutations, name) }
+func (m *Module) SuiteSpec(name string) *SuiteSpec       { return findDecl(m.SuiteSpecs, name) }
 func (m *Module) Rubric(name string) *Rubric             { return findDecl(m.Rubrics, name) }
 func (m *Module) Incident(name string) *Incident         { return findDecl(m.Incidents, name) }
 

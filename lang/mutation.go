@@ -9,6 +9,7 @@ import (
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/vm"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/zclconf/go-cty/cty"
@@ -45,8 +46,8 @@ type Mutation struct {
 	ParamValues []*ParamValues
 	Split       string
 	Where       string
-	WhereRange      Range
-	where           *vm.Program
+	WhereRange  Range
+	where       *vm.Program
 }
 
 // ParamValues is a param block of a mutation.
@@ -540,4 +541,95 @@ func valueList(vs []value.Value) string {
 		return "no domain"
 	}
 	return "domain " + strings.Join(parts, ", ")
+}
+
+// SuiteSpec is a suite_spec block: which mutations generate a suite, how
+// many tasks, the split and difficulty shares, and the seed.
+type SuiteSpec struct {
+	Decl
+	Mutations      []string
+	MutationRanges []Range
+	Tasks          int
+	Seed           int
+	// Splits and Mix are shares by name (train/dev/test, easy/medium/hard).
+	Splits, Mix map[string]float64
+	SplitsRange Range
+	MixRange    Range
+}
+
+func (d *decoder) suiteSpec(blk *hclsyntax.Block) *SuiteSpec {
+	s := &SuiteSpec{Decl: d.decl(blk), Splits: map[string]float64{}, Mix: map[string]float64{}}
+	d.broken = &s.Decl
+	defer func() { d.broken = nil }()
+	c := d.content(blk.Body, blk.DefRange(), schema{what: "a suite_spec block", attrs: []string{"description", "mutations", "tasks", "seed", "splits", "mix"},
+		required: []string{"mutations", "tasks"}})
+	s.Description = d.str(c, "description")
+	s.Mutations = d.strList(c, "mutations")
+	s.MutationRanges = elemRanges(c, "mutations", len(s.Mutations))
+	s.Tasks = d.integer(c, "tasks", 0, 1, 1_000_000)
+	s.Seed = d.integer(c, "seed", 1, 0, 1<<31-1)
+	for _, p := range []struct {
+		name  string
+		into  map[string]float64
+		rng   *Range
+		keys  []string
+		share []float64
+	}{{"splits", s.Splits, &s.SplitsRange, []string{"train", "dev", "test"}, []float64{0.5, 0.25, 0.25}},
+		{"mix", s.Mix, &s.MixRange, []string{"easy", "medium", "hard"}, []float64{11.0 / 40, 16.0 / 40, 13.0 / 40}}} {
+		*p.rng = attrRange(c, p.name, s.DefRange)
+		a, ok := c.attrs[p.name]
+		if !ok {
+			for i, k := range p.keys {
+				p.into[k] = p.share[i]
+			}
+			continue
+		}
+		obj, isObj := a.Expr.(*hclsyntax.ObjectConsExpr)
+		if !isObj {
+			d.errAt(a.Expr.Range(), "Incorrect attribute value type", fmt.Sprintf("%q must be an object like { %s = 0.5 }.", p.name, p.keys[0]))
+			continue
+		}
+		total := 0.0
+		for _, item := range obj.Items {
+			k := ""
+			if key, ok := item.KeyExpr.(*hclsyntax.ObjectConsKeyExpr); ok {
+				k = hcl.ExprAsKeyword(key.Wrapped)
+			}
+			v, ds := item.ValueExpr.Value(nil)
+			if k == "" || !slices.Contains(p.keys, k) || ds.HasErrors() || v.Type() != cty.Number {
+				d.errAt(item.KeyExpr.Range(), "Invalid share", fmt.Sprintf("Each entry of %q is one of %s = a number.", p.name, strings.Join(p.keys, ", ")))
+				continue
+			}
+			f, _ := v.AsBigFloat().Float64()
+			if f < 0 {
+				d.errAt(item.ValueExpr.Range(), "Invalid share", "A share cannot be negative.")
+				continue
+			}
+			p.into[k] = f
+			total += f
+		}
+		if total <= 0 {
+			d.errAt(a.Expr.Range(), "Invalid share", fmt.Sprintf("The shares of %q add up to nothing.", p.name))
+		}
+	}
+	return s
+}
+
+func (c *checker) checkSuiteSpec(s *SuiteSpec) {
+	if len(s.Mutations) == 0 {
+		c.errRange(s.DefRange, "Empty axis", "The suite_spec lists no mutation.")
+	}
+	for i, n := range s.Mutations {
+		if c.m.Mutation(n) == nil {
+			c.unknown(s.MutationRanges[i], "mutation", n, mutationNamesOf(c.m))
+		}
+	}
+}
+
+func mutationNamesOf(m *Module) []string {
+	var out []string
+	for _, mu := range m.Mutations {
+		out = append(out, mu.Name)
+	}
+	return out
 }

@@ -424,17 +424,23 @@ func (s SreZeroSplits) Split(id string) string {
 
 // SuiteSource writes the manifest as a suite block.
 func (s SreZeroSplits) SuiteSource(name string) ([]byte, error) {
+	return SuiteSource(name, "The SRE-Zero reference's split manifest, imported by srezc import sre-zero.", s), nil
+}
+
+// SuiteSource writes a suite block holding lists (by SuiteLists name),
+// under a comment.
+func SuiteSource(name, comment string, lists map[string][]string) []byte {
 	f := hclwrite.NewEmptyFile()
 	body := f.Body()
-	body.AppendUnstructuredTokens(hclwrite.Tokens{{Type: hclsyntax.TokenComment, Bytes: []byte("# The SRE-Zero reference's split manifest, imported by srezc import sre-zero.\n")}})
+	body.AppendUnstructuredTokens(hclwrite.Tokens{{Type: hclsyntax.TokenComment, Bytes: []byte("# " + comment + "\n")}})
 	body.AppendNewline()
 	sb := body.AppendNewBlock("suite", []string{name}).Body()
 	for _, list := range SuiteLists {
-		if ids, ok := s[list]; ok {
-			sb.SetAttributeValue(list, strList(ids))
+		if ids, ok := lists[list]; ok {
+			setLines(sb, list, ids)
 		}
 	}
-	return formatGenerated(name+Ext, f.Bytes()), nil
+	return formatGenerated(name+Ext, f.Bytes())
 }
 
 // formatGenerated lays out generated source canonically. The generator

@@ -1,0 +1,207 @@
+// Package suitegen builds a task suite from a suite_spec: certified
+// variants of the spec's mutations, split into train, dev and test, each
+// with a difficulty estimated from its certified features and calibrated
+// against the greedy baseline's success on the train split. The same
+// module and spec give byte-identical output.
+package suitegen
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/srezc/srezc/agents"
+	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/runtime"
+)
+
+// Task is one generated task: its incident (alert, expert plan, split and
+// difficulty filled in), the compiled task, and its difficulty score.
+type Task struct {
+	Mutation string
+	Incident *lang.Incident
+	Task     *runtime.Task
+	Score    float64
+	Greedy   bool // greedy's episode succeeded (train and dev only)
+}
+
+// Calibration is greedy's measured success per difficulty on a split.
+type Calibration struct {
+	Split    string
+	Tasks    map[string]int
+	Success  map[string]float64
+	Monotone bool // success falls from easy to medium to hard (or holds)
+}
+
+// Suite is a built suite.
+type Suite struct {
+	Spec         *lang.SuiteSpec
+	Tasks        []*Task // in the order they were drawn
+	Rejected     int     // variants that did not certify
+	Duplicates   int
+	Thresholds   [2]float64 // scores at or below [0] are easy, above [1] hard
+	Calibrations []Calibration
+}
+
+// Build generates the suite a spec describes.
+func Build(m *lang.Module, spec *lang.SuiteSpec, workers int) (*Suite, error) {
+	s := &Suite{Spec: spec}
+	// Draw from each mutation in turn, in proportion to its space, until
+	// the spec's count is met or every space is spent. Each mutation's
+	// sample is seeded from the spec's seed and the mutation's name.
+	var muts []*lang.Mutation
+	sizes := map[string]int{}
+	total := 0
+	for _, name := range spec.Mutations {
+		mu := m.Mutation(name)
+		if mu == nil {
+			return nil, fmt.Errorf("no mutation named %q", name)
+		}
+		n := 0
+		m.Space(mu, func(*lang.Variant) bool { n++; return true })
+		muts, sizes[name], total = append(muts, mu), n, total+n
+	}
+	if total == 0 {
+		return nil, fmt.Errorf("the mutations of %s have no variant", spec.Name)
+	}
+	// Ask for a margin over the count: some variants do not certify, and
+	// some behave as others.
+	for _, mu := range muts {
+		want := (spec.Tasks*sizes[mu.Name]*3/2 + total - 1) / total
+		seed := uint64(spec.Seed)
+		for _, c := range mu.Name {
+			seed = seed*31 + uint64(c)
+		}
+		compiler.Mutate(m, mu, compiler.MutateOptions{Sample: want, Seed: seed, Workers: workers}, func(v *compiler.Variant) {
+			switch {
+			case v.DuplicateOf != "":
+				s.Duplicates++
+			case v.Task == nil:
+				s.Rejected++
+			default:
+				s.Tasks = append(s.Tasks, &Task{Mutation: mu.Name, Incident: v.Incident, Task: v.Task, Score: Score(v.Task)})
+			}
+		})
+	}
+	// A seeded shuffle, then the first Tasks of them, split in order.
+	rng := rand.New(rand.NewPCG(uint64(spec.Seed), 0x5017e))
+	rng.Shuffle(len(s.Tasks), func(i, j int) { s.Tasks[i], s.Tasks[j] = s.Tasks[j], s.Tasks[i] })
+	if len(s.Tasks) > spec.Tasks {
+		s.Tasks = s.Tasks[:spec.Tasks]
+	}
+	assignSplits(s.Tasks, spec.Splits)
+
+	// Difficulty: thresholds on the score from the train split's
+	// quantiles for the spec's mix, applied to every task.
+	var train []float64
+	for _, t := range s.Tasks {
+		if t.Incident.Split == "train" {
+			train = append(train, t.Score)
+		}
+	}
+	s.Thresholds = thresholds(train, spec.Mix)
+	for _, t := range s.Tasks {
+		d := "medium"
+		switch {
+		case t.Score <= s.Thresholds[0]:
+			d = "easy"
+		case t.Score > s.Thresholds[1]:
+			d = "hard"
+		}
+		t.Incident.Difficulty, t.Task.Difficulty = d, d
+		t.Incident.Split = t.Task.Split
+		t.Incident.Alert, t.Incident.Expert = t.Task.Alert, t.Task.Expert
+		t.Task.Hash = runtime.ComputeHash(t.Task)
+	}
+	// Greedy, the independent yardstick: one episode each (it is
+	// deterministic) on train and dev.
+	k := eval.Knowledge(m, lang.ProfileNative)
+	for _, split := range []string{"train", "dev"} {
+		c := Calibration{Split: split, Tasks: map[string]int{}, Success: map[string]float64{}}
+		for _, t := range s.Tasks {
+			if t.Task.Split != split {
+				continue
+			}
+			t.Greedy = eval.Play(t.Task, agents.NewGreedy(k), 0, 1, false).Record.Success
+			c.Tasks[t.Task.Difficulty]++
+			if t.Greedy {
+				c.Success[t.Task.Difficulty]++
+			}
+		}
+		for d, n := range c.Tasks {
+			c.Success[d] /= float64(n)
+		}
+		c.Monotone = c.Success["easy"] >= c.Success["medium"] && c.Success["medium"] >= c.Success["hard"]
+		s.Calibrations = append(s.Calibrations, c)
+	}
+	return s, nil
+}
+
+// Score grades a certified task's features: the alert naming a victim
+// rather than the faulty service counts most (the first-anomaly habit
+// fails there), then each evidence read beyond one, each distractor and
+// noise.
+func Score(t *runtime.Task) float64 {
+	score := float64(len(t.Evidence)-1) + 0.5*float64(len(t.Distractors)) + 0.25*float64(len(t.Noise))
+	if compiler.EstimateDifficulty(t) == "hard" {
+		score += 3
+	}
+	return score
+}
+
+func assignSplits(tasks []*Task, shares map[string]float64) {
+	total := shares["train"] + shares["dev"] + shares["test"]
+	nTrain := int(float64(len(tasks))*shares["train"]/total + 0.5)
+	nDev := int(float64(len(tasks))*shares["dev"]/total + 0.5)
+	for i, t := range tasks {
+		split := "test"
+		switch {
+		case i < nTrain:
+			split = "train"
+		case i < nTrain+nDev:
+			split = "dev"
+		}
+		t.Task.Split, t.Incident.Split = split, split
+	}
+}
+
+// thresholds picks the scores that cut the sorted train scores at the
+// mix's easy and easy+medium shares.
+func thresholds(scores []float64, mix map[string]float64) [2]float64 {
+	if len(scores) == 0 {
+		return [2]float64{0, 0}
+	}
+	sorted := slices.Clone(scores)
+	sort.Float64s(sorted)
+	total := mix["easy"] + mix["medium"] + mix["hard"]
+	at := func(share float64) float64 {
+		i := int(share/total*float64(len(sorted))+0.5) - 1
+		return sorted[max(0, min(i, len(sorted)-1))]
+	}
+	lo := at(mix["easy"])
+	if mix["easy"] == 0 {
+		lo = sorted[0] - 1
+	}
+	return [2]float64{lo, max(lo, at(mix["easy"]+mix["medium"]))}
+}
+
+// Sources writes the suite: every incident, in draw order, in one file,
+// and the suite block of its lists in another.
+func (s *Suite) Sources() (incidents, manifest []byte) {
+	var b strings.Builder
+	lists := map[string][]string{}
+	for i, t := range s.Tasks {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.Write(lang.IncidentSource(t.Incident, fmt.Sprintf("Generated by suite_spec %s from mutation %s (score %.2f).", s.Spec.Name, t.Mutation, t.Score)))
+		lists[t.Task.Difficulty] = append(lists[t.Task.Difficulty], t.Task.ID)
+		lists[t.Task.Split] = append(lists[t.Task.Split], t.Task.ID)
+	}
+	manifest = lang.SuiteSource(s.Spec.Name, fmt.Sprintf("Suite %s, generated by srezc suite build with seed %d.", s.Spec.Name, s.Spec.Seed), lists)
+	return []byte(b.String()), manifest
+}
