@@ -23,6 +23,7 @@ func (e *env) evalCmd() *cobra.Command {
 		out, agentList string
 		seeds, workers int
 		seed           uint64
+		exportHeldOut  bool
 	)
 	c := &cobra.Command{
 		Use:   "eval [--out DIR] [--agents LIST] [--seeds N] [--seed S] [PATH...]",
@@ -73,7 +74,7 @@ Output is byte-identical across runs and GOMAXPROCS.`,
 				if err != nil {
 					return err
 				}
-				for _, r := range eval.Records(name, suite, v, tasks, eps) {
+				for _, r := range eval.RecordsWith(name, suite, v, tasks, eps, exportHeldOut) {
 					line, err := json.Marshal(r)
 					if err != nil {
 						return err
@@ -112,6 +113,7 @@ Output is byte-identical across runs and GOMAXPROCS.`,
 	f.IntVar(&seeds, "seeds", 5, "episodes (seeds) per incident and agent")
 	f.Uint64Var(&seed, "seed", 1, "first seed; episode k uses seed+k")
 	f.IntVar(&workers, "workers", 0, "episodes in flight at once (default GOMAXPROCS)")
+	f.BoolVar(&exportHeldOut, "export-heldout", false, "keep the trajectories of held-out test tasks in records.jsonl (left out by default)")
 	return c
 }
 

@@ -22,6 +22,7 @@ func (e *env) mutateCmd() *cobra.Command {
 		workers   int
 		count     bool
 		allFaults bool
+		secret    string
 	)
 	c := &cobra.Command{
 		Use:   "mutate [PATH...]",
@@ -63,7 +64,23 @@ of the viable space without compiling anything.`,
 					e.printCount(m, mu)
 					continue
 				}
-				if err := e.mutate(m, mu, compiler.MutateOptions{Sample: sample, Seed: seed, Workers: workers}, out); err != nil {
+				opt := compiler.MutateOptions{Sample: sample, Seed: seed, Workers: workers}
+				if specs := m.Reserving(mu); len(specs) > 0 {
+					// A reserved partition is held out: only its secret
+					// lets mutation emit it.
+					opt.Keep = func(v *lang.Variant) bool {
+						for _, s := range specs {
+							if s.Reserved(v) && !s.SecretMatches(secret) {
+								return false
+							}
+						}
+						return true
+					}
+					if !specs[0].SecretMatches(secret) {
+						fmt.Fprintf(e.stdout, "mutation %s: the held-out partition of %s is kept out without its secret seed\n", mu.Name, specs[0].Name)
+					}
+				}
+				if err := e.mutate(m, mu, opt, out); err != nil {
 					return err
 				}
 			}
@@ -77,6 +94,7 @@ of the viable space without compiling anything.`,
 	c.Flags().IntVar(&workers, "workers", 0, "variants compiled in parallel (default: GOMAXPROCS)")
 	c.Flags().BoolVar(&count, "count", false, "report the axes' sizes and the viable space, compiling nothing")
 	c.Flags().BoolVar(&allFaults, "all-faults", false, "vary over every fault kind of the module")
+	c.Flags().StringVar(&secret, "secret-seed", "", "the secret seed that lets a suite_spec's reserved partition be emitted")
 	return c
 }
 

@@ -13,7 +13,7 @@ import (
 
 func (e *env) suiteCmd() *cobra.Command {
 	c := &cobra.Command{Use: "suite", Short: "Generate task suites"}
-	var out string
+	var out, secret string
 	var workers int
 	build := &cobra.Command{
 		Use:   "build SPEC [PATH...] -o DIR",
@@ -23,7 +23,14 @@ mutations, drawn with its seed, split into train, dev and test by its shares,
 each with a difficulty estimated from its certified features and calibrated on
 the train split's scores; greedy's success per difficulty on train and dev is
 reported. Writes DIR/SPEC.srez.hcl (the incidents) and DIR/SPEC_suite.srez.hcl
-(the suite's lists). The same module and spec give byte-identical files.`,
+(the suite's lists). The same module and spec give byte-identical files.
+
+With --secret-seed the test split is held out: generated at evaluation time
+from a seed that is never published (the spec publishes its SHA-256 as
+secret_hash), from the spec's reserved partition when it has one; such tasks
+are tagged heldout, and srezc eval keeps their trajectories out of the
+records unless forced. Without the secret, the reserved partition is never
+emitted, by suite build or by mutate.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
@@ -44,7 +51,7 @@ reported. Writes DIR/SPEC.srez.hcl (the incidents) and DIR/SPEC_suite.srez.hcl
 				}
 				return usageError{fmt.Errorf("no suite_spec named %q.%s", args[0], lang.DidYouMean(args[0], names))}
 			}
-			s, err := suitegen.Build(m, spec, workers)
+			s, err := suitegen.Build(m, spec, workers, secret)
 			if err != nil {
 				return err
 			}
@@ -75,6 +82,7 @@ reported. Writes DIR/SPEC.srez.hcl (the incidents) and DIR/SPEC_suite.srez.hcl
 	}
 	build.Flags().StringVarP(&out, "out", "o", "", "directory to write the suite to")
 	build.Flags().IntVar(&workers, "workers", 0, "variants compiled in parallel (default: GOMAXPROCS)")
+	build.Flags().StringVar(&secret, "secret-seed", "", "generate the held-out test split from this secret seed (its SHA-256 must be the spec's secret_hash)")
 	c.AddCommand(build)
 	return c
 }

@@ -23,6 +23,9 @@ type MutateOptions struct {
 	Sample  int
 	Seed    uint64
 	Workers int // 0: GOMAXPROCS
+	// Keep, when set, restricts the space to the variants it accepts (a
+	// held-out partition is kept out this way).
+	Keep func(*lang.Variant) bool
 }
 
 // Variant is the outcome of one variant, in the space's order.
@@ -45,12 +48,20 @@ type Variant struct {
 // function of the module, the mutation and the options.
 func Mutate(m *lang.Module, mu *lang.Mutation, opt MutateOptions, emit func(*Variant)) {
 	var picked []lang.Variant
+	space := func(yield func(*lang.Variant) bool) {
+		m.Space(mu, func(v *lang.Variant) bool {
+			if opt.Keep != nil && !opt.Keep(v) {
+				return true
+			}
+			return yield(v)
+		})
+	}
 	if opt.Sample > 0 {
 		total := 0
-		m.Space(mu, func(*lang.Variant) bool { total++; return true })
+		space(func(*lang.Variant) bool { total++; return true })
 		want := sampleIndexes(total, opt.Sample, opt.Seed)
 		i := 0
-		m.Space(mu, func(v *lang.Variant) bool {
+		space(func(v *lang.Variant) bool {
 			if len(want) > 0 && want[0] == i {
 				picked = append(picked, *v)
 				want = want[1:]
@@ -59,7 +70,7 @@ func Mutate(m *lang.Module, mu *lang.Mutation, opt MutateOptions, emit func(*Var
 			return len(want) > 0
 		})
 	} else {
-		m.Space(mu, func(v *lang.Variant) bool { picked = append(picked, *v); return true })
+		space(func(v *lang.Variant) bool { picked = append(picked, *v); return true })
 	}
 
 	workers := opt.Workers

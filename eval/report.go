@@ -33,7 +33,10 @@ type RecordLine struct {
 	Failure    string        `json:"failure_mode"`
 	Components rt.Components `json:"components"`
 	Metrics    rt.Record     `json:"metrics"`
-	Trajectory []Move        `json:"trajectory"`
+	// HeldOut is the published hash prefix of the secret seed a held-out
+	// test task was generated from (never the seed).
+	HeldOut    string `json:"heldout,omitempty"`
+	Trajectory []Move `json:"trajectory"`
 }
 
 // Move is one step of a trajectory.
@@ -168,6 +171,13 @@ func Summarize(agent string, tasks []*rt.Task, eps []Episode) AgentSummary {
 
 // Records turns an agent's episodes into records.jsonl lines.
 func Records(agent, suite string, v Versions, tasks []*rt.Task, eps []Episode) []RecordLine {
+	return RecordsWith(agent, suite, v, tasks, eps, false)
+}
+
+// RecordsWith is Records; the trajectories of held-out tasks are left out
+// (the test split must not leak into anyone's training data) unless
+// exportHeldOut says otherwise.
+func RecordsWith(agent, suite string, v Versions, tasks []*rt.Task, eps []Episode, exportHeldOut bool) []RecordLine {
 	byID := map[string]*rt.Task{}
 	for _, t := range tasks {
 		byID[t.ID] = t
@@ -181,8 +191,15 @@ func Records(agent, suite string, v Versions, tasks []*rt.Task, eps []Episode) [
 		if r.Profile = t.Profile; r.Profile == "" {
 			r.Profile = rt.ProfileNative
 		}
-		for _, s := range ep.Steps {
-			r.Trajectory = append(r.Trajectory, Move{Step: s.Step, Action: s.Action, Observation: s.Observation, Reward: s.Reward})
+		for _, tag := range t.Tags {
+			if h, ok := strings.CutPrefix(tag, "heldout:"); ok {
+				r.HeldOut = h
+			}
+		}
+		if r.HeldOut == "" || exportHeldOut {
+			for _, s := range ep.Steps {
+				r.Trajectory = append(r.Trajectory, Move{Step: s.Step, Action: s.Action, Observation: s.Observation, Reward: s.Reward})
+			}
 		}
 		out = append(out, r)
 	}

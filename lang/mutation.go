@@ -555,14 +555,51 @@ type SuiteSpec struct {
 	Splits, Mix map[string]float64
 	SplitsRange Range
 	MixRange    Range
+	// Reserve is the held-out partition: variants for which it holds are
+	// emitted only with the secret seed whose SHA-256 is SecretHash, into
+	// the test split.
+	Reserve         string
+	ReserveRange    Range
+	reserve         *vm.Program
+	SecretHash      string
+	SecretHashRange Range
+}
+
+// Reserved reports whether a spec holds a variant back for its held-out
+// test split.
+func (s *SuiteSpec) Reserved(v *Variant) bool {
+	if s.reserve == nil {
+		return false
+	}
+	out, err := expr.Run(s.reserve, whereEnv(v))
+	return err == nil && out == true
+}
+
+// SecretMatches reports whether secret is the spec's secret seed.
+func (s *SuiteSpec) SecretMatches(secret string) bool {
+	sum := sha256.Sum256([]byte(secret))
+	return s.SecretHash != "" && hex.EncodeToString(sum[:]) == strings.ToLower(s.SecretHash)
+}
+
+// Reserving lists the suite specs that reserve part of a mutation's space.
+func (m *Module) Reserving(mu *Mutation) []*SuiteSpec {
+	var out []*SuiteSpec
+	for _, s := range m.SuiteSpecs {
+		if s.reserve != nil && slices.Contains(s.Mutations, mu.Name) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func (d *decoder) suiteSpec(blk *hclsyntax.Block) *SuiteSpec {
 	s := &SuiteSpec{Decl: d.decl(blk), Splits: map[string]float64{}, Mix: map[string]float64{}}
 	d.broken = &s.Decl
 	defer func() { d.broken = nil }()
-	c := d.content(blk.Body, blk.DefRange(), schema{what: "a suite_spec block", attrs: []string{"description", "mutations", "tasks", "seed", "splits", "mix"},
+	c := d.content(blk.Body, blk.DefRange(), schema{what: "a suite_spec block", attrs: []string{"description", "mutations", "tasks", "seed", "splits", "mix", "reserve", "secret_hash"},
 		required: []string{"mutations", "tasks"}})
+	s.Reserve, s.ReserveRange = d.str(c, "reserve"), attrRange(c, "reserve", s.DefRange)
+	s.SecretHash, s.SecretHashRange = d.str(c, "secret_hash"), attrRange(c, "secret_hash", s.DefRange)
 	s.Description = d.str(c, "description")
 	s.Mutations = d.strList(c, "mutations")
 	s.MutationRanges = elemRanges(c, "mutations", len(s.Mutations))
@@ -622,6 +659,22 @@ func (c *checker) checkSuiteSpec(s *SuiteSpec) {
 	for i, n := range s.Mutations {
 		if c.m.Mutation(n) == nil {
 			c.unknown(s.MutationRanges[i], "mutation", n, mutationNamesOf(c.m))
+		}
+	}
+	if s.Reserve != "" {
+		prog, err := expr.Compile(s.Reserve, expr.Env(whereEnv(&Variant{})), expr.AsBool(), expr.AllowUndefinedVariables())
+		if err != nil {
+			c.errRange(s.ReserveRange, "Invalid constraint", fmt.Sprintf("The reserve constraint does not compile: %v", firstLine(err.Error())))
+		} else {
+			s.reserve = prog
+		}
+		if s.SecretHash == "" {
+			c.errRange(s.ReserveRange, "Reserve without a secret", "A reserved partition needs secret_hash, the SHA-256 of the secret seed that may generate it.")
+		}
+	}
+	if s.SecretHash != "" {
+		if b, err := hex.DecodeString(s.SecretHash); err != nil || len(b) != sha256.Size {
+			c.errRange(s.SecretHashRange, "Invalid secret_hash", "secret_hash is the SHA-256 of the secret seed, 64 hexadecimal digits.")
 		}
 	}
 }

@@ -6,6 +6,8 @@
 package suitegen
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -47,53 +49,57 @@ type Suite struct {
 	Calibrations []Calibration
 }
 
-// Build generates the suite a spec describes.
-func Build(m *lang.Module, spec *lang.SuiteSpec, workers int) (*Suite, error) {
+// Build generates the suite a spec describes. With a secret (the seed
+// whose SHA-256 the spec publishes) the test split is held out: drawn with
+// the secret from the spec's reserved partition (or the whole space), and
+// tagged heldout; without it, the reserved partition is never emitted and
+// every split comes from the public seed.
+func Build(m *lang.Module, spec *lang.SuiteSpec, workers int, secret string) (*Suite, error) {
 	s := &Suite{Spec: spec}
-	// Draw from each mutation in turn, in proportion to its space, until
-	// the spec's count is met or every space is spent. Each mutation's
-	// sample is seeded from the spec's seed and the mutation's name.
-	var muts []*lang.Mutation
-	sizes := map[string]int{}
-	total := 0
-	for _, name := range spec.Mutations {
-		mu := m.Mutation(name)
-		if mu == nil {
-			return nil, fmt.Errorf("no mutation named %q", name)
-		}
-		n := 0
-		m.Space(mu, func(*lang.Variant) bool { n++; return true })
-		muts, sizes[name], total = append(muts, mu), n, total+n
+	if secret != "" && !spec.SecretMatches(secret) {
+		return nil, fmt.Errorf("the secret seed does not match %s's secret_hash", spec.Name)
 	}
-	if total == 0 {
-		return nil, fmt.Errorf("the mutations of %s have no variant", spec.Name)
+	heldOut := secret != ""
+	nTest := 0
+	if heldOut {
+		total := spec.Splits["train"] + spec.Splits["dev"] + spec.Splits["test"]
+		nTest = int(float64(spec.Tasks)*spec.Splits["test"]/total + 0.5)
 	}
-	// Ask for a margin over the count: some variants do not certify, and
-	// some behave as others.
-	for _, mu := range muts {
-		want := (spec.Tasks*sizes[mu.Name]*3/2 + total - 1) / total
-		seed := uint64(spec.Seed)
-		for _, c := range mu.Name {
-			seed = seed*31 + uint64(c)
+	public := func(v *lang.Variant) bool { return !spec.Reserved(v) }
+	tasks, err := s.draw(m, workers, uint64(spec.Seed), spec.Tasks-nTest, public)
+	if err != nil {
+		return nil, err
+	}
+	if heldOut {
+		sum := sha256.Sum256([]byte(secret))
+		reserved := func(v *lang.Variant) bool { return spec.Reserved(v) }
+		if spec.Reserve == "" {
+			reserved = nil
 		}
-		compiler.Mutate(m, mu, compiler.MutateOptions{Sample: want, Seed: seed, Workers: workers}, func(v *compiler.Variant) {
-			switch {
-			case v.DuplicateOf != "":
-				s.Duplicates++
-			case v.Task == nil:
-				s.Rejected++
-			default:
-				s.Tasks = append(s.Tasks, &Task{Mutation: mu.Name, Incident: v.Incident, Task: v.Task, Score: Score(v.Task)})
+		test, err := s.draw(m, workers, binary.LittleEndian.Uint64(sum[:8]), nTest, reserved)
+		if err != nil {
+			return nil, err
+		}
+		shares := map[string]float64{"train": spec.Splits["train"], "dev": spec.Splits["dev"]}
+		assignSplits(tasks, shares)
+		seen := map[string]bool{}
+		for _, t := range tasks {
+			seen[t.Task.Hash] = true
+		}
+		tag := "heldout:" + spec.SecretHash[:16]
+		for _, t := range test {
+			if seen[t.Task.Hash] {
+				continue
 			}
-		})
+			t.Incident.Tags = append(t.Incident.Tags, "heldout", tag)
+			t.Task.Tags = t.Incident.Tags
+			t.Task.Split, t.Incident.Split = "test", "test"
+			tasks = append(tasks, t)
+		}
+	} else {
+		assignSplits(tasks, spec.Splits)
 	}
-	// A seeded shuffle, then the first Tasks of them, split in order.
-	rng := rand.New(rand.NewPCG(uint64(spec.Seed), 0x5017e))
-	rng.Shuffle(len(s.Tasks), func(i, j int) { s.Tasks[i], s.Tasks[j] = s.Tasks[j], s.Tasks[i] })
-	if len(s.Tasks) > spec.Tasks {
-		s.Tasks = s.Tasks[:spec.Tasks]
-	}
-	assignSplits(s.Tasks, spec.Splits)
+	s.Tasks = tasks
 
 	// Difficulty: thresholds on the score from the train split's
 	// quantiles for the spec's mix, applied to every task.
@@ -139,6 +145,68 @@ func Build(m *lang.Module, spec *lang.SuiteSpec, workers int) (*Suite, error) {
 		s.Calibrations = append(s.Calibrations, c)
 	}
 	return s, nil
+}
+
+// draw samples certified, distinct variants of the spec's mutations with
+// a seed, keeping those keep accepts (nil: all), shuffles them with the
+// seed and returns n of them.
+func (s *Suite) draw(m *lang.Module, workers int, seed uint64, n int, keep func(*lang.Variant) bool) ([]*Task, error) {
+	spec := s.Spec
+	var muts []*lang.Mutation
+	sizes := map[string]int{}
+	total := 0
+	for _, name := range spec.Mutations {
+		mu := m.Mutation(name)
+		if mu == nil {
+			return nil, fmt.Errorf("no mutation named %q", name)
+		}
+		k := 0
+		m.Space(mu, func(v *lang.Variant) bool {
+			if keep == nil || keep(v) {
+				k++
+			}
+			return true
+		})
+		muts, sizes[name], total = append(muts, mu), k, total+k
+	}
+	if n > 0 && total == 0 {
+		return nil, fmt.Errorf("the mutations of %s have no variant to draw", spec.Name)
+	}
+	var out []*Task
+	for _, mu := range muts {
+		if n == 0 || sizes[mu.Name] == 0 {
+			continue
+		}
+		// A margin over the count: some variants do not certify, some
+		// behave as others, some are kept out.
+		want := (n*sizes[mu.Name]*3/2 + total - 1) / total
+		muSeed := seed
+		for _, c := range mu.Name {
+			muSeed = muSeed*31 + uint64(c)
+		}
+		// Sample the whole space and filter: the sample's indexes are over
+		// the space, so ask for enough that the kept part covers want.
+		whole := 0
+		m.Space(mu, func(*lang.Variant) bool { whole++; return true })
+		ask := min(whole, (want*whole+sizes[mu.Name]-1)/sizes[mu.Name])
+		compiler.Mutate(m, mu, compiler.MutateOptions{Sample: ask, Seed: muSeed, Workers: workers}, func(v *compiler.Variant) {
+			switch {
+			case keep != nil && !keep(&v.Variant):
+			case v.DuplicateOf != "":
+				s.Duplicates++
+			case v.Task == nil:
+				s.Rejected++
+			default:
+				out = append(out, &Task{Mutation: mu.Name, Incident: v.Incident, Task: v.Task, Score: Score(v.Task)})
+			}
+		})
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x5017e))
+	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out, nil
 }
 
 // Score grades a certified task's features: the alert naming a victim

@@ -24,7 +24,7 @@ func build(t *testing.T, workers int) *suitegen.Suite {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	s, err := suitegen.Build(m, m.SuiteSpec("gen200"), workers)
+	s, err := suitegen.Build(m, m.SuiteSpec("gen200"), workers, "")
 	if err != nil {
 		t.Fatal(err)
 	}
