@@ -1,16 +1,17 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/runtime"
 )
 
 func (e *env) mutateCmd() *cobra.Command {
@@ -23,6 +24,8 @@ func (e *env) mutateCmd() *cobra.Command {
 		count     bool
 		allFaults bool
 		secret    string
+		compile   string
+		axes      axisFlags
 	)
 	c := &cobra.Command{
 		Use:   "mutate [PATH...]",
@@ -64,6 +67,9 @@ of the viable space without compiling anything.`,
 					e.printCount(m, mu)
 					continue
 				}
+				if err := axes.apply(m, mu); err != nil {
+					return err
+				}
 				opt := compiler.MutateOptions{Sample: sample, Seed: seed, Workers: workers}
 				if specs := m.Reserving(mu); len(specs) > 0 {
 					// A reserved partition is held out: only its secret
@@ -80,7 +86,7 @@ of the viable space without compiling anything.`,
 						fmt.Fprintf(e.stdout, "mutation %s: the held-out partition of %s is kept out without its secret seed\n", mu.Name, specs[0].Name)
 					}
 				}
-				if err := e.mutate(m, mu, opt, out); err != nil {
+				if err := e.mutate(m, mu, opt, out, compile); err != nil {
 					return err
 				}
 			}
@@ -95,7 +101,78 @@ of the viable space without compiling anything.`,
 	c.Flags().BoolVar(&count, "count", false, "report the axes' sizes and the viable space, compiling nothing")
 	c.Flags().BoolVar(&allFaults, "all-faults", false, "vary over every fault kind of the module")
 	c.Flags().StringVar(&secret, "secret-seed", "", "the secret seed that lets a suite_spec's reserved partition be emitted")
+	c.Flags().StringVar(&compile, "compile", "", "also write each emitted task as IR to DIR/ID.srez.ir and print the suite hash")
+	c.Flags().StringSliceVar(&axes.faults, "faults", nil, "override the faults axis")
+	c.Flags().StringSliceVar(&axes.targets, "targets", nil, "override the targets axis")
+	c.Flags().StringSliceVar(&axes.distractors, "distractors", nil, "override the distractors axis (none for no distractor)")
+	c.Flags().StringSliceVar(&axes.noise, "noise", nil, "override the noise axis (none for no noise)")
+	c.Flags().StringVar(&axes.parameters, "parameters", "", "override the parameters choice: domain or default")
 	return c
+}
+
+// axisFlags override a mutation's axes from the command line; each name
+// is checked against the module as the language checks it.
+type axisFlags struct {
+	faults, targets, distractors, noise []string
+	parameters                          string
+}
+
+func (a *axisFlags) apply(m *lang.Module, mu *lang.Mutation) error {
+	check := func(flag string, names []string, known func(string) bool, candidates []string) error {
+		for _, n := range names {
+			if !known(n) {
+				return usageError{fmt.Errorf("--%s: unknown %q.%s", flag, n, lang.DidYouMean(n, candidates))}
+			}
+		}
+		return nil
+	}
+	var kinds, services, dks, nps []string
+	for _, f := range m.FaultKinds {
+		kinds = append(kinds, f.Name)
+	}
+	if base := m.Incident(mu.From); base != nil {
+		if sys := m.System(base.System); sys != nil {
+			for _, s := range sys.Services {
+				services = append(services, s.Name)
+			}
+		}
+	}
+	for _, d := range m.DistractorKinds {
+		dks = append(dks, d.Name)
+	}
+	for _, n := range m.NoisePatterns {
+		nps = append(nps, n.Name)
+	}
+	dks, nps = append(dks, lang.None), append(nps, lang.None)
+	for _, c := range []struct {
+		flag  string
+		names []string
+		cands []string
+	}{{"faults", a.faults, kinds}, {"targets", a.targets, services}, {"distractors", a.distractors, dks}, {"noise", a.noise, nps}} {
+		if err := check(c.flag, c.names, func(n string) bool { return slices.Contains(c.cands, n) }, c.cands); err != nil {
+			return err
+		}
+	}
+	if a.faults != nil {
+		mu.Faults, mu.HasFaults = a.faults, true
+	}
+	if a.targets != nil {
+		mu.Targets, mu.HasTargets = a.targets, true
+	}
+	if a.distractors != nil {
+		mu.Distractors = a.distractors
+	}
+	if a.noise != nil {
+		mu.Noise = a.noise
+	}
+	switch a.parameters {
+	case "":
+	case "domain", "default":
+		mu.Parameters = a.parameters
+	default:
+		return usageError{fmt.Errorf("--parameters: %q is not domain or default", a.parameters)}
+	}
+	return nil
 }
 
 func mutationNames(m *lang.Module) []string {
@@ -127,13 +204,37 @@ func (e *env) printCount(m *lang.Module, mu *lang.Mutation) {
 	}
 }
 
-func (e *env) mutate(m *lang.Module, mu *lang.Mutation, opt compiler.MutateOptions, out string) error {
-	var src bytes.Buffer
+// mutate runs one mutation, reporting each variant; emitted incidents
+// stream into a temporary file renamed into DIR at the end (nothing
+// half-written is left), and with compileDir each emitted task is written
+// as IR too, the suite hash printed last.
+func (e *env) mutate(m *lang.Module, mu *lang.Mutation, opt compiler.MutateOptions, out, compileDir string) error {
+	var src *os.File
+	if out != "" {
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return err
+		}
+		f, err := os.CreateTemp(out, ".srezc-*")
+		if err != nil {
+			return err
+		}
+		defer os.Remove(f.Name()) // a no-op once renamed
+		defer f.Close()
+		src = f
+	}
+	if compileDir != "" {
+		if err := os.MkdirAll(compileDir, 0o755); err != nil {
+			return err
+		}
+	}
 	emitted, rejected, dups := 0, 0, 0
+	var tasks []*runtime.Task
+	var failure error
 	compiler.Mutate(m, mu, opt, func(v *compiler.Variant) {
 		id := v.Incident.Name
 		axes := describeVariant(&v.Variant)
 		switch {
+		case failure != nil:
 		case v.DuplicateOf != "":
 			dups++
 			fmt.Fprintf(e.stdout, "duplicate %s (%s): behaves as %s\n", id, axes, v.DuplicateOf)
@@ -143,22 +244,47 @@ func (e *env) mutate(m *lang.Module, mu *lang.Mutation, opt compiler.MutateOptio
 		default:
 			emitted++
 			fmt.Fprintf(e.stdout, "emitted   %s (%s) %s, %d steps\n", id, axes, v.Difficulty, v.Task.Optimal)
-			in := *v.Incident
-			in.Alert, in.Expert, in.Difficulty = v.Task.Alert, v.Task.Expert, v.Difficulty
-			if src.Len() > 0 {
-				src.WriteByte('\n')
+			if src != nil {
+				in := *v.Incident
+				in.Alert, in.Expert, in.Difficulty = v.Task.Alert, v.Task.Expert, v.Difficulty
+				if emitted > 1 {
+					_, failure = src.WriteString("\n")
+				}
+				if failure == nil {
+					_, failure = src.Write(lang.IncidentSource(&in, fmt.Sprintf("Mutation %s of %s: %s.", mu.Name, mu.From, axes)))
+				}
 			}
-			src.Write(lang.IncidentSource(&in, fmt.Sprintf("Mutation %s of %s: %s.", mu.Name, mu.From, axes)))
+			if compileDir != "" && failure == nil {
+				t := *v.Task
+				t.Difficulty = v.Difficulty
+				data, err := runtime.EncodeTask(&t)
+				if err == nil {
+					err = writeAtomic(filepath.Join(compileDir, t.ID+".srez.ir"), data)
+				}
+				failure = err
+				// The suite hash reads only ids and hashes: keep those,
+				// not the tasks, so memory stays flat over thousands.
+				tasks = append(tasks, &runtime.Task{ID: t.ID, Hash: t.Hash})
+			}
 		}
 	})
+	if failure != nil {
+		return failure
+	}
 	fmt.Fprintf(e.stdout, "mutation %s: %d emitted, %d rejected, %d duplicates\n", mu.Name, emitted, rejected, dups)
-	if out == "" || emitted == 0 {
+	if compileDir != "" && len(tasks) > 0 {
+		fmt.Fprintf(e.stdout, "suite %s\n", runtime.SuiteHash(tasks))
+	}
+	if src == nil || emitted == 0 {
 		return nil
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	if err := src.Close(); err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(out, mu.Name+lang.Ext), src.Bytes())
+	if err := os.Chmod(src.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(src.Name(), filepath.Join(out, mu.Name+lang.Ext))
 }
 
 func describeVariant(v *lang.Variant) string {

@@ -58,6 +58,10 @@ func (b *build) certify() {
 	if !hit {
 		r = b.certifyAfresh()
 		r.apply(b.t)
+		if r.expert != nil {
+			// A derived expert plan is part of the body.
+			body = runtime.BodyHash(b.t)
+		}
 		// The task is final now; its hash goes in the cache, so a hit
 		// hashes nothing more than the key.
 		r.hash = runtime.SealHash(body, b.t)

@@ -122,3 +122,14 @@ func fill(v reflect.Value) {
 		}
 	}
 }
+
+// TestCompiledHashIsComputed: every shipped task's recorded hash is its
+// semantic hash (the compiler seals it in two levels; a stale level would
+// make records disagree with the IR).
+func TestCompiledHashIsComputed(t *testing.T) {
+	for _, tk := range suiteTasks(t) {
+		if tk.Hash != runtime.ComputeHash(tk) {
+			t.Errorf("%s: recorded hash is not the task's", tk.ID)
+		}
+	}
+}

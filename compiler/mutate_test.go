@@ -8,6 +8,7 @@ import (
 
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/runtime"
 )
 
 // mutationModule is the shipped suite plus a mutation of db_pool over
@@ -111,4 +112,15 @@ func BenchmarkMutate(b *testing.B) {
 		n += min(b.N-n, total)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "tasks/s")
+}
+
+// TestMutationHashesAreTheTasks: a variant's recorded hash is its task's
+// semantic hash, derived expert plan included.
+func TestMutationHashesAreTheTasks(t *testing.T) {
+	m, mu := mutationModule(t)
+	compiler.Mutate(m, mu, compiler.MutateOptions{Sample: 8, Seed: 2}, func(v *compiler.Variant) {
+		if v.Task != nil && v.Task.Hash != runtime.ComputeHash(v.Task) {
+			t.Errorf("%s: hash %s, but the task hashes to %s", v.Task.ID, v.Task.Hash, runtime.ComputeHash(v.Task))
+		}
+	})
 }
