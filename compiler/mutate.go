@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"encoding/hex"
 	"math/rand/v2"
 	goruntime "runtime"
 	"slices"
@@ -130,11 +131,14 @@ func compileVariant(m *lang.Module, mu *lang.Mutation, lv lang.Variant) *Variant
 	return v
 }
 
-// behaviourHash identifies what a task does, whatever it is called.
+// behaviourHash identifies what a task does, whatever it is called: the
+// body hash the compiler sealed it with (the id is outside the body).
 func behaviourHash(t *runtime.Task) string {
-	c := *t
-	c.ID, c.Title, c.Hash = "", "", ""
-	return runtime.ComputeHash(&c)
+	if t.Behaviour != "" {
+		return t.Behaviour
+	}
+	body := runtime.BodyHash(t)
+	return hex.EncodeToString(body[:])
 }
 
 // sampleIndexes draws k distinct indexes of [0, n) with a seeded PRNG

@@ -23,14 +23,16 @@ import (
 var hashBufs = sync.Pool{New: func() any { return &hasher{b: make([]byte, 0, 64<<10)} }}
 
 // ComputeHash returns the semantic hash of a task (Hash itself excluded):
-// the hash of its certification results (Evidence, Optimal, Plan, Certified,
-// Uncertified) and of BodyHash, everything else. The two levels let the
+// the hash of its id, its certification results (Evidence, Optimal, Plan,
+// Certified, Uncertified) and BodyHash, everything else. The id is outside
+// the body so that the body identifies behaviour: two tasks that differ
+// only in name have one body. The two levels let the
 // compiler hash the body once, use it as the certification cache key, and
 // seal the result cheaply.
 func ComputeHash(t *Task) string { return SealHash(BodyHash(t), t) }
 
-// BodyHash is the hash of everything in a task but its certification
-// results and Hash.
+// BodyHash is the hash of everything in a task but its id, its
+// certification results and Hash.
 func BodyHash(t *Task) [sha256.Size]byte {
 	h := hashBufs.Get().(*hasher)
 	defer hashBufs.Put(h)
@@ -44,6 +46,7 @@ func SealHash(body [sha256.Size]byte, t *Task) string {
 	h := hashBufs.Get().(*hasher)
 	defer hashBufs.Put(h)
 	h.b = append(h.b[:0], body[:]...)
+	h.s(t.ID)
 	h.n(len(t.Evidence))
 	for _, x := range t.Evidence {
 		h.i(int64(x.Tool))
@@ -83,7 +86,6 @@ func (h *hasher) bl(x bool) {
 
 func (h *hasher) body(t *Task) {
 	h.i(int64(t.Format))
-	h.s(t.ID)
 	h.s(t.Title)
 	h.s(t.Alert)
 	h.s(t.Difficulty)

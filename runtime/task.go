@@ -325,6 +325,9 @@ type Task struct {
 	Init     []uint64 `json:"init"` // History rows, oldest first, ending at InitTick
 
 	Hash string `json:"hash,omitempty"`
+	// Behaviour is the hex BodyHash the compiler sealed Hash with: the same
+	// for tasks that differ only in id. Not part of the IR.
+	Behaviour string `json:"-"`
 
 	prepared *prepared // see Prepare; not part of the IR
 }
