@@ -51,7 +51,7 @@ of the viable space without compiling anything.`,
 				for _, n := range names {
 					mu := m.Mutation(n)
 					if mu == nil {
-						return usageError{fmt.Errorf("no mutation named %q.%s", n, lang.DidYouMean(n, mutationNames(m)))}
+						return usageError{fmt.Errorf("no mutation named %q.%s", n, lang.DidYouMean(n, lang.MutationNames(m)))}
 					}
 					muts = append(muts, mu)
 				}
@@ -173,14 +173,6 @@ func (a *axisFlags) apply(m *lang.Module, mu *lang.Mutation) error {
 		return usageError{fmt.Errorf("--parameters: %q is not domain or default", a.parameters)}
 	}
 	return nil
-}
-
-func mutationNames(m *lang.Module) []string {
-	var out []string
-	for _, mu := range m.Mutations {
-		out = append(out, mu.Name)
-	}
-	return out
 }
 
 func faultNames(m *lang.Module) []string {

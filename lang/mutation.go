@@ -658,7 +658,7 @@ func (c *checker) checkSuiteSpec(s *SuiteSpec) {
 	}
 	for i, n := range s.Mutations {
 		if c.m.Mutation(n) == nil {
-			c.unknown(s.MutationRanges[i], "mutation", n, mutationNamesOf(c.m))
+			c.unknown(s.MutationRanges[i], "mutation", n, MutationNames(c.m))
 		}
 	}
 	if s.Reserve != "" {
@@ -679,7 +679,8 @@ func (c *checker) checkSuiteSpec(s *SuiteSpec) {
 	}
 }
 
-func mutationNamesOf(m *Module) []string {
+// MutationNames lists the module's mutations, for suggestions.
+func MutationNames(m *Module) []string {
 	var out []string
 	for _, mu := range m.Mutations {
 		out = append(out, mu.Name)
