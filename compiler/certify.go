@@ -57,6 +57,10 @@ func (b *build) certify() {
 		// its body is known only afterwards; nothing to look up.
 		r := b.certifyAfresh()
 		r.apply(b.t)
+		if b.alerting >= 0 {
+			// Its difficulty is estimated, from the alert derived above.
+			b.t.Difficulty = difficultyOf(b.t, b.alerting)
+		}
 		body := runtime.BodyHash(b.t)
 		b.t.Hash, b.t.Behaviour = runtime.SealHash(body, b.t), hex.EncodeToString(body[:])
 		return

@@ -34,6 +34,10 @@ type slotKey struct {
 
 // build is the state of compiling one incident.
 type build struct {
+	// alerting is the first service to show a symptom at step 1, found
+	// when the alert is derived (-1: not derived).
+	alerting int
+
 	m       *lang.Module
 	in      *lang.Incident
 	sys     *lang.System
@@ -208,7 +212,7 @@ func CompileWith(m *lang.Module, opt Options) ([]*runtime.Task, lang.Diagnostics
 }
 
 func newBuild(m *lang.Module, in *lang.Incident) *build {
-	b := &build{m: m, in: in, t: &runtime.Task{Format: runtime.FormatVersion, History: History},
+	b := &build{alerting: -1, m: m, in: in, t: &runtime.Task{Format: runtime.FormatVersion, History: History},
 		slotIndex: map[slotKey]runtime.SlotID{}, strIndex: map[string]int{}, kindDefault: map[runtime.SlotID]value.Value{}}
 	b.intern(runtime.StatusHealthy)
 	return b

@@ -973,7 +973,7 @@ func (d *derived) apply(t *runtime.Task) {
 // deriveAlert writes the alert of an incident that has none, as monitoring
 // would word it: the alerting service's first symptom at step 1 (a status
 // that is not healthy, or the first metric out of its band). It names what
-// is observed, never a cause.
+// is observed, never a cause; with no symptom the incident is an error.
 func (b *build) deriveAlert() {
 	t := b.t
 	if t.Alert != "" {
@@ -983,8 +983,10 @@ func (b *build) deriveAlert() {
 	ep.Reset(0)
 	ep.Advance()
 	si := alertingService(&world{t: t, ep: ep})
+	b.alerting = si
 	if si < 0 {
-		t.Alert = "An on-call check reports that something is wrong, but no service shows a symptom."
+		// Nothing to alert on: such a variant is no incident.
+		b.errAt(b.in.DefRange, "No symptom to alert on", "No service shows a symptom at step 1 (a status other than healthy, or a metric out of its band), so there is no alert to derive.")
 		return
 	}
 	s := &t.Services[si]

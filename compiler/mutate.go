@@ -127,7 +127,7 @@ func compileVariant(m *lang.Module, mu *lang.Mutation, lv lang.Variant) *Variant
 		return v
 	}
 	v.Task = t
-	v.Difficulty = EstimateDifficulty(t)
+	v.Difficulty = t.Difficulty // estimated when it compiled
 	return v
 }
 
@@ -171,12 +171,15 @@ func sampleIndexes(n, k int, seed uint64) []int {
 // EstimateDifficulty grades a certified task from its features: easy when
 // the first service to show a symptom is the faulty one and the certified
 // optimum needs one read; hard when that service is only a victim;
-// medium otherwise.
+// medium otherwise. A mutation variant's compiled task carries it already.
 func EstimateDifficulty(t *runtime.Task) string {
 	ep := runtime.NewEpisode(t)
 	ep.Reset(0)
 	ep.Advance()
-	alerting := alertingService(&world{t: t, ep: ep})
+	return difficultyOf(t, alertingService(&world{t: t, ep: ep}))
+}
+
+func difficultyOf(t *runtime.Task, alerting int) string {
 	faulty := false
 	for _, f := range t.Faults {
 		faulty = faulty || int(f.Service) == alerting
