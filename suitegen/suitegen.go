@@ -7,6 +7,7 @@ package suitegen
 
 import (
 	"crypto/sha256"
+	"math"
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
@@ -101,48 +102,39 @@ func Build(m *lang.Module, spec *lang.SuiteSpec, workers int, secret string) (*S
 	}
 	s.Tasks = tasks
 
-	// Difficulty: thresholds on the score from the train split's
-	// quantiles for the spec's mix, applied to every task.
-	var train []float64
+	// Greedy, the independent yardstick, plays every train and dev task
+	// once (it is deterministic, and blind to the labels to come).
+	k := eval.Knowledge(m, lang.ProfileNative)
+	var train []*Task
 	for _, t := range s.Tasks {
-		if t.Incident.Split == "train" {
-			train = append(train, t.Score)
+		if t.Task.Split == "train" || t.Task.Split == "dev" {
+			t.Greedy = eval.Play(t.Task, agents.NewGreedy(k), 0, 1, false).Record.Success
+		}
+		if t.Task.Split == "train" {
+			train = append(train, t)
 		}
 	}
-	s.Thresholds = thresholds(train, spec.Mix)
+	// Calibration: the two score thresholds, among the train scores, whose
+	// labels on train come closest to the spec's mix while greedy's success
+	// on train falls from easy to medium to hard (and is higher on easy
+	// than on hard).
+	s.Thresholds = calibrate(train, spec.Mix)
 	for _, t := range s.Tasks {
-		d := "medium"
-		switch {
-		case t.Score <= s.Thresholds[0]:
-			d = "easy"
-		case t.Score > s.Thresholds[1]:
-			d = "hard"
-		}
+		d := grade(t.Score, s.Thresholds)
 		t.Incident.Difficulty, t.Task.Difficulty = d, d
 		t.Incident.Split = t.Task.Split
 		t.Incident.Alert, t.Incident.Expert = t.Task.Alert, t.Task.Expert
 		t.Task.Hash = runtime.ComputeHash(t.Task)
 	}
-	// Greedy, the independent yardstick: one episode each (it is
-	// deterministic) on train and dev.
-	k := eval.Knowledge(m, lang.ProfileNative)
+	// The ordering is calibrated on train and tested on dev.
 	for _, split := range []string{"train", "dev"} {
-		c := Calibration{Split: split, Tasks: map[string]int{}, Success: map[string]float64{}}
+		var tasks []*Task
 		for _, t := range s.Tasks {
-			if t.Task.Split != split {
-				continue
-			}
-			t.Greedy = eval.Play(t.Task, agents.NewGreedy(k), 0, 1, false).Record.Success
-			c.Tasks[t.Task.Difficulty]++
-			if t.Greedy {
-				c.Success[t.Task.Difficulty]++
+			if t.Task.Split == split {
+				tasks = append(tasks, t)
 			}
 		}
-		for d, n := range c.Tasks {
-			c.Success[d] /= float64(n)
-		}
-		c.Monotone = c.Success["easy"] >= c.Success["medium"] && c.Success["medium"] >= c.Success["hard"]
-		s.Calibrations = append(s.Calibrations, c)
+		s.Calibrations = append(s.Calibrations, measure(split, tasks, s.Thresholds))
 	}
 	return s, nil
 }
@@ -236,6 +228,71 @@ func assignSplits(tasks []*Task, shares map[string]float64) {
 		}
 		t.Task.Split, t.Incident.Split = split, split
 	}
+}
+
+func grade(score float64, th [2]float64) string {
+	switch {
+	case score <= th[0]:
+		return "easy"
+	case score > th[1]:
+		return "hard"
+	}
+	return "medium"
+}
+
+// measure is greedy's success per difficulty over tasks graded by th.
+func measure(split string, tasks []*Task, th [2]float64) Calibration {
+	c := Calibration{Split: split, Tasks: map[string]int{}, Success: map[string]float64{}}
+	for _, t := range tasks {
+		d := grade(t.Score, th)
+		c.Tasks[d]++
+		if t.Greedy {
+			c.Success[d]++
+		}
+	}
+	for d, n := range c.Tasks {
+		c.Success[d] /= float64(n)
+	}
+	c.Monotone = c.Success["easy"] >= c.Success["medium"] && c.Success["medium"] >= c.Success["hard"]
+	return c
+}
+
+// calibrate tries every pair of thresholds drawn from the train scores and
+// keeps the one whose train labels are nearest the mix among those under
+// which greedy's train success falls with difficulty (easy above hard).
+// With no such pair it falls back to the mix's quantiles.
+func calibrate(train []*Task, mix map[string]float64) [2]float64 {
+	var scores []float64
+	for _, t := range train {
+		scores = append(scores, t.Score)
+	}
+	fallback := thresholds(scores, mix)
+	if len(train) == 0 {
+		return fallback
+	}
+	cands := slices.Clone(scores)
+	sort.Float64s(cands)
+	cands = slices.Compact(cands)
+	cands = append([]float64{cands[0] - 1}, cands...) // "no easy task"
+	total := mix["easy"] + mix["medium"] + mix["hard"]
+	best, bestCost := fallback, math.Inf(1)
+	for i, lo := range cands {
+		for _, hi := range cands[i:] {
+			th := [2]float64{lo, hi}
+			c := measure("train", train, th)
+			if !c.Monotone || c.Success["easy"] <= c.Success["hard"] {
+				continue
+			}
+			cost := 0.0
+			for _, d := range []string{"easy", "medium", "hard"} {
+				cost += math.Abs(float64(c.Tasks[d])/float64(len(train)) - mix[d]/total)
+			}
+			if cost < bestCost-1e-12 {
+				best, bestCost = th, cost
+			}
+		}
+	}
+	return best
 }
 
 // thresholds picks the scores that cut the sorted train scores at the
