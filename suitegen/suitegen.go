@@ -7,9 +7,9 @@ package suitegen
 
 import (
 	"crypto/sha256"
-	"math"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sort"
