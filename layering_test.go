@@ -22,7 +22,8 @@ var allowed = map[string][]string{
 	"compiler":  {"value", "lang", "runtime"},
 	"eval":      {"value", "lang", "compiler", "runtime", "agents"},
 	"suitegen":  {"value", "lang", "compiler", "runtime", "agents", "eval"},
-	"cli":       {"value", "lang", "compiler", "runtime", "stdlib", "agents", "eval", "suitegen"},
+	"lsp":       {"value", "lang", "compiler", "runtime"},
+	"cli":       {"value", "lang", "compiler", "runtime", "stdlib", "agents", "eval", "suitegen", "lsp"},
 	"cmd/srezc": {"cli"},
 }
 

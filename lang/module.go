@@ -343,3 +343,51 @@ func (k *ServiceKind) Quantity(name string) *Quantity   { return findDecl(k.Deri
 func (k *ServiceKind) Role(name string) *Role           { return findDecl(k.Roles, name) }
 func (s *System) Service(name string) *SystemService    { return findDecl(s.Services, name) }
 func (f *FaultKind) Param(name string) *Param           { return findDecl(f.Params, name) }
+
+// NamedDecl is a declaration with what kind of thing it declares.
+type NamedDecl struct {
+	Kind string
+	Decl *Decl
+}
+
+// AllDecls lists every top-level declaration of the module, in kind order
+// and source order within a kind.
+func (m *Module) AllDecls() []NamedDecl {
+	var out []NamedDecl
+	add := func(kind string, ds []*Decl) {
+		for _, d := range ds {
+			out = append(out, NamedDecl{kind, d})
+		}
+	}
+	add("service_kind", declsOf(m.ServiceKinds))
+	add("system", declsOf(m.Systems))
+	add("fault_kind", declsOf(m.FaultKinds))
+	add("distractor_kind", declsOf(m.DistractorKinds))
+	add("noise_pattern", declsOf(m.NoisePatterns))
+	add("tool", declsOf(m.Tools))
+	add("rubric", declsOf(m.Rubrics))
+	add("incident", declsOf(m.Incidents))
+	add("suite", declsOf(m.Suites))
+	add("mutation", declsOf(m.Mutations))
+	add("suite_spec", declsOf(m.SuiteSpecs))
+	return out
+}
+
+// Decls are the top-level declarations named name.
+func (m *Module) Decls(name string) []*Decl {
+	var out []*Decl
+	for _, d := range m.AllDecls() {
+		if d.Decl.Name == name {
+			out = append(out, d.Decl)
+		}
+	}
+	return out
+}
+
+func declsOf[T interface{ decl() *Decl }](list []T) []*Decl {
+	out := make([]*Decl, len(list))
+	for i, x := range list {
+		out[i] = x.decl()
+	}
+	return out
+}

@@ -1,0 +1,181 @@
+package lsp_test
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/srezc/srezc/lsp"
+)
+
+// client is an LSP client on a real JSON-RPC connection to the server.
+type client struct {
+	t     *testing.T
+	conn  jsonrpc2.Conn
+	diags chan *protocol.PublishDiagnosticsParams
+}
+
+func start(t *testing.T) *client {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	lsp.Debounce = 5 * time.Millisecond
+	a, b := net.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go lsp.Serve(ctx, a)
+	c := &client{t: t, conn: jsonrpc2.NewConn(jsonrpc2.NewStream(b)), diags: make(chan *protocol.PublishDiagnosticsParams, 64)}
+	c.conn.Go(ctx, func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+		if req.Method() == protocol.MethodTextDocumentPublishDiagnostics {
+			var p protocol.PublishDiagnosticsParams
+			if err := json.Unmarshal(req.Params(), &p); err == nil {
+				c.diags <- &p
+			}
+			return nil
+		}
+		return reply(ctx, nil, nil)
+	})
+	return c
+}
+
+func (c *client) call(method string, params, result any) {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := c.conn.Call(ctx, method, params, result); err != nil {
+		c.t.Fatalf("%s: %v", method, err)
+	}
+}
+
+func (c *client) notify(method string, params any) {
+	c.t.Helper()
+	if err := c.conn.Notify(context.Background(), method, params); err != nil {
+		c.t.Fatalf("%s: %v", method, err)
+	}
+}
+
+// wait returns the next diagnostics for u that satisfy ok.
+func (c *client) wait(u uri.URI, ok func([]protocol.Diagnostic) bool) []protocol.Diagnostic {
+	c.t.Helper()
+	deadline := time.After(20 * time.Second)
+	for {
+		select {
+		case p := <-c.diags:
+			if p.URI == u && ok(p.Diagnostics) {
+				return p.Diagnostics
+			}
+		case <-deadline:
+			c.t.Fatalf("no matching diagnostics for %s", u)
+		}
+	}
+}
+
+const broken = `incident "x" {
+  alert      = "Cafés see errors — p95 is high."
+  difficulty = "easy"
+  split      = "train"
+  budget = 8
+  system     = "standard"
+
+  fault "db_pool_too_smal" { target = "database" }
+
+  expert = ["inspect_logs(database)"]
+}
+`
+
+// TestSession drives the server as an editor would: initialize, open a
+// file with an error, see it, fix it, see it go, jump into the stdlib,
+// format, shut down.
+func TestSession(t *testing.T) {
+	c := start(t)
+	var init protocol.InitializeResult
+	c.call(protocol.MethodInitialize, &protocol.InitializeParams{}, &init)
+	if init.ServerInfo == nil || init.ServerInfo.Name != "srezc" {
+		t.Fatalf("initialize: %+v", init)
+	}
+	c.notify(protocol.MethodInitialized, &protocol.InitializedParams{})
+
+	dir := t.TempDir()
+	u := uri.File(filepath.Join(dir, "a.srez.hcl"))
+	c.notify(protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, LanguageID: "srezc", Version: 1, Text: broken}})
+	ds := c.wait(u, func(ds []protocol.Diagnostic) bool { return len(ds) > 0 })
+	var unknown *protocol.Diagnostic
+	for i := range ds {
+		if strings.HasPrefix(ds[i].Message, "Unknown fault kind") {
+			unknown = &ds[i]
+		}
+	}
+	if unknown == nil {
+		t.Fatalf("no unknown-fault-kind diagnostic: %+v", ds)
+	}
+	// Line 8 (0-based 7), the label from its opening quote.
+	if unknown.Range.Start != (protocol.Position{Line: 7, Character: 8}) || !strings.Contains(unknown.Message, `Did you mean "db_pool_too_small"`) {
+		t.Errorf("diagnostic at %+v: %s", unknown.Range, unknown.Message)
+	}
+
+	// An incremental change fixes the typo: the diagnostic goes.
+	c.notify(protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
+		TextDocument: protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: 2},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{{
+			Range: protocol.Range{Start: protocol.Position{Line: 7, Character: 25}, End: protocol.Position{Line: 7, Character: 25}},
+			Text:  "l",
+		}},
+	})
+	c.wait(u, func(ds []protocol.Diagnostic) bool {
+		for _, d := range ds {
+			if strings.HasPrefix(d.Message, "Unknown fault kind") {
+				return false
+			}
+		}
+		return true
+	})
+
+	// Go to the definition of the fault kind: in the materialised stdlib.
+	var locs []protocol.Location
+	c.call(protocol.MethodTextDocumentDefinition, &protocol.DefinitionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: protocol.Position{Line: 7, Character: 12}}}, &locs)
+	if len(locs) != 1 || !strings.HasSuffix(locs[0].URI.Filename(), "faults.srez.hcl") {
+		t.Fatalf("definition: %+v", locs)
+	}
+	if src, err := os.ReadFile(locs[0].URI.Filename()); err != nil || !strings.Contains(string(src), `fault_kind "db_pool_too_small"`) {
+		t.Errorf("the stdlib file the definition points at: %v", err)
+	}
+
+	// Formatting: the misaligned attributes are aligned in one edit.
+	var edits []protocol.TextEdit
+	c.call(protocol.MethodTextDocumentFormatting, &protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}, &edits)
+	if len(edits) != 1 || !strings.Contains(edits[0].NewText, `fault "db_pool_too_small" { target = "database" }`) {
+		t.Errorf("formatting: %+v", edits)
+	}
+
+	var symbols []protocol.DocumentSymbol
+	c.call(protocol.MethodTextDocumentDocumentSymbol, &protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}, &symbols)
+	if len(symbols) != 1 || symbols[0].Name != "x" || symbols[0].Detail != "incident" {
+		t.Errorf("symbols: %+v", symbols)
+	}
+
+	c.call(protocol.MethodShutdown, nil, nil)
+	c.notify(protocol.MethodExit, nil)
+}
+
+// TestUnknownMethodAndBadParams: the server answers, and stays up.
+func TestUnknownMethodAndBadParams(t *testing.T) {
+	c := start(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := c.conn.Call(ctx, "textDocument/nonsense", map[string]int{"a": 1}, nil); err == nil {
+		t.Error("an unknown method got no error")
+	}
+	if _, err := c.conn.Call(ctx, protocol.MethodTextDocumentDefinition, "not an object", nil); err == nil {
+		t.Error("bad params got no error")
+	}
+	var init protocol.InitializeResult
+	c.call(protocol.MethodInitialize, &protocol.InitializeParams{}, &init)
+}
