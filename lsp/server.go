@@ -47,6 +47,9 @@ type Server struct {
 	generation int
 	stdlibDir  string
 	shutdown   bool
+	// last is the most recent analysis, which hover and completion read:
+	// analysing again per keystroke would cost 40 ms.
+	last *lang.Module
 }
 
 // Serve runs a server on a stream (stdio for an editor) until the client
@@ -169,6 +172,24 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 			return reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%v", err))
 		}
 		return reply(ctx, s.definition(p.TextDocument.URI, p.Position), nil)
+	case protocol.MethodTextDocumentHover:
+		var p protocol.HoverParams
+		if err := json.Unmarshal(params, &p); err != nil {
+			return reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%v", err))
+		}
+		m, text := s.analysed(p.TextDocument.URI)
+		doc := hover(m, text, offsetOf(text, p.Position))
+		if doc == "" {
+			return reply(ctx, nil, nil)
+		}
+		return reply(ctx, &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: doc}}, nil)
+	case protocol.MethodTextDocumentCompletion:
+		var p protocol.CompletionParams
+		if err := json.Unmarshal(params, &p); err != nil {
+			return reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%v", err))
+		}
+		m, text := s.analysed(p.TextDocument.URI)
+		return reply(ctx, &protocol.CompletionList{Items: completion(m, text, offsetOf(text, p.Position))}, nil)
 	case protocol.MethodTextDocumentDocumentSymbol:
 		var p protocol.DocumentSymbolParams
 		if err := json.Unmarshal(params, &p); err != nil {
@@ -187,6 +208,8 @@ func (s *Server) initialize() *protocol.InitializeResult {
 				Change:    protocol.TextDocumentSyncKindIncremental,
 			},
 			DocumentFormattingProvider: true,
+			HoverProvider:              true,
+			CompletionProvider:         &protocol.CompletionOptions{TriggerCharacters: []string{"\"", " "}},
 			DefinitionProvider:         true,
 			DocumentSymbolProvider:     true,
 		},
@@ -270,6 +293,9 @@ func (s *Server) analyse(gen int) {
 	if !s.current(gen) {
 		return
 	}
+	s.mu.Lock()
+	s.last = m
+	s.mu.Unlock()
 	s.publish(m, byPath, diags)
 	if diags.HasErrors() {
 		return
@@ -409,6 +435,22 @@ func (s *Server) definition(u uri.URI, pos protocol.Position) []protocol.Locatio
 		}
 	}
 	return out
+}
+
+// analysed returns the latest analysis (analysing once if there is none
+// yet) and the document's current text.
+func (s *Server) analysed(u uri.URI) (*lang.Module, string) {
+	s.mu.Lock()
+	m, text := s.last, s.docs[u]
+	s.mu.Unlock()
+	if m == nil {
+		files, _ := s.module()
+		m, _ = lang.Analyze(files)
+		s.mu.Lock()
+		s.last = m
+		s.mu.Unlock()
+	}
+	return m, text
 }
 
 // nameAt is the quoted string or identifier around a byte offset.

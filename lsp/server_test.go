@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -178,4 +179,50 @@ func TestUnknownMethodAndBadParams(t *testing.T) {
 	}
 	var init protocol.InitializeResult
 	c.call(protocol.MethodInitialize, &protocol.InitializeParams{}, &init)
+}
+
+// TestHoverAndCompletion: documentation from the stdlib where a name is
+// used, and completion that knows the cursor's place.
+func TestHoverAndCompletion(t *testing.T) {
+	c := start(t)
+	var init protocol.InitializeResult
+	c.call(protocol.MethodInitialize, &protocol.InitializeParams{}, &init)
+	u := uri.File(filepath.Join(t.TempDir(), "a.srez.hcl"))
+	text := strings.Replace(broken, "db_pool_too_smal", "db_pool_too_small", 1)
+	c.notify(protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, Version: 1, Text: text}})
+	c.wait(u, func([]protocol.Diagnostic) bool { return true })
+
+	var h protocol.Hover
+	c.call(protocol.MethodTextDocumentHover, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: protocol.Position{Line: 7, Character: 12}}}, &h)
+	if !strings.Contains(h.Contents.Value, "fault kind") || !strings.Contains(h.Contents.Value, "Mechanism: `connection_pool_exhausted`") || !strings.Contains(h.Contents.Value, "`size` int") {
+		t.Errorf("hover on the fault kind: %q", h.Contents.Value)
+	}
+
+	complete := func(line, char uint32) []string {
+		var list protocol.CompletionList
+		c.call(protocol.MethodTextDocumentCompletion, &protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: protocol.Position{Line: line, Character: char}}}, &list)
+		var labels []string
+		for _, it := range list.Items {
+			labels = append(labels, it.Label)
+		}
+		return labels
+	}
+	// In the fault's label: fault kinds.
+	if got := complete(7, 10); !slices.Contains(got, "db_index_disabled") || slices.Contains(got, "standard") {
+		t.Errorf("completion in a fault label: %v", got)
+	}
+	// In the fault's target: the incident's services.
+	if got := complete(7, 41); !slices.Contains(got, "database") || !slices.Contains(got, "cache") {
+		t.Errorf("completion in a target: %v", got)
+	}
+	// In the system attribute: systems.
+	if got := complete(5, 17); !slices.Contains(got, "standard") || !slices.Contains(got, "sre_zero") {
+		t.Errorf("completion in system: %v", got)
+	}
+	// On an empty line of the incident body: its arguments and blocks.
+	if got := complete(6, 0); !slices.Contains(got, "resolved_when") || !slices.Contains(got, "fault") {
+		t.Errorf("completion in the incident body: %v", got)
+	}
 }
