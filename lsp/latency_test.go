@@ -1,0 +1,57 @@
+package lsp
+
+import (
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/srezc/srezc/lang"
+)
+
+// thousandLines is a 1,000-line module: shipped incidents concatenated.
+func thousandLines(tb testing.TB) string {
+	var b strings.Builder
+	lines := 0
+	for _, f := range lang.ScenarioFiles() {
+		if lines >= 1000 {
+			break
+		}
+		b.Write(f.Src)
+		b.WriteByte('\n')
+		lines += strings.Count(string(f.Src), "\n") + 1
+	}
+	return b.String()
+}
+
+// p95 runs f n times and reports the 95th percentile.
+func p95(b *testing.B, name string, n int, f func(i int)) {
+	d := make([]time.Duration, n)
+	for i := range d {
+		start := time.Now()
+		f(i)
+		d[i] = time.Since(start)
+	}
+	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	b.ReportMetric(float64(d[n*95/100].Microseconds())/1000, name+"-p95-ms")
+}
+
+// BenchmarkLatency measures, on a 1,000-line module, the analysis behind
+// diagnostics after an edit, and completion and hover (which read the last
+// analysis and the document's current text).
+func BenchmarkLatency(b *testing.B) {
+	text := thousandLines(b)
+	files := []*lang.File{{Name: "big.srez.hcl", Src: []byte(text)}}
+	m, _ := lang.Analyze(files)
+	at := strings.Index(text, `fault "`) + len(`fault "`)
+	hoverAt := strings.Index(text, "db_pool_too_small")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p95(b, "diagnostics", 20, func(j int) {
+			edited := text[:at] + text[at:] + strings.Repeat(" ", j%3)
+			lang.Analyze([]*lang.File{{Name: "big.srez.hcl", Src: []byte(edited)}})
+		})
+		p95(b, "completion", 100, func(int) { completion(m, text, at) })
+		p95(b, "hover", 100, func(int) { hover(m, text, hoverAt) })
+	}
+}
