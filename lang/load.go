@@ -1,11 +1,13 @@
 package lang
 
 import (
+	"crypto/sha256"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -108,7 +110,7 @@ func AnalyzeWith(std, files []*File) (*Module, Diagnostics) {
 	unparsed := map[string]bool{}
 	for _, f := range all {
 		byName[f.Name] = f
-		syn, ds := hclsyntax.ParseConfig(f.Src, f.Name, hcl.InitialPos)
+		syn, ds := parseCached(f)
 		diags = append(diags, fromHCLDiags(ds)...)
 		if syn == nil {
 			continue
@@ -175,4 +177,43 @@ func markFileBroken(m *Module, name string) {
 	for _, x := range m.Incidents {
 		mark(&x.Decl)
 	}
+}
+
+// Parsing was a third of an analysis, and an editor analyses the same
+// stdlib and unchanged files on every keystroke: syntax trees are cached
+// by file name and content. Nothing downstream modifies a tree.
+var (
+	parsedMu    sync.Mutex
+	parsedFiles = map[parseKey]parsed{}
+)
+
+type parseKey struct {
+	name string
+	sum  [sha256.Size]byte
+}
+
+type parsed struct {
+	file  *hcl.File
+	diags hcl.Diagnostics
+}
+
+// maxParsedFiles bounds the cache; when full it starts over.
+const maxParsedFiles = 512
+
+func parseCached(f *File) (*hcl.File, hcl.Diagnostics) {
+	key := parseKey{f.Name, sha256.Sum256(f.Src)}
+	parsedMu.Lock()
+	p, ok := parsedFiles[key]
+	parsedMu.Unlock()
+	if ok {
+		return p.file, p.diags
+	}
+	syn, ds := hclsyntax.ParseConfig(f.Src, f.Name, hcl.InitialPos)
+	parsedMu.Lock()
+	if len(parsedFiles) >= maxParsedFiles {
+		clear(parsedFiles)
+	}
+	parsedFiles[key] = parsed{syn, ds}
+	parsedMu.Unlock()
+	return syn, ds
 }
