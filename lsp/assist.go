@@ -48,7 +48,7 @@ var blockSchemas = map[string][2][]string{
 func completion(m *lang.Module, text string, off int) []protocol.CompletionItem {
 	c := lang.CursorAt([]byte(text), off)
 	var items []protocol.CompletionItem
-	add := func(label string, kind protocol.CompletionItemKind, detail, doc string) {
+	var add adder = func(label string, kind protocol.CompletionItemKind, detail, doc string) {
 		items = append(items, protocol.CompletionItem{Label: label, Kind: kind, Detail: detail, Documentation: doc})
 	}
 	decls := func(kind string) {
@@ -68,6 +68,40 @@ func completion(m *lang.Module, text string, off int) []protocol.CompletionItem 
 		case "noise":
 			decls("noise_pattern")
 		}
+	case c.Attr == "expert" && c.InValue:
+		expertCompletion(m, c, text, off, add)
+	case c.Attr != "" && c.InValue && c.BlockType() == "fault":
+		// A parameter's value: the values of its domain.
+		if fk := faultAt(m, c); fk != nil {
+			if p := fk.Param(c.Attr); p != nil {
+				for _, v := range p.Domain {
+					add(v.String(), protocol.CompletionItemKindValue, "value of "+fk.Name+"."+p.Name, "")
+				}
+			}
+		}
+		if c.Attr == "target" {
+			servicesOf(m, c, add)
+		}
+	case c.Attr != "" && c.InValue && c.BlockType() == "service_kind" && slices.Contains([]string{"value", "next", "when", "initial"}, c.Attr),
+		c.Attr != "" && c.InValue && slices.Contains([]string{"derived", "metric", "state", "status", "log"}, c.BlockType()) && slices.Contains([]string{"value", "next", "when"}, c.Attr):
+		// Names an expression of a service kind may read.
+		if k := kindAt(m, c); k != nil {
+			for _, ck := range k.Config {
+				add("config."+ck.Name, protocol.CompletionItemKindVariable, "config "+ck.Kind.String(), ck.Description)
+			}
+			for _, st := range k.States {
+				add("state."+st.Name, protocol.CompletionItemKindVariable, "state "+st.Kind.String(), st.Description)
+			}
+			for _, q := range k.Derived {
+				add(q.Name, protocol.CompletionItemKindVariable, q.Kind.String(), q.Description)
+			}
+			for _, r := range k.Roles {
+				add(r.Name, protocol.CompletionItemKindModule, "role ("+r.Kind+")", r.Description)
+			}
+			for _, b := range lang.Builtins {
+				add(b, protocol.CompletionItemKindFunction, "builtin", "")
+			}
+		}
 	case c.Attr != "" && c.InValue:
 		switch c.Attr {
 		case "system":
@@ -82,20 +116,22 @@ func completion(m *lang.Module, text string, off int) []protocol.CompletionItem 
 			for _, d := range []string{"easy", "medium", "hard"} {
 				add(d, protocol.CompletionItemKindEnumMember, "difficulty", "")
 			}
+		case "profile":
+			for _, d := range []string{lang.ProfileNative, lang.ProfileSreZero} {
+				add(d, protocol.CompletionItemKindEnumMember, "rubric profile", "")
+			}
 		case "split":
 			for _, d := range []string{"train", "dev", "test"} {
 				add(d, protocol.CompletionItemKindEnumMember, "split", "")
 			}
 		case "target", "service":
-			if in := incidentAt(m, c); in != nil {
-				if sys := m.System(in.System); sys != nil {
-					for _, s := range sys.Services {
-						add(s.Name, protocol.CompletionItemKindValue, "service ("+s.Kind+")", "")
-					}
-					for _, f := range sys.Fixtures {
-						add(f.Name, protocol.CompletionItemKindValue, "service", "")
-					}
-				}
+			servicesOf(m, c, add)
+		}
+	case c.Attr == "" && c.BlockType() == "set_config":
+		// A system service's site tuning: its kind's config keys.
+		if k := systemServiceKind(m, c); k != nil {
+			for _, ck := range k.Config {
+				add(ck.Name, protocol.CompletionItemKindProperty, configDoc(ck), ck.Description)
 			}
 		}
 	case c.Attr == "":
@@ -117,6 +153,96 @@ func completion(m *lang.Module, text string, off int) []protocol.CompletionItem 
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].Label < items[j].Label })
 	return items
+}
+
+type adder func(label string, kind protocol.CompletionItemKind, detail, doc string)
+
+func servicesOf(m *lang.Module, c lang.Cursor, add adder) {
+	in := incidentAt(m, c)
+	if in == nil {
+		return
+	}
+	if sys := m.System(in.System); sys != nil {
+		for _, s := range sys.Services {
+			add(s.Name, protocol.CompletionItemKindValue, "service ("+s.Kind+")", "")
+		}
+		for _, f := range sys.Fixtures {
+			add(f.Name, protocol.CompletionItemKindValue, "service", "")
+		}
+	}
+}
+
+func faultAt(m *lang.Module, c lang.Cursor) *lang.FaultKind {
+	b := c.Blocks[len(c.Blocks)-1]
+	if b.Type != "fault" || len(b.Labels) == 0 {
+		return nil
+	}
+	return m.FaultKind(b.Labels[0])
+}
+
+// kindAt is the service kind around the cursor.
+func kindAt(m *lang.Module, c lang.Cursor) *lang.ServiceKind {
+	for _, b := range c.Blocks {
+		if b.Type == "service_kind" && len(b.Labels) > 0 {
+			return m.ServiceKind(b.Labels[0])
+		}
+	}
+	return nil
+}
+
+// systemServiceKind is the kind of the system service around the cursor.
+func systemServiceKind(m *lang.Module, c lang.Cursor) *lang.ServiceKind {
+	var sys *lang.System
+	for _, b := range c.Blocks {
+		switch {
+		case b.Type == "system" && len(b.Labels) > 0:
+			sys = m.System(b.Labels[0])
+		case b.Type == "service" && len(b.Labels) > 0 && sys != nil:
+			if ss := sys.Service(b.Labels[0]); ss != nil {
+				return m.ServiceKind(ss.Kind)
+			}
+		}
+	}
+	return nil
+}
+
+// expertCompletion completes inside an expert action string: a tool name,
+// then a service of the incident, then (for update_config and
+// inspect_config) a config key of that service's kind.
+func expertCompletion(m *lang.Module, c lang.Cursor, text string, off int, add adder) {
+	start := strings.LastIndexByte(text[:off], '"')
+	if start < 0 {
+		return
+	}
+	typed := text[start+1 : off]
+	open := strings.IndexByte(typed, '(')
+	if open < 0 {
+		for _, t := range m.Tools {
+			add(t.Name, protocol.CompletionItemKindFunction, "tool ("+t.Effect+")", t.Description)
+		}
+		return
+	}
+	args := strings.Split(typed[open+1:], ",")
+	if len(args) == 1 {
+		servicesOf(m, c, add)
+		return
+	}
+	tool := typed[:open]
+	if len(args) == 2 && (tool == "update_config" || tool == "inspect_config") {
+		in := incidentAt(m, c)
+		if in == nil {
+			return
+		}
+		if sys := m.System(in.System); sys != nil {
+			if ss := sys.Service(strings.TrimSpace(args[0])); ss != nil {
+				if k := m.ServiceKind(ss.Kind); k != nil {
+					for _, ck := range k.Config {
+						add(ck.Name, protocol.CompletionItemKindProperty, configDoc(ck), ck.Description)
+					}
+				}
+			}
+		}
+	}
 }
 
 func domainText(vs []value.Value) string {
@@ -167,13 +293,46 @@ func hover(m *lang.Module, text string, off int) string {
 				parts = append(parts, fmt.Sprintf("**config key of %s**: %s", k.Name, configDoc(ck)))
 			}
 		}
-		for _, q := range k.Metrics() {
+		for _, q := range k.Derived {
 			if q.Name == name {
-				parts = append(parts, fmt.Sprintf("**metric of %s** `%s` (%s%s)%s", k.Name, q.Name, q.Kind, unitText(q.Unit), descText(q.Description)))
+				what := "derived quantity"
+				if q.Metric {
+					what = "metric"
+				}
+				parts = append(parts, fmt.Sprintf("**%s of %s** `%s` (%s%s)%s", what, k.Name, q.Name, q.Kind, unitText(q.Unit), descText(q.Description)))
+			}
+		}
+		for _, st := range k.States {
+			if st.Name == name {
+				parts = append(parts, fmt.Sprintf("**state of %s** `%s` (%s%s)%s", k.Name, st.Name, st.Kind, unitText(st.Unit), descText(st.Description)))
 			}
 		}
 	}
+	if doc, ok := attributeDocs[name]; ok && len(parts) == 0 {
+		parts = append(parts, fmt.Sprintf("**%s**: %s", name, doc))
+	}
 	return strings.Join(parts, "\n\n---\n\n")
+}
+
+// attributeDocs document the language's own words.
+var attributeDocs = map[string]string{
+	"alert":         "What the agent is told when the episode starts. It must not give the cause away (the leak lint checks).",
+	"difficulty":    "easy, medium or hard: the author's label, which the greedy baseline's measured success must agree with.",
+	"split":         "train, dev or test.",
+	"budget":        "The step budget: actions the agent may take before the episode ends.",
+	"system":        "The system the incident runs on: a system block of the module or the stdlib.",
+	"rubric":        "The rubric profile that grades the incident: native (the default) or sre_zero.",
+	"traffic":       "Client requests per second arriving at the system.",
+	"warmup":        "Ticks the faults run before the agent arrives, so cascades are in motion at step 0.",
+	"hold":          "Ticks the grader lets the world settle, and then requires resolved_when to hold for, at resolution.",
+	"resolved_when": "When the incident counts as mitigated (default: every fault fixed and every service healthy).",
+	"expert":        "The hand-written expert plan: text actions certification plays and checks against the informed optimum.",
+	"target":        "The service the fault, distractor or noise applies to.",
+	"fault":         "A fault of the incident: a fault kind applied to a target, with its parameters.",
+	"distractor":    "Harmless but suspicious evidence on a service that is not at fault; acting on it is measured.",
+	"noise":         "A noise pattern: transient effects on what tools show, drawn from the episode seed.",
+	"mutation":      "Expands an incident along fault × target × parameter × distractor × noise axes (srezc mutate).",
+	"suite_spec":    "Describes a generated suite: mutations, task count, seed, split and difficulty shares (srezc suite build).",
 }
 
 func configDoc(ck *lang.ConfigKey) string {

@@ -190,6 +190,21 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		}
 		m, text := s.analysed(p.TextDocument.URI)
 		return reply(ctx, &protocol.CompletionList{Items: completion(m, text, offsetOf(text, p.Position))}, nil)
+	case protocol.MethodTextDocumentReferences:
+		var p protocol.ReferenceParams
+		if err := json.Unmarshal(params, &p); err != nil {
+			return reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%v", err))
+		}
+		return reply(ctx, s.references(p.TextDocument.URI, p.Position, p.Context.IncludeDeclaration), nil)
+	case protocol.MethodTextDocumentCodeAction:
+		var p protocol.CodeActionParams
+		if err := json.Unmarshal(params, &p); err != nil {
+			return reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%v", err))
+		}
+		s.mu.Lock()
+		text := s.docs[p.TextDocument.URI]
+		s.mu.Unlock()
+		return reply(ctx, codeActions(p.TextDocument.URI, text, p.Context.Diagnostics), nil)
 	case protocol.MethodTextDocumentDocumentSymbol:
 		var p protocol.DocumentSymbolParams
 		if err := json.Unmarshal(params, &p); err != nil {
@@ -212,6 +227,8 @@ func (s *Server) initialize() *protocol.InitializeResult {
 			CompletionProvider:         &protocol.CompletionOptions{TriggerCharacters: []string{"\"", " "}},
 			DefinitionProvider:         true,
 			DocumentSymbolProvider:     true,
+			ReferencesProvider:         true,
+			CodeActionProvider:         true,
 		},
 		ServerInfo: &protocol.ServerInfo{Name: "srezc"},
 	}
@@ -451,6 +468,53 @@ func (s *Server) analysed(u uri.URI) (*lang.Module, string) {
 		s.mu.Unlock()
 	}
 	return m, text
+}
+
+// references finds every place a declared name is used: as a quoted
+// string or a block label in any file of the module, the stdlib included.
+func (s *Server) references(u uri.URI, pos protocol.Position, withDecl bool) []protocol.Location {
+	files, byPath := s.module()
+	var text string
+	for _, f := range files {
+		if f.Name == u.Filename() {
+			text = string(f.Src)
+		}
+	}
+	name := nameAt(text, offsetOf(text, pos))
+	if name == "" {
+		return nil
+	}
+	m, _ := lang.Analyze(files)
+	decls := m.Decls(name)
+	if len(decls) == 0 {
+		return nil
+	}
+	var out []protocol.Location
+	quoted := `"` + name + `"`
+	for _, f := range m.Files {
+		loc, ok := s.locate(byPath, f.Name)
+		if !ok {
+			continue
+		}
+		src := string(f.Src)
+		for from := 0; ; {
+			i := strings.Index(src[from:], quoted)
+			if i < 0 {
+				break
+			}
+			start := from + i
+			from = start + len(quoted)
+			isDecl := false
+			for _, d := range decls {
+				isDecl = isDecl || d.NameRange.Filename == f.Name && d.NameRange.Start.Byte == start
+			}
+			if isDecl && !withDecl {
+				continue
+			}
+			out = append(out, protocol.Location{URI: loc, Range: protocol.Range{Start: positionOf(src, start), End: positionOf(src, from)}})
+		}
+	}
+	return out
 }
 
 // nameAt is the quoted string or identifier around a byte offset.

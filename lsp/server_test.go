@@ -226,3 +226,51 @@ func TestHoverAndCompletion(t *testing.T) {
 		t.Errorf("completion in the incident body: %v", got)
 	}
 }
+
+// TestReferencesAndCodeActions: every use of a fault kind across the
+// module and the stdlib; a quick fix for a misspelt name and one for a
+// missing required argument.
+func TestReferencesAndCodeActions(t *testing.T) {
+	c := start(t)
+	var init protocol.InitializeResult
+	c.call(protocol.MethodInitialize, &protocol.InitializeParams{}, &init)
+	dir := t.TempDir()
+	u := uri.File(filepath.Join(dir, "a.srez.hcl"))
+	c.notify(protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, Version: 1, Text: broken}})
+	ds := c.wait(u, func(ds []protocol.Diagnostic) bool { return len(ds) > 0 })
+
+	var actions []protocol.CodeAction
+	c.call(protocol.MethodTextDocumentCodeAction, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Context: protocol.CodeActionContext{Diagnostics: ds}}, &actions)
+	var fix *protocol.TextEdit
+	for _, a := range actions {
+		if a.Title == "Change to db_pool_too_small" && a.Edit != nil {
+			fix = &a.Edit.Changes[u][0]
+		}
+	}
+	if fix == nil || fix.NewText != `"db_pool_too_small"` || fix.Range.Start != (protocol.Position{Line: 7, Character: 8}) {
+		t.Fatalf("no quick fix for the misspelt fault kind: %+v", actions)
+	}
+
+	// A second file uses the fault kind too; references find both uses and
+	// the stdlib declaration.
+	other := filepath.Join(dir, "b.srez.hcl")
+	if err := os.WriteFile(other, []byte(strings.Replace(strings.Replace(broken, `"x"`, `"y"`, 1), "db_pool_too_smal", "db_pool_too_small", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fixed := strings.Replace(broken, "db_pool_too_smal", "db_pool_too_small", 1)
+	c.notify(protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: 2},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: fixed}},
+	})
+	var refs []protocol.Location
+	c.call(protocol.MethodTextDocumentReferences, &protocol.ReferenceParams{
+		TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: protocol.Position{Line: 7, Character: 12}},
+		Context:                    protocol.ReferenceContext{IncludeDeclaration: true}}, &refs)
+	files := map[string]bool{}
+	for _, r := range refs {
+		files[filepath.Base(r.URI.Filename())] = true
+	}
+	if !files["a.srez.hcl"] || !files["b.srez.hcl"] || !files["faults.srez.hcl"] {
+		t.Errorf("references: %+v", refs)
+	}
+}

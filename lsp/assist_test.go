@@ -1,0 +1,91 @@
+package lsp
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/srezc/srezc/lang"
+)
+
+func labels(m *lang.Module, text string, off int) []string {
+	var out []string
+	for _, it := range completion(m, text, off) {
+		out = append(out, it.Label)
+	}
+	return out
+}
+
+// TestCompletionPlaces: expert actions (tools, services, config keys of
+// the named service), a fault parameter's domain, a system service's site
+// tuning, and the names a service kind's expression may read.
+func TestCompletionPlaces(t *testing.T) {
+	doc := `incident "x" {
+  alert      = "Pages fail."
+  difficulty = "easy"
+  split      = "train"
+  budget     = 8
+  system     = "standard"
+
+  fault "db_pool_too_small" {
+    target = "database"
+    size   = 4
+  }
+
+  expert = ["ins", "update_config(database, p"]
+}
+`
+	m, _ := lang.Analyze([]*lang.File{{Name: "x.srez.hcl", Src: []byte(doc)}})
+	at := func(marker string, delta int) int { return strings.Index(doc, marker) + delta }
+	cases := []struct {
+		off  int
+		want []string
+	}{
+		{at(`"ins"`, 4), []string{"inspect_logs", "update_config", "resolve_incident"}},
+		{at("update_config(database, p", len("update_config(database, p")), []string{"pool_size", "max_connections"}},
+		{at("size   = 4", len("size   = ")), []string{"4", "6", "8", "10"}},
+		{at(`target = "database"`, len(`target = "`)), []string{"database", "web_server"}},
+	}
+	for _, c := range cases {
+		got := labels(m, doc, c.off)
+		for _, w := range c.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("at %d (%q…): %v lacks %q", c.off, doc[c.off:min(c.off+15, len(doc))], got, w)
+			}
+		}
+	}
+
+	// A system service's set_config block: its kind's config keys.
+	sys := "system \"mine\" {\n  service \"db\" {\n    kind = \"database\"\n    set_config {\n      \n    }\n  }\n}\n"
+	ms, _ := lang.Analyze([]*lang.File{{Name: "s.srez.hcl", Src: []byte(sys)}})
+	if got := labels(ms, sys, strings.Index(sys, "      \n")+6); !slices.Contains(got, "pool_size") || !slices.Contains(got, "work_mem_mb") {
+		t.Errorf("set_config: %v", got)
+	}
+	// An expression of a service kind: its config, state, derived names,
+	// roles and the builtins.
+	var db string
+	for _, f := range lang.StdlibFiles() {
+		if strings.HasSuffix(f.Name, "database.srez.hcl") {
+			db = string(f.Src)
+		}
+	}
+	off := strings.Index(db, `value = "`) + len(`value = "`)
+	if got := labels(m, db, off); !slices.Contains(got, "config.pool_size") || !slices.Contains(got, "state.up") || !slices.Contains(got, "clamp") {
+		t.Errorf("service kind expression: %v", got)
+	}
+}
+
+// TestHoverWords: the language's own words and a kind's state are
+// documented.
+func TestHoverWords(t *testing.T) {
+	m, _ := lang.Analyze(nil)
+	if h := hover(m, "  resolved_when = \"true\"", 4); !strings.Contains(h, "mitigated") {
+		t.Errorf("hover on resolved_when: %q", h)
+	}
+	if h := hover(m, "state.restart_ticks", 10); !strings.Contains(h, "state of") {
+		t.Errorf("hover on a state: %q", h)
+	}
+	if h := hover(m, "pool_size", 3); !strings.Contains(h, "config key of database") || !strings.Contains(h, "healthy 20 to 150") {
+		t.Errorf("hover on a config key: %q", h)
+	}
+}
