@@ -102,6 +102,54 @@ func completion(m *lang.Module, text string, off int) []protocol.CompletionItem 
 				add(b, protocol.CompletionItemKindFunction, "builtin", "")
 			}
 		}
+	case c.Attr == "resolved_when" && c.InValue:
+		// An incident's condition reads every service's quantities as
+		// SERVICE.NAME, and healthy and fixed.
+		add("healthy", protocol.CompletionItemKindVariable, "bool: every service healthy", "")
+		add("fixed", protocol.CompletionItemKindVariable, "bool: every fault fixed", "")
+		if in := incidentAt(m, c); in != nil {
+			if sys := m.System(in.System); sys != nil {
+				for _, ss := range sys.Services {
+					k := m.ServiceKind(ss.Kind)
+					if k == nil {
+						continue
+					}
+					add(ss.Name+".status", protocol.CompletionItemKindVariable, "string", "")
+					for _, q := range k.Derived {
+						add(ss.Name+"."+q.Name, protocol.CompletionItemKindVariable, q.Kind.String(), q.Description)
+					}
+					for _, ck := range k.Config {
+						add(ss.Name+".config."+ck.Name, protocol.CompletionItemKindVariable, ck.Kind.String(), ck.Description)
+					}
+				}
+			}
+		}
+	case c.Attr == "fixed_when" && c.InValue && c.BlockType() == "fault_kind":
+		// A fault kind's condition reads the config and state of the kinds
+		// it applies to.
+		if len(c.Blocks) > 0 && len(c.Blocks[len(c.Blocks)-1].Labels) > 0 {
+			if fk := m.FaultKind(c.Blocks[len(c.Blocks)-1].Labels[0]); fk != nil {
+				seen := map[string]bool{}
+				for _, kn := range fk.AppliesTo {
+					k := m.ServiceKind(kn)
+					if k == nil {
+						continue
+					}
+					for _, ck := range k.Config {
+						if !seen["config."+ck.Name] {
+							seen["config."+ck.Name] = true
+							add("config."+ck.Name, protocol.CompletionItemKindVariable, ck.Kind.String(), ck.Description)
+						}
+					}
+					for _, st := range k.States {
+						if !seen["state."+st.Name] {
+							seen["state."+st.Name] = true
+							add("state."+st.Name, protocol.CompletionItemKindVariable, st.Kind.String(), st.Description)
+						}
+					}
+				}
+			}
+		}
 	case c.Attr != "" && c.InValue:
 		switch c.Attr {
 		case "system":

@@ -89,3 +89,17 @@ func TestHoverWords(t *testing.T) {
 		t.Errorf("hover on a config key: %q", h)
 	}
 }
+
+// TestCompletionInConditions: an incident's resolved_when and a fault
+// kind's fixed_when offer the names they may read.
+func TestCompletionInConditions(t *testing.T) {
+	doc := "incident \"x\" {\n  system = \"standard\"\n  resolved_when = \"\"\n}\n"
+	m, _ := lang.Analyze([]*lang.File{{Name: "x.srez.hcl", Src: []byte(doc)}})
+	if got := labels(m, doc, strings.Index(doc, `resolved_when = "`)+len(`resolved_when = "`)); !slices.Contains(got, "database.config.pool_size") || !slices.Contains(got, "healthy") || !slices.Contains(got, "message_queue.queue_depth") {
+		t.Errorf("resolved_when: %d items, e.g. %v", len(got), got[:min(5, len(got))])
+	}
+	fk := "fault_kind \"db_pool_too_small\" {\n  fixed_when = \"\"\n}\n"
+	if got := labels(m, fk, strings.Index(fk, `fixed_when = "`)+len(`fixed_when = "`)); !slices.Contains(got, "config.pool_size") {
+		t.Errorf("fixed_when: %v", got)
+	}
+}

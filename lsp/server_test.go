@@ -92,8 +92,8 @@ const broken = `incident "x" {
 `
 
 // TestSession drives the server as an editor would: initialize, open a
-// file with an error, see it, fix it, see it go, jump into the stdlib,
-// format, shut down.
+// file with an error, see it, fix it, see it go, complete, hover, jump into
+// the stdlib, format, list symbols, shut down.
 func TestSession(t *testing.T) {
 	c := start(t)
 	var init protocol.InitializeResult
@@ -137,6 +137,20 @@ func TestSession(t *testing.T) {
 		}
 		return true
 	})
+
+	// Complete in the fault's label, hover on it.
+	var list protocol.CompletionList
+	c.call(protocol.MethodTextDocumentCompletion, &protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: protocol.Position{Line: 7, Character: 10}}}, &list)
+	if len(list.Items) < 20 {
+		t.Errorf("completion in the fault label: %d items", len(list.Items))
+	}
+	var h protocol.Hover
+	c.call(protocol.MethodTextDocumentHover, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: protocol.Position{Line: 7, Character: 12}}}, &h)
+	if !strings.Contains(h.Contents.Value, "db_pool_too_small") {
+		t.Errorf("hover: %q", h.Contents.Value)
+	}
 
 	// Go to the definition of the fault kind: in the materialised stdlib.
 	var locs []protocol.Location
