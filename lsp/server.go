@@ -429,18 +429,10 @@ func (s *Server) format(u uri.URI) []protocol.TextEdit {
 // string or block label naming a fault kind, service kind, system,
 // distractor kind, noise pattern, tool, rubric, incident or mutation.
 func (s *Server) definition(u uri.URI, pos protocol.Position) []protocol.Location {
-	files, byPath := s.module()
-	var text string
-	for _, f := range files {
-		if f.Name == u.Filename() {
-			text = string(f.Src)
-		}
-	}
-	name := nameAt(text, offsetOf(text, pos))
+	m, byPath, name := s.nameUnder(u, pos)
 	if name == "" {
 		return nil
 	}
-	m, _ := lang.Analyze(files)
 	var out []protocol.Location
 	src := map[string]string{}
 	for _, f := range m.Files {
@@ -470,9 +462,9 @@ func (s *Server) analysed(u uri.URI) (*lang.Module, string) {
 	return m, text
 }
 
-// references finds every place a declared name is used: as a quoted
-// string or a block label in any file of the module, the stdlib included.
-func (s *Server) references(u uri.URI, pos protocol.Position, withDecl bool) []protocol.Location {
+// nameUnder analyses the document's module and reads the name under the
+// cursor.
+func (s *Server) nameUnder(u uri.URI, pos protocol.Position) (*lang.Module, map[string]uri.URI, string) {
 	files, byPath := s.module()
 	var text string
 	for _, f := range files {
@@ -482,9 +474,19 @@ func (s *Server) references(u uri.URI, pos protocol.Position, withDecl bool) []p
 	}
 	name := nameAt(text, offsetOf(text, pos))
 	if name == "" {
-		return nil
+		return nil, nil, ""
 	}
 	m, _ := lang.Analyze(files)
+	return m, byPath, name
+}
+
+// references finds every place a declared name is used: as a quoted
+// string or a block label in any file of the module, the stdlib included.
+func (s *Server) references(u uri.URI, pos protocol.Position, withDecl bool) []protocol.Location {
+	m, byPath, name := s.nameUnder(u, pos)
+	if name == "" {
+		return nil
+	}
 	decls := m.Decls(name)
 	if len(decls) == 0 {
 		return nil
