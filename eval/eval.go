@@ -28,6 +28,8 @@ type Step struct {
 	Done        bool       `json:"done"`
 	Terminal    string     `json:"terminal,omitempty"`
 	Record      *rt.Record `json:"record,omitempty"`
+	// Reply is an LLM agent's whole answer for this step.
+	Reply string `json:"reply,omitempty"`
 }
 
 // Episode is the outcome of one played episode.
@@ -38,6 +40,13 @@ type Episode struct {
 	Record  rt.Record
 	// Components are the reward parts at the end (grader-side).
 	Components rt.Components
+	// Model, Prompt and Noise label an LLM agent's episode and a --noise
+	// both sweep's half; Outcome, InfraError, AgentError and Usage are as
+	// in RecordLine (Outcome "" means scored).
+	Model, Prompt, Noise string
+	Outcome, InfraError  string
+	AgentError           string
+	Usage                *Usage
 	// Steps holds the trace, one entry per step, when tracing was asked
 	// for; AppendTrace writes it as JSON lines.
 	Steps []Step

@@ -20,38 +20,89 @@ type Versions struct {
 
 // RecordLine is one line of records.jsonl: one episode.
 type RecordLine struct {
-	Task       string        `json:"task"`
-	Hash       string        `json:"hash"`
-	Suite      string        `json:"suite"`
-	Versions                 // flattened: srezc, renderer, profile, ir_format
-	Agent      string        `json:"agent"`
-	Seed       uint64        `json:"seed"`
-	Episode    int           `json:"episode"`
-	Difficulty string        `json:"difficulty"`
-	Split      string        `json:"split"`
+	Task     string `json:"task"`
+	Hash     string `json:"hash"`
+	Suite    string `json:"suite"`
+	Versions        // flattened: srezc, renderer, profile, ir_format
+	Agent    string `json:"agent"`
+	// Model and Prompt identify an LLM agent's model and the version of
+	// its system prompt and observation rendering; empty for built-in
+	// agents and humans.
+	Model      string `json:"model,omitempty"`
+	Prompt     string `json:"prompt,omitempty"`
+	Seed       uint64 `json:"seed"`
+	Episode    int    `json:"episode"`
+	Difficulty string `json:"difficulty"`
+	Split      string `json:"split"`
+	// Family is the incident family (Family), Tags the incident's tags:
+	// what the per-family and per-tag tables group by.
+	Family string   `json:"family,omitempty"`
+	Tags   []string `json:"tags,omitempty"`
+	// Noise is "on" or "off" when a sweep ran each episode both ways
+	// (--noise both), and empty when noise was as authored.
+	Noise string `json:"noise,omitempty"`
+	// Outcome is OutcomeScored or OutcomeInfraError. An infrastructure
+	// error (the provider still failing after every retry) is excluded from
+	// every metric and retried by --resume; InfraError says what failed.
+	Outcome    string `json:"outcome"`
+	InfraError string `json:"infra_error,omitempty"`
+	// AgentError is set when the provider refused a request because of
+	// what the agent sent (context length exceeded, a content filter): the
+	// episode ends there, scored against the agent.
+	AgentError string        `json:"agent_error,omitempty"`
 	Terminal   string        `json:"terminal"`
 	Failure    string        `json:"failure_mode"`
 	Components rt.Components `json:"components"`
 	Metrics    rt.Record     `json:"metrics"`
+	// Usage is what the episode cost an LLM agent; nil for the others.
+	Usage *Usage `json:"usage,omitempty"`
 	// HeldOut is the published hash prefix of the secret seed a held-out
 	// test task was generated from (never the seed).
 	HeldOut    string `json:"heldout,omitempty"`
 	Trajectory []Move `json:"trajectory"`
 }
 
-// Move is one step of a trajectory.
+// Episode outcomes. A sweep that aborts (an error no retry can fix) writes
+// no record for the episodes it did not finish.
+const (
+	OutcomeScored     = "scored"
+	OutcomeInfraError = "infra_error"
+)
+
+// Usage is an LLM agent's cost over one episode. LatencyMS is wall time
+// spent in provider calls, retries and waits included; it is the one field
+// of a record that differs between two runs of the same sweep.
+type Usage struct {
+	Calls            int   `json:"calls"`
+	Retries          int   `json:"retries"`
+	PromptTokens     int   `json:"prompt_tokens"`
+	CompletionTokens int   `json:"completion_tokens"`
+	LatencyMS        int64 `json:"latency_ms"`
+}
+
+// Move is one step of a trajectory. Reply is the model's whole answer when
+// an LLM agent chose the action (so an invalid action shows what the model
+// said).
 type Move struct {
 	Step        int     `json:"step"`
 	Action      string  `json:"action"`
 	Observation string  `json:"observation"`
 	Reward      float64 `json:"reward"`
+	Reply       string  `json:"reply,omitempty"`
 }
 
+// TerminalAgentError is the terminal reason of an episode the provider
+// refused to continue because of what the agent sent.
+const TerminalAgentError = "agent_error"
+
 // FailureMode classifies an episode as the reference does (spec §12.1):
-// the first that applies of wrong remediation, premature resolution,
-// budget exhausted, invalid action; "success" or "other_failure" else.
+// the first that applies of agent error, wrong remediation, premature
+// resolution, budget exhausted, invalid action; "success" or
+// "other_failure" else.
 func FailureMode(r rt.Record) string {
 	switch {
+	case r.Terminal == TerminalAgentError:
+		return "agent_error"
 	case r.Success:
 		return "success"
 	case r.WrongRemediations > 0:
@@ -66,7 +117,7 @@ func FailureMode(r rt.Record) string {
 	return "other_failure"
 }
 
-var failureModes = []string{"success", "wrong_remediation", "premature_resolution", "step_budget_exhausted", "invalid_action", "other_failure"}
+var failureModes = []string{"success", "agent_error", "wrong_remediation", "premature_resolution", "step_budget_exhausted", "invalid_action", "other_failure"}
 
 // AgentSummary is one agent's results.
 type AgentSummary struct {
@@ -185,9 +236,17 @@ func RecordsWith(agent, suite string, v Versions, tasks []*rt.Task, eps []Episod
 	out := make([]RecordLine, 0, len(eps))
 	for _, ep := range eps {
 		t := byID[ep.Task]
-		r := RecordLine{Task: ep.Task, Hash: t.Hash, Suite: suite, Versions: v, Agent: agent, Seed: ep.Seed,
-			Episode: ep.Episode, Difficulty: t.Difficulty, Split: t.Split, Terminal: ep.Record.Terminal,
-			Failure: FailureMode(ep.Record), Components: ep.Components, Metrics: ep.Record, Trajectory: []Move{}}
+		r := RecordLine{Task: ep.Task, Hash: t.Hash, Suite: suite, Versions: v, Agent: agent, Model: ep.Model, Prompt: ep.Prompt,
+			Seed: ep.Seed, Episode: ep.Episode, Difficulty: t.Difficulty, Split: t.Split, Family: Family(t), Tags: t.Tags,
+			Noise: ep.Noise, Outcome: ep.Outcome, InfraError: ep.InfraError, AgentError: ep.AgentError,
+			Terminal: ep.Record.Terminal, Failure: FailureMode(ep.Record), Components: ep.Components, Metrics: ep.Record,
+			Usage: ep.Usage, Trajectory: []Move{}}
+		if r.Outcome == "" {
+			r.Outcome = OutcomeScored
+		}
+		if r.Outcome == OutcomeInfraError {
+			r.Failure = ""
+		}
 		if r.Profile = t.Profile; r.Profile == "" {
 			r.Profile = rt.ProfileNative
 		}
@@ -198,7 +257,7 @@ func RecordsWith(agent, suite string, v Versions, tasks []*rt.Task, eps []Episod
 		}
 		if r.HeldOut == "" || exportHeldOut {
 			for _, s := range ep.Steps {
-				r.Trajectory = append(r.Trajectory, Move{Step: s.Step, Action: s.Action, Observation: s.Observation, Reward: s.Reward})
+				r.Trajectory = append(r.Trajectory, Move{Step: s.Step, Action: s.Action, Observation: s.Observation, Reward: s.Reward, Reply: s.Reply})
 			}
 		}
 		out = append(out, r)
@@ -301,6 +360,23 @@ func UnseenIncidents(tasks []*rt.Task) map[string]bool {
 		}
 	}
 	return out
+}
+
+// Family is an incident's family: its fault kinds, sorted and joined by
+// "+"; for an imported reference task, the service and action of its
+// correct fix ("cache restart_service").
+func Family(t *rt.Task) string {
+	if t.Ref != nil {
+		return t.Ref.Fix.Service + " " + t.Ref.Fix.ActionType
+	}
+	var kinds []string
+	for _, f := range t.Faults {
+		if !slices.Contains(kinds, f.Kind) {
+			kinds = append(kinds, f.Kind)
+		}
+	}
+	sort.Strings(kinds)
+	return strings.Join(kinds, "+")
 }
 
 // Profile is the rubric profile of a suite: the profile its tasks share,
