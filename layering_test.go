@@ -13,18 +13,20 @@ import (
 // package may import only the module packages listed, and only lang may
 // import HCL.
 var allowed = map[string][]string{
-	"value":     {},
-	"stdlib":    {},
-	"scenarios": {},
-	"agents":    {},
-	"runtime":   {"value"},
-	"lang":      {"value", "stdlib", "scenarios"},
-	"compiler":  {"value", "lang", "runtime"},
-	"eval":      {"value", "lang", "compiler", "runtime", "agents"},
-	"suitegen":  {"value", "lang", "compiler", "runtime", "agents", "eval"},
-	"lsp":       {"value", "lang", "compiler", "runtime"},
-	"cli":       {"value", "lang", "compiler", "runtime", "stdlib", "agents", "eval", "suitegen", "lsp"},
-	"cmd/srezc": {"cli"},
+	"value":       {},
+	"stdlib":      {},
+	"scenarios":   {},
+	"agents":      {},
+	"llm":         {"agents"},
+	"llm/llmtest": {"agents", "llm"},
+	"runtime":     {"value"},
+	"lang":        {"value", "stdlib", "scenarios"},
+	"compiler":    {"value", "lang", "runtime"},
+	"eval":        {"value", "lang", "compiler", "runtime", "agents"},
+	"suitegen":    {"value", "lang", "compiler", "runtime", "agents", "eval"},
+	"lsp":         {"value", "lang", "compiler", "runtime"},
+	"cli":         {"value", "lang", "compiler", "runtime", "stdlib", "agents", "eval", "suitegen", "lsp", "llm"},
+	"cmd/srezc":   {"cli"},
 }
 
 const module = "github.com/srezc/srezc/"

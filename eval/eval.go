@@ -5,6 +5,7 @@
 package eval
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"runtime"
@@ -63,6 +64,17 @@ func (ep *Episode) AppendTrace(b []byte) []byte {
 // Play runs one episode of agent a on t from seed. With trace set, every
 // step is kept in the result's Steps.
 func Play(t *rt.Task, a agents.Agent, episode int, seed uint64, trace bool) Episode {
+	ep, _ := PlayTurns(context.Background(), t, agents.Turns(a), episode, seed, trace)
+	return ep
+}
+
+// PlayTurns runs one episode of a TurnAgent and sorts the failure of a
+// turn into the episode's outcome: after an infrastructure failure the
+// episode is an infra error (Outcome); after a refusal it ends there,
+// scored, with terminal reason agent_error. An Abort failure, or ctx
+// ending, returns the error: the episode has no outcome and must not be
+// recorded.
+func PlayTurns(ctx context.Context, t *rt.Task, a agents.TurnAgent, episode int, seed uint64, trace bool) (Episode, error) {
 	ep := rt.NewEpisode(t)
 	ep.Reset(seed)
 	intro := string(ep.AppendIntro(nil))
@@ -70,17 +82,22 @@ func Play(t *rt.Task, a agents.Agent, episode int, seed uint64, trace bool) Epis
 	out := Episode{Task: t.ID, Episode: episode, Seed: seed}
 	var buf []byte
 	obs := ""
+	var failed error
 	for !ep.Done() {
-		text, ok := a.Act(obs)
-		if !ok {
+		turn, err := a.Turn(ctx, obs)
+		if err != nil {
+			failed = err
 			break
 		}
-		act := compiler.BindText(t, text)
+		if turn.Stop {
+			break
+		}
+		act := compiler.BindText(t, turn.Action)
 		r := ep.Step(&act)
 		buf = ep.AppendText(buf[:0], &r.Obs)
 		obs = string(buf)
 		if trace {
-			line := Step{Task: t.ID, Episode: episode, Seed: seed, Step: int(r.Obs.Step), Action: text, Observation: obs, Reward: r.Reward, Done: r.Obs.Done}
+			line := Step{Task: t.ID, Episode: episode, Seed: seed, Step: int(r.Obs.Step), Action: turn.Action, Observation: obs, Reward: r.Reward, Done: r.Obs.Done, Reply: turn.Reply}
 			if r.Obs.Step == 1 {
 				line.Intro = intro
 			}
@@ -94,7 +111,25 @@ func Play(t *rt.Task, a agents.Agent, episode int, seed uint64, trace bool) Epis
 	}
 	out.Record = ep.Record()
 	out.Components = ep.Components()
-	return out
+	if u := a.Usage(); u != (agents.Usage{}) {
+		out.Usage = &u
+	}
+	if failed != nil {
+		if ctx.Err() != nil {
+			return out, ctx.Err()
+		}
+		switch agents.FailureOf(failed) {
+		case agents.Abort:
+			return out, failed
+		case agents.Refused:
+			out.AgentError = failed.Error()
+			out.Record.Terminal = TerminalAgentError
+		default:
+			out.Outcome = OutcomeInfraError
+			out.InfraError = failed.Error()
+		}
+	}
+	return out, nil
 }
 
 func appendJSONLine(b []byte, v any) []byte {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/srezc/srezc/agents"
 	rt "github.com/srezc/srezc/runtime"
 )
 
@@ -69,16 +70,9 @@ const (
 	OutcomeInfraError = "infra_error"
 )
 
-// Usage is an LLM agent's cost over one episode. LatencyMS is wall time
-// spent in provider calls, retries and waits included; it is the one field
-// of a record that differs between two runs of the same sweep.
-type Usage struct {
-	Calls            int   `json:"calls"`
-	Retries          int   `json:"retries"`
-	PromptTokens     int   `json:"prompt_tokens"`
-	CompletionTokens int   `json:"completion_tokens"`
-	LatencyMS        int64 `json:"latency_ms"`
-}
+// Usage is an LLM agent's cost over one episode; latency_ms is the one
+// field of a record that differs between two runs of the same sweep.
+type Usage = agents.Usage
 
 // Move is one step of a trajectory. Reply is the model's whole answer when
 // an LLM agent chose the action (so an invalid action shows what the model
@@ -234,35 +228,38 @@ func RecordsWith(agent, suite string, v Versions, tasks []*rt.Task, eps []Episod
 		byID[t.ID] = t
 	}
 	out := make([]RecordLine, 0, len(eps))
-	for _, ep := range eps {
-		t := byID[ep.Task]
-		r := RecordLine{Task: ep.Task, Hash: t.Hash, Suite: suite, Versions: v, Agent: agent, Model: ep.Model, Prompt: ep.Prompt,
-			Seed: ep.Seed, Episode: ep.Episode, Difficulty: t.Difficulty, Split: t.Split, Family: Family(t), Tags: t.Tags,
-			Noise: ep.Noise, Outcome: ep.Outcome, InfraError: ep.InfraError, AgentError: ep.AgentError,
-			Terminal: ep.Record.Terminal, Failure: FailureMode(ep.Record), Components: ep.Components, Metrics: ep.Record,
-			Usage: ep.Usage, Trajectory: []Move{}}
-		if r.Outcome == "" {
-			r.Outcome = OutcomeScored
-		}
-		if r.Outcome == OutcomeInfraError {
-			r.Failure = ""
-		}
-		if r.Profile = t.Profile; r.Profile == "" {
-			r.Profile = rt.ProfileNative
-		}
-		for _, tag := range t.Tags {
-			if h, ok := strings.CutPrefix(tag, "heldout:"); ok {
-				r.HeldOut = h
-			}
-		}
-		if r.HeldOut == "" || exportHeldOut {
-			for _, s := range ep.Steps {
-				r.Trajectory = append(r.Trajectory, Move{Step: s.Step, Action: s.Action, Observation: s.Observation, Reward: s.Reward, Reply: s.Reply})
-			}
-		}
-		out = append(out, r)
+	for i := range eps {
+		out = append(out, recordLine(agent, suite, v, byID[eps[i].Task], &eps[i], exportHeldOut))
 	}
 	return out
+}
+
+func recordLine(agent, suite string, v Versions, t *rt.Task, ep *Episode, exportHeldOut bool) RecordLine {
+	r := RecordLine{Task: ep.Task, Hash: t.Hash, Suite: suite, Versions: v, Agent: agent, Model: ep.Model, Prompt: ep.Prompt,
+		Seed: ep.Seed, Episode: ep.Episode, Difficulty: t.Difficulty, Split: t.Split, Family: Family(t), Tags: t.Tags,
+		Noise: ep.Noise, Outcome: ep.Outcome, InfraError: ep.InfraError, AgentError: ep.AgentError,
+		Terminal: ep.Record.Terminal, Failure: FailureMode(ep.Record), Components: ep.Components, Metrics: ep.Record,
+		Usage: ep.Usage, Trajectory: []Move{}}
+	if r.Outcome == "" {
+		r.Outcome = OutcomeScored
+	}
+	if r.Outcome == OutcomeInfraError {
+		r.Failure = ""
+	}
+	if r.Profile = t.Profile; r.Profile == "" {
+		r.Profile = rt.ProfileNative
+	}
+	for _, tag := range t.Tags {
+		if h, ok := strings.CutPrefix(tag, "heldout:"); ok {
+			r.HeldOut = h
+		}
+	}
+	if r.HeldOut == "" || exportHeldOut {
+		for _, s := range ep.Steps {
+			r.Trajectory = append(r.Trajectory, Move{Step: s.Step, Action: s.Action, Observation: s.Observation, Reward: s.Reward, Reply: s.Reply})
+		}
+	}
+	return r
 }
 
 // Markdown renders a summary as tables.

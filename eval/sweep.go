@@ -1,0 +1,509 @@
+package eval
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/srezc/srezc/agents"
+	rt "github.com/srezc/srezc/runtime"
+)
+
+// Contestant is one agent of a sweep: a built-in agent, a human, or an LLM
+// agent with its model and prompt version.
+type Contestant struct {
+	Agent, Model, Prompt string
+	New                  func(t *rt.Task, seed uint64) (agents.TurnAgent, error)
+	// Durable makes each of its records reach the disk (file and folder
+	// synced) before its worker takes the next episode: an LLM episode
+	// costs money and time, a built-in one microseconds.
+	Durable bool
+}
+
+// Noise modes of a sweep.
+const (
+	NoiseAsAuthored = ""
+	NoiseBoth       = "both"
+)
+
+// SweepOptions configure RunSweep.
+type SweepOptions struct {
+	// Dir receives records.jsonl and run.json.
+	Dir   string
+	Seeds int
+	Seed  uint64
+	// Workers bounds the episodes in flight; 0 means GOMAXPROCS.
+	Workers int
+	// Noise is NoiseAsAuthored, or NoiseBoth to play every episode with
+	// the task's noise and without it.
+	Noise string
+	// Resume continues the sweep recorded in Dir; without it, a sweep
+	// already there is replaced, unless it holds durable (LLM or human)
+	// records, which are never thrown away silently.
+	Resume        bool
+	Overwrite     bool
+	PauseFile     string
+	ExportHeldOut bool
+	Versions      Versions
+	// Settings are recorded in run.json for the reader; unlike the rest of
+	// the configuration they may change on --resume (rates, retries,
+	// timeouts, workers).
+	Settings map[string]any
+	// Stop, when done, lets in-flight episodes finish and starts no more
+	// (the first Ctrl-C); the ctx given to RunSweep cancels them too.
+	Stop <-chan struct{}
+	// Progress, if set, is called after each episode (one call at a time).
+	Progress func(Progress)
+}
+
+// Progress is where a sweep stands.
+type Progress struct {
+	Done, Total, Resumed, InfraErrors int
+	Contestant                        string
+}
+
+// SweepResult says how a sweep ended.
+type SweepResult struct {
+	// Played episodes in this run, Resumed ones kept from before.
+	Played, Resumed, InfraErrors int
+	// Complete is true when every episode of the plan has a scored or
+	// infra-error record; Paused or Stopped say why it is not.
+	Complete, Paused, Stopped bool
+}
+
+// RunConfig is run.json: what a sweep is. Everything but Settings must be
+// equal for --resume to continue it.
+type RunConfig struct {
+	Suite       string           `json:"suite"`
+	Versions                     // flattened
+	Tasks       []string         `json:"tasks"`
+	Contestants []ContestantInfo `json:"contestants"`
+	Seeds       int              `json:"seeds"`
+	Seed        uint64           `json:"seed"`
+	Noise       string           `json:"noise,omitempty"`
+	HeldOut     bool             `json:"export_heldout,omitempty"`
+	Settings    map[string]any   `json:"settings,omitempty"`
+}
+
+// ContestantInfo is a contestant as run.json records it.
+type ContestantInfo struct {
+	Agent  string `json:"agent"`
+	Model  string `json:"model,omitempty"`
+	Prompt string `json:"prompt,omitempty"`
+}
+
+// RecordKey identifies an episode of a sweep: --resume never plays a key
+// twice.
+type RecordKey struct {
+	Suite, Hash, Agent, Model, Prompt string
+	Seed                              uint64
+	Noise                             string
+}
+
+// KeyOf is a record's key.
+func KeyOf(r *RecordLine) RecordKey {
+	return RecordKey{r.Suite, r.Hash, r.Agent, r.Model, r.Prompt, r.Seed, r.Noise}
+}
+
+type sweepJob struct {
+	c       int // contestant
+	task    *rt.Task
+	played  *rt.Task // task, or its noise-free copy
+	episode int
+	seed    uint64
+	noise   string
+	key     RecordKey
+}
+
+// RunSweep plays every (contestant, task, seed[, noise]) episode and
+// appends each finished one to Dir/records.jsonl, one line written whole;
+// a durable contestant's line is synced before its worker goes on. With
+// Resume it first reads the records there, drops a torn last line (a
+// crash mid-write) and the infra errors (to retry them), and plays only
+// what is missing. A complete sweep's records are rewritten in plan order,
+// so they do not depend on scheduling or interruptions. An Abort failure
+// stops everything at once and is returned.
+func RunSweep(ctx context.Context, tasks []*rt.Task, cs []Contestant, opt SweepOptions) (SweepResult, error) {
+	var res SweepResult
+	if opt.Seeds < 1 {
+		return res, fmt.Errorf("seeds must be at least 1, not %d", opt.Seeds)
+	}
+	if opt.Noise != NoiseAsAuthored && opt.Noise != NoiseBoth {
+		return res, fmt.Errorf("noise must be %q or %q, not %q", NoiseAsAuthored, NoiseBoth, opt.Noise)
+	}
+	suite := rt.SuiteHash(tasks)
+	cfg := RunConfig{Suite: suite, Versions: opt.Versions, Seeds: opt.Seeds, Seed: opt.Seed, Noise: opt.Noise, HeldOut: opt.ExportHeldOut, Settings: opt.Settings}
+	for _, t := range tasks {
+		cfg.Tasks = append(cfg.Tasks, t.ID)
+	}
+	for _, c := range cs {
+		cfg.Contestants = append(cfg.Contestants, ContestantInfo{c.Agent, c.Model, c.Prompt})
+	}
+	plan := planSweep(tasks, cs, opt, suite)
+
+	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
+		return res, err
+	}
+	recPath := filepath.Join(opt.Dir, "records.jsonl")
+	cfgPath := filepath.Join(opt.Dir, "run.json")
+	kept, err := prepareRecords(recPath, cfgPath, &cfg, opt)
+	if err != nil {
+		return res, err
+	}
+	done := map[RecordKey]bool{}
+	for i := range kept {
+		done[KeyOf(&kept[i])] = true
+	}
+	var todo []sweepJob
+	for _, j := range plan {
+		if done[j.key] {
+			res.Resumed++
+		} else {
+			todo = append(todo, j)
+		}
+	}
+	js, err := json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		return res, err
+	}
+	if err := WriteFileAtomic(cfgPath, append(js, '\n')); err != nil {
+		return res, err
+	}
+
+	out, err := os.OpenFile(recPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return res, err
+	}
+	defer out.Close()
+	if err := syncDir(opt.Dir); err != nil {
+		return res, err
+	}
+
+	byID := map[string]*rt.Task{}
+	for _, t := range tasks {
+		byID[t.ID] = t
+	}
+	hard, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu       sync.Mutex
+		firstErr error
+		progress = Progress{Total: len(plan), Done: res.Resumed, Resumed: res.Resumed}
+	)
+	fail := func(err error) {
+		mu.Lock()
+		if firstErr == nil {
+			firstErr = err
+		}
+		mu.Unlock()
+		cancel()
+	}
+	next := make(chan sweepJob)
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < min(workers, max(1, len(todo))); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range next {
+				c := cs[j.c]
+				a, err := c.New(j.task, j.seed)
+				if err != nil {
+					fail(fmt.Errorf("task %s: %w", j.task.ID, err))
+					continue
+				}
+				ep, err := PlayTurns(hard, j.played, a, j.episode, j.seed, true)
+				if err != nil {
+					if hard.Err() == nil {
+						fail(fmt.Errorf("sweep aborted (%s on %s, seed %d): %w", label(c), j.task.ID, j.seed, err))
+					}
+					continue
+				}
+				ep.Model, ep.Prompt, ep.Noise = c.Model, c.Prompt, j.noise
+				ep.Task = j.task.ID
+				line, err := json.Marshal(recordLine(c.Agent, suite, opt.Versions, j.task, &ep, opt.ExportHeldOut))
+				if err != nil {
+					fail(err)
+					continue
+				}
+				line = append(line, '\n')
+				mu.Lock()
+				_, err = out.Write(line)
+				if err == nil && c.Durable {
+					err = out.Sync()
+				}
+				if err == nil {
+					res.Played++
+					progress.Done++
+					progress.Contestant = label(c)
+					if ep.Outcome == OutcomeInfraError {
+						res.InfraErrors++
+						progress.InfraErrors++
+					}
+					if opt.Progress != nil {
+						opt.Progress(progress)
+					}
+				}
+				mu.Unlock()
+				if err != nil {
+					fail(fmt.Errorf("writing %s: %w", recPath, err))
+				}
+			}
+		}()
+	}
+dispatch:
+	for _, j := range todo {
+		if opt.PauseFile != "" {
+			if _, err := os.Stat(opt.PauseFile); err == nil {
+				res.Paused = true
+				break
+			}
+		}
+		select {
+		case next <- j:
+		case <-hard.Done():
+			break dispatch
+		case <-opt.Stop:
+			res.Stopped = true
+			break dispatch
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err := out.Sync(); err != nil && firstErr == nil {
+		firstErr = err
+	}
+	if firstErr != nil {
+		return res, firstErr
+	}
+	if ctx.Err() != nil {
+		res.Stopped = true
+		return res, nil
+	}
+	if res.Paused || res.Stopped {
+		return res, nil
+	}
+	res.Complete = true
+	return res, canonicalise(recPath, plan)
+}
+
+func label(c Contestant) string {
+	if c.Model != "" {
+		return c.Agent + ":" + c.Model
+	}
+	return c.Agent
+}
+
+func planSweep(tasks []*rt.Task, cs []Contestant, opt SweepOptions, suite string) []sweepJob {
+	noises := []string{NoiseAsAuthored}
+	if opt.Noise == NoiseBoth {
+		noises = []string{"on", "off"}
+	}
+	var plan []sweepJob
+	for ci, c := range cs {
+		for _, t := range tasks {
+			quiet := *t
+			quiet.Noise = nil
+			for k := 0; k < opt.Seeds; k++ {
+				seed := opt.Seed + uint64(k)
+				for _, n := range noises {
+					played := t
+					if n == "off" {
+						played = &quiet
+					}
+					plan = append(plan, sweepJob{c: ci, task: t, played: played, episode: k, seed: seed, noise: n,
+						key: RecordKey{suite, t.Hash, c.Agent, c.Model, c.Prompt, seed, n}})
+				}
+			}
+		}
+	}
+	return plan
+}
+
+// prepareRecords checks run.json against cfg and returns the records to
+// keep: with Resume, the scored records already there (rewriting the file
+// without a torn tail or infra errors); without it, none (the file is
+// emptied).
+func prepareRecords(recPath, cfgPath string, cfg *RunConfig, opt SweepOptions) ([]RecordLine, error) {
+	old, oldErr := os.ReadFile(cfgPath)
+	data, recErr := os.ReadFile(recPath)
+	if recErr != nil && !errors.Is(recErr, os.ErrNotExist) {
+		return nil, recErr
+	}
+	if !opt.Resume {
+		if len(data) > 0 && !opt.Overwrite && holdsDurable(data) {
+			return nil, fmt.Errorf("%s holds episodes of an LLM agent or a human from an earlier sweep: continue it with --resume, or pass --overwrite to replace them", recPath)
+		}
+		return nil, WriteFileAtomic(recPath, nil)
+	}
+	if oldErr != nil {
+		if errors.Is(oldErr, os.ErrNotExist) && len(data) == 0 {
+			return nil, nil // nothing to resume: a fresh sweep
+		}
+		return nil, fmt.Errorf("--resume: cannot read %s: %v", cfgPath, oldErr)
+	}
+	var prev RunConfig
+	if err := json.Unmarshal(old, &prev); err != nil {
+		return nil, fmt.Errorf("--resume: %s: %v", cfgPath, err)
+	}
+	if why := incompatible(&prev, cfg); why != "" {
+		return nil, fmt.Errorf("--resume: the sweep in %s was run with %s; resume it with the same configuration, or use another --out", filepath.Dir(cfgPath), why)
+	}
+	// Everything up to the last newline was written whole; anything after
+	// it is a line a crash cut short.
+	whole := data
+	if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
+		whole = data[:i+1]
+	}
+	var kept []RecordLine
+	var buf bytes.Buffer
+	sc := bufio.NewScanner(bytes.NewReader(whole))
+	sc.Buffer(make([]byte, 0, 1<<20), 1<<30)
+	for n := 1; sc.Scan(); n++ {
+		var r RecordLine
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			return nil, fmt.Errorf("%s:%d: not a record: %v", recPath, n, err)
+		}
+		if r.Outcome == OutcomeInfraError {
+			continue
+		}
+		kept = append(kept, r)
+		buf.Write(sc.Bytes())
+		buf.WriteByte('\n')
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %v", recPath, err)
+	}
+	if buf.Len() != len(data) {
+		if err := WriteFileAtomic(recPath, buf.Bytes()); err != nil {
+			return nil, err
+		}
+	}
+	return kept, nil
+}
+
+func holdsDurable(records []byte) bool {
+	return bytes.Contains(records, []byte(`"usage":`)) || bytes.Contains(records, []byte(`"agent":"human:`))
+}
+
+// incompatible names the first difference between two runs' configuration
+// that --resume cannot bridge ("" when there is none).
+func incompatible(prev, cur *RunConfig) string {
+	a, b := *prev, *cur
+	a.Settings, b.Settings = nil, nil
+	if reflect.DeepEqual(a, b) {
+		return ""
+	}
+	switch {
+	case a.Suite != b.Suite:
+		return fmt.Sprintf("suite %s, not %s (the tasks changed)", short(a.Suite), short(b.Suite))
+	case a.Versions != b.Versions:
+		return fmt.Sprintf("versions %+v, not %+v", a.Versions, b.Versions)
+	case !reflect.DeepEqual(a.Contestants, b.Contestants):
+		return fmt.Sprintf("agents %s, not %s", contestantList(a.Contestants), contestantList(b.Contestants))
+	case a.Seeds != b.Seeds || a.Seed != b.Seed:
+		return fmt.Sprintf("--seeds %d --seed %d, not --seeds %d --seed %d", a.Seeds, a.Seed, b.Seeds, b.Seed)
+	case a.Noise != b.Noise:
+		return fmt.Sprintf("--noise %q, not %q", a.Noise, b.Noise)
+	case a.HeldOut != b.HeldOut:
+		return fmt.Sprintf("--export-heldout=%v, not %v", a.HeldOut, b.HeldOut)
+	}
+	return "a different task list"
+}
+
+func contestantList(cs []ContestantInfo) string {
+	var parts []string
+	for _, c := range cs {
+		s := c.Agent
+		if c.Model != "" {
+			s += ":" + c.Model
+		}
+		if c.Prompt != "" {
+			s += " (prompt " + c.Prompt + ")"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func short(h string) string { return h[:min(12, len(h))] }
+
+// canonicalise rewrites a complete sweep's records in plan order.
+func canonicalise(recPath string, plan []sweepJob) error {
+	data, err := os.ReadFile(recPath)
+	if err != nil {
+		return err
+	}
+	lines := map[RecordKey][]byte{}
+	for _, line := range bytes.SplitAfter(data, []byte{'\n'}) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var r RecordLine
+		if err := json.Unmarshal(line, &r); err != nil {
+			return fmt.Errorf("%s: %v", recPath, err)
+		}
+		lines[KeyOf(&r)] = line
+	}
+	var buf bytes.Buffer
+	for _, j := range plan {
+		buf.Write(lines[j.key])
+	}
+	return WriteFileAtomic(recPath, buf.Bytes())
+}
+
+// WriteFileAtomic writes data to path through a temporary file in the same
+// folder, synced, then renamed over path, and syncs the folder: a reader
+// (or a crash) sees the old file or the new one, never half of one.
+func WriteFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Chmod(tmp, 0o644); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return syncDir(dir)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}

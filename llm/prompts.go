@@ -1,0 +1,115 @@
+package llm
+
+import (
+	"strings"
+
+	"github.com/srezc/srezc/agents"
+)
+
+// PromptVersion identifies the system prompts and the way observations are
+// put to the model (the intro, then each observation as the runtime
+// renders it, whose own version is recorded beside). Change it whenever a
+// prompt's wording or the conversation's shape changes: records and
+// --resume key on it.
+const PromptVersion = "1"
+
+const briefing = `You are the on-call site reliability engineer for a production system that is having an incident. You act only through the tools listed in the first message; each turn you make exactly one tool call, and then you see what it returned.
+
+Work like a careful engineer: gather evidence before you change anything, change as little as possible, and change only what the evidence shows is at fault. Restarting a healthy service, or changing a setting that was not at fault, counts against you. You have a limited number of steps.
+
+When the system is healthy again, call resolve_incident. In root_cause, name only the service(s) at fault and what went wrong with each, as "SERVICE: MECHANISM" (separate several causes with ";"); do not name services that were only affected. In fix, say what you changed. If you cannot resolve the incident, call escalate with your reason.`
+
+const grammar = `A call is the tool's name and its arguments in parentheses, separated by commas:
+  inspect_logs(SERVICE)
+  inspect_config(SERVICE, KEY)
+  update_config(SERVICE, KEY, 30)
+  resolve_incident("SERVICE: MECHANISM", "what you changed")
+Put double quotes around an argument that contains a comma, a parenthesis or a quote.`
+
+// SystemPrompt is the system prompt of an agent style.
+func SystemPrompt(style string) string {
+	switch style {
+	case ReAct:
+		return briefing + "\n\n" + grammar + `
+
+Answer in exactly this form, and nothing else:
+Thought: <brief reasoning>
+Action: <one call>`
+	case Tools:
+		return briefing + "\n\nCall exactly one of the provided functions in every answer."
+	}
+	return briefing + "\n\n" + grammar + `
+
+Answer with exactly one call and nothing else: no explanation, no Markdown, no code fences.`
+}
+
+func firstInstruction(style string) string {
+	switch style {
+	case ReAct:
+		return "Respond with one brief Thought and one Action."
+	case Tools:
+		return "Call one tool."
+	}
+	return "Choose the first action."
+}
+
+// Tool is an OpenAI tool definition.
+type Tool struct {
+	Type     string      `json:"type"`
+	Function FunctionDef `json:"function"`
+}
+
+// FunctionDef is a function's name, documentation and JSON Schema.
+type FunctionDef struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Parameters  Schema `json:"parameters"`
+}
+
+// Schema is the subset of JSON Schema a tool's parameters need.
+type Schema struct {
+	Type        any               `json:"type,omitempty"`
+	Description string            `json:"description,omitempty"`
+	Enum        []string          `json:"enum,omitempty"`
+	Properties  map[string]Schema `json:"properties,omitempty"`
+	Required    []string          `json:"required,omitempty"`
+	// AdditionalProperties is false for an object: a model that invents an
+	// argument is told so by a strict provider.
+	AdditionalProperties *bool `json:"additionalProperties,omitempty"`
+}
+
+var argDoc = map[string]string{
+	"service":    "A service of the system, as the first message lists them.",
+	"config_key": "A configuration key of the service.",
+	"value":      "The new value: a number, true or false, or text.",
+	"text":       "Free text.",
+}
+
+// Schemas turns the tools' specifications into OpenAI tool definitions.
+// With services given (an episode's, from its intro), a service argument
+// is an enum of them. encoding/json writes map keys sorted, so the output
+// is stable.
+func Schemas(specs []agents.ToolSpec, services []string) []Tool {
+	f := false
+	out := make([]Tool, 0, len(specs))
+	for _, s := range specs {
+		params := Schema{Type: "object", Properties: map[string]Schema{}, Required: []string{}, AdditionalProperties: &f}
+		for _, a := range s.Args {
+			p := Schema{Type: "string", Description: argDoc[a.Type]}
+			switch a.Type {
+			case "service":
+				if len(services) > 0 {
+					p.Enum = services
+				}
+			case "value":
+				p.Type = []string{"number", "boolean", "string"}
+			}
+			params.Properties[a.Name] = p
+			if !a.Optional {
+				params.Required = append(params.Required, a.Name)
+			}
+		}
+		out = append(out, Tool{Type: "function", Function: FunctionDef{Name: s.Name, Description: strings.TrimSpace(s.Description), Parameters: params}})
+	}
+	return out
+}
