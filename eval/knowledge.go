@@ -80,3 +80,21 @@ func argText(v value.Value) string {
 	}
 	return v.String()
 }
+
+// ToolSpecs documents the module's tools for models that call tools
+// natively: each tool's description and arguments, as the stdlib declares
+// them.
+func ToolSpecs(m *lang.Module) []agents.ToolSpec {
+	var out []agents.ToolSpec
+	for _, t := range m.Tools {
+		if t.Broken {
+			continue
+		}
+		s := agents.ToolSpec{Name: t.Name, Description: t.Description, Args: []agents.ArgSpec{}}
+		for _, a := range t.Args {
+			s.Args = append(s.Args, agents.ArgSpec{Name: a.Name, Type: a.Type, Optional: a.Optional})
+		}
+		out = append(out, s)
+	}
+	return out
+}

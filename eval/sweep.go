@@ -54,6 +54,10 @@ type SweepOptions struct {
 	PauseFile     string
 	ExportHeldOut bool
 	Versions      Versions
+	// Sampling is how LLM agents ask their models (endpoint, temperature,
+	// token limit): part of what the sweep measures, so --resume refuses a
+	// change.
+	Sampling map[string]any
 	// Settings are recorded in run.json for the reader; unlike the rest of
 	// the configuration they may change on --resume (rates, retries,
 	// timeouts, workers).
@@ -91,6 +95,7 @@ type RunConfig struct {
 	Seed        uint64           `json:"seed"`
 	Noise       string           `json:"noise,omitempty"`
 	HeldOut     bool             `json:"export_heldout,omitempty"`
+	Sampling    map[string]any   `json:"sampling,omitempty"`
 	Settings    map[string]any   `json:"settings,omitempty"`
 }
 
@@ -141,7 +146,7 @@ func RunSweep(ctx context.Context, tasks []*rt.Task, cs []Contestant, opt SweepO
 		return res, fmt.Errorf("noise must be %q or %q, not %q", NoiseAsAuthored, NoiseBoth, opt.Noise)
 	}
 	suite := rt.SuiteHash(tasks)
-	cfg := RunConfig{Suite: suite, Versions: opt.Versions, Seeds: opt.Seeds, Seed: opt.Seed, Noise: opt.Noise, HeldOut: opt.ExportHeldOut, Settings: opt.Settings}
+	cfg := RunConfig{Suite: suite, Versions: opt.Versions, Seeds: opt.Seeds, Seed: opt.Seed, Noise: opt.Noise, HeldOut: opt.ExportHeldOut, Sampling: opt.Sampling, Settings: opt.Settings}
 	for _, t := range tasks {
 		cfg.Tasks = append(cfg.Tasks, t.ID)
 	}
@@ -358,7 +363,13 @@ func prepareRecords(recPath, cfgPath string, cfg *RunConfig, opt SweepOptions) (
 	if err := json.Unmarshal(old, &prev); err != nil {
 		return nil, fmt.Errorf("--resume: %s: %v", cfgPath, err)
 	}
-	if why := incompatible(&prev, cfg); why != "" {
+	// Compare what run.json will hold: numbers in Sampling read back as
+	// float64.
+	var cur RunConfig
+	if js, err := json.Marshal(cfg); err != nil || json.Unmarshal(js, &cur) != nil {
+		return nil, fmt.Errorf("cannot encode the run's configuration")
+	}
+	if why := incompatible(&prev, &cur); why != "" {
 		return nil, fmt.Errorf("--resume: the sweep in %s was run with %s; resume it with the same configuration, or use another --out", filepath.Dir(cfgPath), why)
 	}
 	// Everything up to the last newline was written whole; anything after
@@ -419,6 +430,8 @@ func incompatible(prev, cur *RunConfig) string {
 		return fmt.Sprintf("--noise %q, not %q", a.Noise, b.Noise)
 	case a.HeldOut != b.HeldOut:
 		return fmt.Sprintf("--export-heldout=%v, not %v", a.HeldOut, b.HeldOut)
+	case !reflect.DeepEqual(a.Sampling, b.Sampling):
+		return fmt.Sprintf("sampling %v, not %v", a.Sampling, b.Sampling)
 	}
 	return "a different task list"
 }

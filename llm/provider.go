@@ -80,15 +80,19 @@ type Event struct {
 }
 
 // Provider calls one endpoint under a Policy. It is safe for concurrent
-// use, and all agents of a sweep that talk to the same endpoint must share
-// one, so that the limits hold for the endpoint as a whole.
+// use. All agents of a sweep that talk to the same endpoint must share its
+// limits (WithConfig), so that they hold for the endpoint as a whole.
 type Provider struct {
-	client  *Client
+	client *Client
+	*limits
+}
+
+// limits is the state the policy keeps for one endpoint.
+type limits struct {
 	policy  Policy
 	limiter *rate.Limiter
 	slots   chan struct{}
-	// OnEvent, if set, is called on every retry and pause.
-	OnEvent func(Event)
+	onEvent func(Event)
 
 	mu          sync.Mutex
 	lastStart   time.Time
@@ -107,13 +111,23 @@ func NewProvider(cfg Config, policy Policy, hc *http.Client) (*Provider, error) 
 	if err := policy.Check(); err != nil {
 		return nil, err
 	}
-	p := &Provider{client: &Client{Config: cfg, HTTP: hc}, policy: policy, slots: make(chan struct{}, policy.Concurrency),
-		jitter: rand.New(rand.NewPCG(0x5e2c, 0x11)), OnEvent: func(Event) {}}
+	l := &limits{policy: policy, slots: make(chan struct{}, policy.Concurrency),
+		jitter: rand.New(rand.NewPCG(0x5e2c, 0x11)), onEvent: func(Event) {}}
 	if policy.RateCalls > 0 && policy.RateWindow > 0 {
-		p.limiter = rate.NewLimiter(rate.Every(policy.RateWindow/time.Duration(policy.RateCalls)), 1)
+		l.limiter = rate.NewLimiter(rate.Every(policy.RateWindow/time.Duration(policy.RateCalls)), 1)
 	}
-	return p, nil
+	return &Provider{client: &Client{Config: cfg, HTTP: hc}, limits: l}, nil
 }
+
+// WithConfig returns a provider that asks with cfg (another model, say)
+// under the same limits as p.
+func (p *Provider) WithConfig(cfg Config) *Provider {
+	return &Provider{client: &Client{Config: cfg, HTTP: p.client.HTTP}, limits: p.limits}
+}
+
+// OnEvent sets what is called on every retry and pause (from the calling
+// goroutines).
+func (p *Provider) OnEvent(f func(Event)) { p.onEvent = f }
 
 // Config is the provider's configuration.
 func (p *Provider) Config() Config { return p.client.Config }
@@ -151,7 +165,7 @@ func (p *Provider) Complete(ctx context.Context, req *Request) (*Response, CallS
 			return nil, stats, fmt.Errorf("provider call failed after %d attempts; last: %w", stats.Attempts, err)
 		}
 		delay := p.backoff(attempt, ce.RetryAfter)
-		p.OnEvent(Event{Kind: EventRetry, Attempt: attempt + 1, Delay: delay, Err: err})
+		p.onEvent(Event{Kind: EventRetry, Attempt: attempt + 1, Delay: delay, Err: err})
 		if err := sleep(ctx, delay); err != nil {
 			return nil, stats, err
 		}
@@ -206,7 +220,7 @@ func (p *Provider) attempt(ctx context.Context, req *Request) (*Response, error)
 		pause = max(pause, ce.RetryAfter)
 		if pause > 0 && now.Add(pause).After(p.pausedUntil) {
 			p.pausedUntil = now.Add(pause)
-			p.OnEvent(Event{Kind: EventPause, Delay: pause, Err: err})
+			p.onEvent(Event{Kind: EventPause, Delay: pause, Err: err})
 		}
 	}
 	return nil, err

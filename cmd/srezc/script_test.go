@@ -49,7 +49,7 @@ func TestScript(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       os.Getenv("SREZC_UPDATE") == "1",
-		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": cmdExits},
+		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": cmdExits, "fakellm": cmdFakeLLM, "fakellm-log": cmdFakeLLMLog, "cmprecords": cmdCmpRecords},
 		Condition: func(cond string) (bool, error) {
 			if cond == "reftasks" {
 				_, err := os.Stat(refTasks)

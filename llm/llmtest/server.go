@@ -50,6 +50,7 @@ var Transient = []Fault{TooMany, ServerError, Timeout, Drop, BadJSON, NoChoices}
 // Call is one request as the server saw it.
 type Call struct {
 	Arrived, Answered time.Time
+	Body              []byte
 	Sum               uint64 // FNV-1a of the request body
 	Attempt           int    // how many times this body came before
 	Fault             Fault
@@ -104,7 +105,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		fault = s.Faults(sum, attempt)
 	}
 	i := len(s.log)
-	s.log = append(s.log, Call{Arrived: arrived, Sum: sum, Attempt: attempt, Fault: fault})
+	s.log = append(s.log, Call{Arrived: arrived, Body: body, Sum: sum, Attempt: attempt, Fault: fault})
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
