@@ -18,6 +18,12 @@ type TurnAgent interface {
 	Usage() Usage
 }
 
+// Ender is a TurnAgent that wants the last observation of an episode,
+// which no turn answers (a human at a terminal reads it).
+type Ender interface {
+	End(observation string)
+}
+
 // Turn is one answer of a TurnAgent.
 type Turn struct {
 	// Action is the text action to play; an unusable answer is played as

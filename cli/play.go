@@ -2,27 +2,45 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/runtime"
 )
 
 func (e *env) playCmd() *cobra.Command {
-	var seed uint64
+	var (
+		seed         uint64
+		record, name string
+	)
 	c := &cobra.Command{
-		Use:   "play [--seed N] TASK [PATH...]",
+		Use:   "play [--seed N] [--record DIR --as human:NAME] TASK [PATH...]",
 		Short: "Play one episode at the terminal, seeing exactly what an agent sees",
 		Long: `Play one episode at the terminal. Standard output carries exactly the text an
 agent is shown: the intro, then one observation per action. Type text actions
 such as inspect_logs(database), one per line; end of input stops early. The
 prompt and, at the end, the grader's record go to standard error.
-TASK is the incident id; with no PATH the embedded default suite is used.`,
+TASK is the incident id; with no PATH the embedded default suite is used.
+
+With --record DIR the episode is appended to DIR/records.jsonl like any
+agent's, under the name given by --as (human:NAME), so that a human SRE
+baseline sits in the same report as the agents (srezc report DIR).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
+			if record != "" && !strings.HasPrefix(name, "human:") || record != "" && len(name) <= len("human:") {
+				return usageError{fmt.Errorf("--record needs --as human:NAME")}
+			}
+			if record == "" && name != "" {
+				return usageError{fmt.Errorf("--as only names a recorded episode: add --record DIR")}
+			}
 			tasks, err := e.load(args[1:], compiler.Options{})
 			if err != nil {
 				return err
@@ -31,42 +49,75 @@ TASK is the incident id; with no PATH the embedded default suite is used.`,
 			if err != nil {
 				return err
 			}
-			ep := runtime.NewEpisode(tk)
-			ep.Reset(seed)
-			out := ep.AppendIntro(nil)
-			if _, err := e.stdout.Write(out); err != nil {
-				return err
-			}
 			in := bufio.NewScanner(e.stdin)
 			in.Buffer(make([]byte, 64*1024), 1<<20)
-			for !ep.Done() {
-				fmt.Fprint(e.stderr, "> ")
-				if !in.Scan() {
-					fmt.Fprintln(e.stderr)
-					break
-				}
-				line := strings.TrimSpace(in.Text())
-				if line == "" {
-					continue
-				}
-				a := compiler.BindText(tk, line)
-				r := ep.Step(&a)
-				out = ep.AppendText(out[:0], &r.Obs)
-				if _, err := e.stdout.Write(out); err != nil {
-					return err
-				}
+			h := &human{in: in, out: e.stdout, prompt: e.stderr}
+			ep, err := eval.PlayTurns(context.Background(), tk, h, 0, seed, record != "")
+			if err == nil {
+				err = h.err
 			}
-			if err := in.Err(); err != nil {
+			if err != nil {
 				return err
 			}
-			rec, err := json.MarshalIndent(ep.Record(), "", "  ")
+			rec, err := json.MarshalIndent(ep.Record, "", "  ")
 			if err != nil {
 				return err
 			}
 			fmt.Fprintf(e.stderr, "grader record:\n%s\n", rec)
+			if record == "" {
+				return nil
+			}
+			v := eval.Versions{Srezc: Version, Renderer: runtime.RendererVersion, Profile: eval.Profile(tasks), Format: runtime.FormatVersion}
+			line := eval.NewRecord(name, runtime.SuiteHash(tasks), v, tk, &ep, true)
+			path := filepath.Join(record, "records.jsonl")
+			if err := eval.AppendRecord(path, &line); err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stderr, "recorded in %s as %s\n", path, name)
 			return nil
 		},
 	}
 	c.Flags().Uint64Var(&seed, "seed", 1, "episode seed")
+	c.Flags().StringVar(&record, "record", "", "append the episode to DIR/records.jsonl")
+	c.Flags().StringVar(&name, "as", "", "the name of the recorded player, human:NAME")
 	return c
+}
+
+// human is a player at the terminal: the text an agent sees goes to out,
+// actions come from in, one per line (blank lines skipped).
+type human struct {
+	in          *bufio.Scanner
+	out, prompt io.Writer
+	err         error
+}
+
+func (h *human) Begin(intro string) { _, h.err = io.WriteString(h.out, intro) }
+func (h *human) Usage() agents.Usage { return agents.Usage{} }
+
+func (h *human) End(obs string) {
+	if h.err == nil {
+		_, h.err = io.WriteString(h.out, obs)
+	}
+}
+
+func (h *human) Turn(_ context.Context, obs string) (agents.Turn, error) {
+	if h.err != nil {
+		return agents.Turn{Stop: true}, nil
+	}
+	if obs != "" {
+		if _, h.err = io.WriteString(h.out, obs); h.err != nil {
+			return agents.Turn{Stop: true}, nil
+		}
+	}
+	for {
+		fmt.Fprint(h.prompt, "> ")
+		if !h.in.Scan() {
+			fmt.Fprintln(h.prompt)
+			h.err = h.in.Err()
+			return agents.Turn{Stop: true}, nil
+		}
+		if line := strings.TrimSpace(h.in.Text()); line != "" {
+			return agents.Turn{Action: line}, nil
+		}
+	}
 }

@@ -109,6 +109,9 @@ func PlayTurns(ctx context.Context, t *rt.Task, a agents.TurnAgent, episode int,
 			out.Steps = append(out.Steps, line)
 		}
 	}
+	if e, ok := a.(agents.Ender); ok && failed == nil && ep.Done() {
+		e.End(obs)
+	}
 	out.Record = ep.Record()
 	out.Components = ep.Components()
 	if u := a.Usage(); u != (agents.Usage{}) {

@@ -59,7 +59,10 @@ type RecordLine struct {
 	Usage *Usage `json:"usage,omitempty"`
 	// HeldOut is the published hash prefix of the secret seed a held-out
 	// test task was generated from (never the seed).
-	HeldOut    string `json:"heldout,omitempty"`
+	HeldOut string `json:"heldout,omitempty"`
+	// Intro and Trajectory are what the agent saw and did (left out for
+	// held-out tasks unless asked for).
+	Intro      string `json:"intro,omitempty"`
 	Trajectory []Move `json:"trajectory"`
 }
 
@@ -229,12 +232,14 @@ func RecordsWith(agent, suite string, v Versions, tasks []*rt.Task, eps []Episod
 	}
 	out := make([]RecordLine, 0, len(eps))
 	for i := range eps {
-		out = append(out, recordLine(agent, suite, v, byID[eps[i].Task], &eps[i], exportHeldOut))
+		out = append(out, NewRecord(agent, suite, v, byID[eps[i].Task], &eps[i], exportHeldOut))
 	}
 	return out
 }
 
-func recordLine(agent, suite string, v Versions, t *rt.Task, ep *Episode, exportHeldOut bool) RecordLine {
+// NewRecord is the records.jsonl line of one episode of t; the suite is
+// the hash of the suite t was run in.
+func NewRecord(agent, suite string, v Versions, t *rt.Task, ep *Episode, exportHeldOut bool) RecordLine {
 	r := RecordLine{Task: ep.Task, Hash: t.Hash, Suite: suite, Versions: v, Agent: agent, Model: ep.Model, Prompt: ep.Prompt,
 		Seed: ep.Seed, Episode: ep.Episode, Difficulty: t.Difficulty, Split: t.Split, Family: Family(t), Tags: t.Tags,
 		Noise: ep.Noise, Outcome: ep.Outcome, InfraError: ep.InfraError, AgentError: ep.AgentError,
@@ -255,6 +260,9 @@ func recordLine(agent, suite string, v Versions, t *rt.Task, ep *Episode, export
 		}
 	}
 	if r.HeldOut == "" || exportHeldOut {
+		if len(ep.Steps) > 0 {
+			r.Intro = ep.Steps[0].Intro
+		}
 		for _, s := range ep.Steps {
 			r.Trajectory = append(r.Trajectory, Move{Step: s.Step, Action: s.Action, Observation: s.Observation, Reward: s.Reward, Reply: s.Reply})
 		}

@@ -238,7 +238,7 @@ func RunSweep(ctx context.Context, tasks []*rt.Task, cs []Contestant, opt SweepO
 				}
 				ep.Model, ep.Prompt, ep.Noise = c.Model, c.Prompt, j.noise
 				ep.Task = j.task.ID
-				line, err := json.Marshal(recordLine(c.Agent, suite, opt.Versions, j.task, &ep, opt.ExportHeldOut))
+				line, err := json.Marshal(NewRecord(c.Agent, suite, opt.Versions, j.task, &ep, opt.ExportHeldOut))
 				if err != nil {
 					fail(err)
 					continue
@@ -453,13 +453,20 @@ func contestantList(cs []ContestantInfo) string {
 
 func short(h string) string { return h[:min(12, len(h))] }
 
-// canonicalise rewrites a complete sweep's records in plan order.
+// canonicalise rewrites a complete sweep's records in plan order, followed
+// by any record that is not the sweep's (a human's, added by srezc play
+// --record), in file order.
 func canonicalise(recPath string, plan []sweepJob) error {
 	data, err := os.ReadFile(recPath)
 	if err != nil {
 		return err
 	}
+	inPlan := map[RecordKey]bool{}
+	for _, j := range plan {
+		inPlan[j.key] = true
+	}
 	lines := map[RecordKey][]byte{}
+	var others [][]byte
 	for _, line := range bytes.SplitAfter(data, []byte{'\n'}) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
@@ -468,13 +475,48 @@ func canonicalise(recPath string, plan []sweepJob) error {
 		if err := json.Unmarshal(line, &r); err != nil {
 			return fmt.Errorf("%s: %v", recPath, err)
 		}
-		lines[KeyOf(&r)] = line
+		if k := KeyOf(&r); inPlan[k] {
+			lines[k] = line
+		} else {
+			others = append(others, line)
+		}
 	}
 	var buf bytes.Buffer
 	for _, j := range plan {
 		buf.Write(lines[j.key])
 	}
+	for _, line := range others {
+		buf.Write(line)
+	}
 	return WriteFileAtomic(recPath, buf.Bytes())
+}
+
+// AppendRecord appends one record to a records.jsonl, creating it (and its
+// folder) if need be, and syncs file and folder before returning.
+func AppendRecord(path string, r *RecordLine) error {
+	line, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
 }
 
 // WriteFileAtomic writes data to path through a temporary file in the same

@@ -34,6 +34,10 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// The kill test runs the test binary itself as srezc.
+	if os.Getenv("SREZC_TEST_AS_SREZC") == "1" {
+		os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	testscript.Main(m, map[string]func(){
 		"srezc": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})

@@ -71,6 +71,8 @@ type Server struct {
 	// Hang is how long a Timeout answer takes (2 s by default); the client
 	// must give up first.
 	Hang time.Duration
+	// Delay is how long every answer takes, like a model thinking.
+	Delay time.Duration
 
 	mu   sync.Mutex
 	seen map[uint64]int
@@ -113,6 +115,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.mu.Unlock()
 	}()
 
+	if s.Delay > 0 {
+		time.Sleep(s.Delay)
+	}
 	if !strings.HasSuffix(r.URL.Path, "/chat/completions") || r.Method != http.MethodPost {
 		fault = NotFound
 	}

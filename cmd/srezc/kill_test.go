@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/srezc/srezc/llm/llmtest"
+)
+
+const killSuite = `incident "zeta" {
+  title      = "Latency climbing"
+  alert      = "API p95 latency has tripled."
+  difficulty = "easy"
+  split      = "train"
+  budget     = 10
+  system     = "standard"
+  fault "web_memory_leak" {
+    target  = "web_server"
+    rate_mb = 600.0
+  }
+  expert = [
+    "inspect_logs(web_server)",
+    "restart_service(web_server)",
+    "resolve_incident(\"web server memory leak\", \"restart the web server\")",
+  ]
+}
+`
+
+// A sweep killed with SIGKILL at seeded random points, some of them cut
+// inside a record's line, and resumed each time, ends with the records of
+// an uninterrupted run: no episode lost, none played twice.
+func TestKillAndResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs srezc a dozen times")
+	}
+	srv := llmtest.New()
+	defer srv.Close()
+	srv.Delay = 3 * time.Millisecond
+	work := t.TempDir()
+	if err := os.WriteFile(filepath.Join(work, "a.srez.hcl"), []byte(killSuite), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srezc := func(out string, resume bool) *exec.Cmd {
+		args := []string{"eval", "--agents", "prompting,tools,scripted", "--seeds", "6", "--out", out, "--workers", "2",
+			"--min-interval=0", "--rate-calls=0", "--timeout=2s", "a.srez.hcl"}
+		if resume {
+			args = append(args, "--resume")
+		}
+		cmd := exec.Command(os.Args[0], args...)
+		cmd.Dir = work
+		cmd.Env = append(os.Environ(), "SREZC_TEST_AS_SREZC=1", "OPENAI_BASE_URL="+srv.URL+"/v1", "OPENAI_MODEL=fake-1", "OPENAI_API_KEY=sk-test")
+		return cmd
+	}
+	if out, err := srezc("ref", false).CombinedOutput(); err != nil {
+		t.Fatalf("uninterrupted run: %v\n%s", err, out)
+	}
+	want := records(t, filepath.Join(work, "ref", "records.jsonl"), nil)
+
+	rng := rand.New(rand.NewPCG(7, 7))
+	kills, torn := 0, 0
+	// seen holds every whole record line found after a kill, by episode:
+	// once recorded, an episode is never played again, so its line never
+	// changes and never appears twice.
+	seen := map[string]string{}
+	check := func(when string) {
+		data, _ := os.ReadFile(filepath.Join(work, "killed", "records.jsonl"))
+		here := map[string]bool{}
+		for _, line := range bytes.SplitAfter(data, []byte{'\n'}) {
+			if len(line) == 0 || line[len(line)-1] != '\n' {
+				continue // the torn tail
+			}
+			var r struct {
+				Agent, Model, Task string
+				Seed               int
+			}
+			if err := json.Unmarshal(line, &r); err != nil {
+				t.Fatalf("%s: a whole line is not a record: %v\n%.300s", when, err, line)
+			}
+			k := r.Agent + " " + r.Model + " " + r.Task + " " + fmt.Sprint(r.Seed)
+			if here[k] {
+				t.Fatalf("%s: episode %s recorded twice", when, k)
+			}
+			here[k] = true
+			norm := records(t, "", line)[0]
+			if old, ok := seen[k]; ok && old != norm {
+				t.Fatalf("%s: episode %s was played again:\n%s\n%s", when, k, old, norm)
+			}
+			seen[k] = norm
+		}
+	}
+	for i := 0; ; i++ {
+		if i > 40 {
+			t.Fatal("the sweep never finished")
+		}
+		cmd := srezc("killed", i > 0)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		select {
+		case err := <-exited:
+			if err != nil {
+				t.Fatalf("run %d: %v\n%s", i, err, stderr.String())
+			}
+			if kills < 4 {
+				t.Fatalf("the sweep finished after %d kills; the test wants more (make episodes slower)", kills)
+			}
+			check("at the end")
+			got := records(t, filepath.Join(work, "killed", "records.jsonl"), nil)
+			if len(got) != len(want) {
+				t.Fatalf("%d records after %d kills (%d torn lines), want %d", len(got), kills, torn, len(want))
+			}
+			for k := range want {
+				if got[k] != want[k] {
+					t.Fatalf("record %d differs after %d kills:\n got %s\nwant %s", k, kills, got[k], want[k])
+				}
+			}
+			t.Logf("%d kills, %d torn lines, %d records; %d were recorded before the last kill", kills, torn, len(got), len(seen))
+			return
+		case <-time.After(time.Duration(20+rng.IntN(120)) * time.Millisecond):
+		}
+		cmd.Process.Signal(syscall.SIGKILL)
+		<-exited
+		kills++
+		check(fmt.Sprintf("after kill %d", kills))
+		// A kill can land inside a write; every other time, make sure one
+		// did by cutting a line short.
+		path := filepath.Join(work, "killed", "records.jsonl")
+		if data, err := os.ReadFile(path); err == nil && kills%2 == 0 {
+			lines := bytes.SplitAfter(data, []byte{'\n'})
+			if len(lines) > 1 {
+				last := lines[len(lines)-2]
+				cut := append(data, last[:1+rng.IntN(len(last)-1)]...)
+				if err := os.WriteFile(path, cut, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				torn++
+			}
+		}
+	}
+}
+
+// records reads a records.jsonl (or data, when given) as lines with
+// usage.latency_ms removed.
+func records(t *testing.T, path string, data []byte) []string {
+	if data == nil {
+		var err error
+		if data, err = os.ReadFile(path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var r map[string]any
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if u, ok := r["usage"].(map[string]any); ok {
+			delete(u, "latency_ms")
+		}
+		js, _ := json.Marshal(r)
+		out = append(out, string(js))
+	}
+	return out
+}
