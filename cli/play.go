@@ -91,7 +91,7 @@ type human struct {
 	err         error
 }
 
-func (h *human) Begin(intro string) { _, h.err = io.WriteString(h.out, intro) }
+func (h *human) Begin(intro string)  { _, h.err = io.WriteString(h.out, intro) }
 func (h *human) Usage() agents.Usage { return agents.Usage{} }
 
 func (h *human) End(obs string) {
