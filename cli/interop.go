@@ -22,7 +22,7 @@ const formatSreZero = "sre-zero"
 
 func checkFormat(format string) error {
 	if format != formatSreZero {
-		return usageError{fmt.Errorf("unknown format %q: the only format is %s", format, formatSreZero)}
+		return usageError{fmt.Errorf("unknown format %q: export writes %s or trajectories", format, formatSreZero)}
 	}
 	return nil
 }
@@ -136,22 +136,46 @@ func (e *env) importSreZero(dir, out string) error {
 }
 
 func (e *env) exportCmd() *cobra.Command {
-	var out string
+	var (
+		out, format, only, style string
+		replies                  bool
+	)
 	c := &cobra.Command{
-		Use:   "export sre-zero PATH... -o DIR",
-		Short: "Write incidents as SRE-Zero reference task files and a split manifest",
-		Args:  cobra.MinimumNArgs(1),
+		Use:   "export sre-zero PATH... -o DIR | export trajectories RECORDS --format chat-jsonl -o FILE",
+		Short: "Write incidents as SRE-Zero task files, or recorded episodes as chat training data",
+		Long: `export sre-zero PATH... -o DIR writes incidents as SRE-Zero reference task
+files and a split manifest.
+
+export trajectories RECORDS --format chat-jsonl -o FILE writes the episodes
+of a records.jsonl as chat-format training data (for supervised
+fine-tuning baselines), one conversation per line: the system prompt of an
+LLM agent style (--style), the intro, then each action as the assistant's
+turn and each observation as the user's. --only keeps successes (the
+default), failures or all; --replies uses an LLM's whole answer (a ReAct
+Thought included) where the record has it. Infrastructure errors and
+episodes with no trajectory are skipped.`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				return usageError{fmt.Errorf("export needs -o")}
+			}
+			if args[0] == "trajectories" {
+				if len(args) != 2 {
+					return usageError{fmt.Errorf("export trajectories takes one records.jsonl")}
+				}
+				return e.exportTrajectories(args[1], out, format, only, style, replies)
+			}
 			if err := checkFormat(args[0]); err != nil {
 				return err
-			}
-			if out == "" {
-				return usageError{fmt.Errorf("export needs -o DIR")}
 			}
 			return e.exportSreZero(args[1:], out)
 		},
 	}
-	c.Flags().StringVarP(&out, "out", "o", "", "directory to write the task files to")
+	c.Flags().StringVarP(&out, "out", "o", "", "directory (sre-zero) or file (trajectories) to write")
+	c.Flags().StringVar(&format, "format", "chat-jsonl", "trajectories: the output format (chat-jsonl)")
+	c.Flags().StringVar(&only, "only", "success", "trajectories: success, failure or all")
+	c.Flags().StringVar(&style, "style", "prompting", "trajectories: the system prompt of this LLM agent style")
+	c.Flags().BoolVar(&replies, "replies", false, "trajectories: the model's whole answers where recorded, not only its actions")
 	return c
 }
 

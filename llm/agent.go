@@ -81,7 +81,7 @@ func (a *Agent) Usage() agents.Usage { return a.usage }
 func (a *Agent) Turn(ctx context.Context, obs string) (agents.Turn, error) {
 	switch {
 	case len(a.history) == 1:
-		a.history = append(a.history, text("user", a.intro+"\n\n"+firstInstruction(a.style)))
+		a.history = append(a.history, text("user", a.intro+"\n\n"+FirstInstruction(a.style)))
 	case a.answered && len(a.pending) > 0:
 		a.history = append(a.history, Message{Role: "tool", Content: &obs, ToolCallID: a.pending[0]})
 		a.pending = a.pending[1:]

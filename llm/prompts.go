@@ -43,7 +43,8 @@ Action: <one call>`
 Answer with exactly one call and nothing else: no explanation, no Markdown, no code fences.`
 }
 
-func firstInstruction(style string) string {
+// FirstInstruction follows the intro in the first user message.
+func FirstInstruction(style string) string {
 	switch style {
 	case ReAct:
 		return "Respond with one brief Thought and one Action."

@@ -1,0 +1,153 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/llm"
+	"github.com/srezc/srezc/runtime"
+)
+
+func (e *env) regradeCmd() *cobra.Command {
+	var out string
+	c := &cobra.Command{
+		Use:   "regrade RECORDS [PATH...] [-o OUT]",
+		Short: "Re-grade recorded episodes offline against the tasks as compiled now",
+		Long: `Replay every episode of RECORDS (a records.jsonl) on its task as PATH's
+module (the embedded suite with no PATH) compiles now: the same seed, the
+same actions, graded by this srezc. Prints what grading now says
+differently; -o OUT writes the re-graded records.
+
+An episode whose task hash differs from the task's now is refused with the
+reason (the task changed, so its actions would be answered differently),
+as are episodes with no trajectory and infrastructure errors. Exit 1 if
+any episode was refused.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			recs, err := eval.ReadRecords(args[0])
+			if err != nil {
+				return err
+			}
+			_, tasks, err := e.loadModule(args[1:], compiler.Options{})
+			if err != nil {
+				return err
+			}
+			byID := map[string]*runtime.Task{}
+			for _, t := range tasks {
+				byID[t.ID] = t
+			}
+			v := eval.Versions{Srezc: Version, Renderer: runtime.RendererVersion, Profile: eval.Profile(tasks), Format: runtime.FormatVersion}
+			var buf bytes.Buffer
+			same, changed, refused := 0, 0, 0
+			for i := range recs {
+				r := &recs[i]
+				where := fmt.Sprintf("%s:%d: %s %s seed %d", args[0], i+1, r.Task, agentLabel(r), r.Seed)
+				t := byID[r.Task]
+				if t == nil {
+					refused++
+					fmt.Fprintf(e.stdout, "%s: refused: no incident %s in the suite\n", where, r.Task)
+					continue
+				}
+				nr, diff, err := eval.Regrade(t, r, v)
+				if err != nil {
+					refused++
+					fmt.Fprintf(e.stdout, "%s: refused: %v\n", where, err)
+					continue
+				}
+				if len(diff) == 0 {
+					same++
+				} else {
+					changed++
+					fmt.Fprintf(e.stdout, "%s: changed %s (success %v -> %v, reward %.3f -> %.3f)\n", where, strings.Join(diff, ", "),
+						r.Metrics.Success, nr.Metrics.Success, r.Metrics.FinalReward, nr.Metrics.FinalReward)
+				}
+				line, err := json.Marshal(nr)
+				if err != nil {
+					return err
+				}
+				buf.Write(line)
+				buf.WriteByte('\n')
+			}
+			fmt.Fprintf(e.stdout, "regraded %d episodes: %d unchanged, %d changed, %d refused\n", same+changed, same, changed, refused)
+			if out != "" {
+				if err := writeAtomic(out, buf.Bytes()); err != nil {
+					return err
+				}
+			}
+			if refused > 0 {
+				return errPrinted
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVarP(&out, "out", "o", "", "write the re-graded records here")
+	return c
+}
+
+func agentLabel(r *eval.RecordLine) string {
+	if r.Model != "" {
+		return r.Agent + ":" + r.Model
+	}
+	return r.Agent
+}
+
+// exportTrajectories writes recorded episodes as chat-format training data.
+func (e *env) exportTrajectories(records, out, format, only, style string, replies bool) error {
+	if format != "chat-jsonl" {
+		return usageError{fmt.Errorf("--format takes chat-jsonl, not %q", format)}
+	}
+	if only != "success" && only != "failure" && only != "all" {
+		return usageError{fmt.Errorf("--only takes success, failure or all, not %q", only)}
+	}
+	if !containsString(llm.Styles, style) {
+		return usageError{fmt.Errorf("--style takes %s, not %q", strings.Join(llm.Styles, ", "), style)}
+	}
+	recs, err := eval.ReadRecords(records)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	n, skipped := 0, 0
+	for i := range recs {
+		r := &recs[i]
+		if only == "success" && !r.Metrics.Success || only == "failure" && r.Metrics.Success {
+			continue
+		}
+		ex, ok := eval.ChatExampleOf(r, llm.SystemPrompt(style), llm.FirstInstruction(style), style+"/"+llm.PromptVersion, replies)
+		if !ok {
+			skipped++
+			continue
+		}
+		// Training data is read by tokenizers, not browsers: keep <, >
+		// and & as they are.
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(ex); err != nil {
+			return err
+		}
+		n++
+	}
+	if err := writeAtomic(out, buf.Bytes()); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "wrote %d conversations to %s", n, out)
+	if skipped > 0 {
+		fmt.Fprintf(e.stdout, " (%d episodes skipped: infrastructure errors, or no trajectory)", skipped)
+	}
+	fmt.Fprintln(e.stdout)
+	return nil
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

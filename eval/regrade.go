@@ -1,0 +1,163 @@
+package eval
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/srezc/srezc/agents"
+	rt "github.com/srezc/srezc/runtime"
+)
+
+// ReadRecords reads a records.jsonl. A line that is not a record is an
+// error naming the file and line.
+func ReadRecords(path string) ([]RecordLine, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return DecodeRecords(path, f)
+}
+
+// DecodeRecords reads records.jsonl lines from r; name is used in errors.
+func DecodeRecords(name string, r io.Reader) ([]RecordLine, error) {
+	var out []RecordLine
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 1<<20), 1<<30)
+	for n := 1; sc.Scan(); n++ {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		var rec RecordLine
+		if err := json.Unmarshal(line, &rec); err != nil {
+			return nil, fmt.Errorf("%s:%d: not a record: %v", name, n, err)
+		}
+		if rec.Task == "" || rec.Hash == "" {
+			return nil, fmt.Errorf("%s:%d: not a record: no task or hash", name, n)
+		}
+		out = append(out, rec)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	return out, nil
+}
+
+// Regrade replays a recorded episode offline on t, the task as compiled
+// now: the same seed and the same actions, graded by the current runtime.
+// It refuses, with the reason, an episode of a task whose hash differs
+// (the task changed: its actions would be answered differently), one with
+// no trajectory (a held-out task's), and an infrastructure error (nothing
+// was played to grade). changed names what grading now says differently:
+// "metrics", "components", "rewards", "observations".
+func Regrade(t *rt.Task, r *RecordLine, v Versions) (out RecordLine, changed []string, err error) {
+	switch {
+	case r.Outcome == OutcomeInfraError:
+		return *r, nil, fmt.Errorf("an infrastructure error: nothing was played")
+	case r.Hash != t.Hash:
+		return *r, nil, fmt.Errorf("task hash %s, but %s compiles to %s now: the task changed since the episode was played", short(r.Hash), t.ID, short(t.Hash))
+	case len(r.Trajectory) == 0 && r.Metrics.TotalSteps > 0:
+		return *r, nil, fmt.Errorf("no trajectory (a held-out task's episodes keep none unless --export-heldout)")
+	}
+	played := t
+	if r.Noise == "off" {
+		quiet := *t
+		quiet.Noise = nil
+		played = &quiet
+	}
+	plan := make([]string, len(r.Trajectory))
+	for i, m := range r.Trajectory {
+		plan[i] = m.Action
+	}
+	ep, err := PlayTurns(context.Background(), played, agents.Turns(agents.NewScripted(plan)), r.Episode, r.Seed, true)
+	if err != nil {
+		return *r, nil, err
+	}
+	ep.Task, ep.Model, ep.Prompt, ep.Noise, ep.Usage = r.Task, r.Model, r.Prompt, r.Noise, r.Usage
+	if r.AgentError != "" {
+		ep.AgentError = r.AgentError
+		ep.Record.Terminal = TerminalAgentError
+	}
+	out = NewRecord(r.Agent, r.Suite, v, t, &ep, true)
+	for i := range out.Trajectory {
+		if i < len(r.Trajectory) {
+			out.Trajectory[i].Reply = r.Trajectory[i].Reply
+		}
+	}
+	if out.Metrics != r.Metrics {
+		changed = append(changed, "metrics")
+	}
+	if out.Components != r.Components {
+		changed = append(changed, "components")
+	}
+	rewards, obs := len(out.Trajectory) != len(r.Trajectory), len(out.Trajectory) != len(r.Trajectory)
+	for i := 0; i < min(len(out.Trajectory), len(r.Trajectory)); i++ {
+		rewards = rewards || out.Trajectory[i].Reward != r.Trajectory[i].Reward
+		obs = obs || out.Trajectory[i].Observation != r.Trajectory[i].Observation
+	}
+	if rewards {
+		changed = append(changed, "rewards")
+	}
+	if obs {
+		changed = append(changed, "observations")
+	}
+	return out, changed, nil
+}
+
+// ChatExample is one episode as chat-format training data: the messages an
+// LLM agent of the given prompt would have exchanged, and what the episode
+// was.
+type ChatExample struct {
+	Messages []ChatMessage `json:"messages"`
+	Metadata ChatMetadata  `json:"metadata"`
+}
+
+// ChatMessage is a role and its text.
+type ChatMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// ChatMetadata says where an example comes from.
+type ChatMetadata struct {
+	Task    string  `json:"task"`
+	Hash    string  `json:"hash"`
+	Agent   string  `json:"agent"`
+	Model   string  `json:"model,omitempty"`
+	Seed    uint64  `json:"seed"`
+	Success bool    `json:"success"`
+	Reward  float64 `json:"reward"`
+	Prompt  string  `json:"prompt"`
+}
+
+// ChatExampleOf writes a recorded episode as a conversation: system (the
+// given system prompt), user (the intro and the first instruction), then
+// each action as the assistant's answer and each observation as the
+// user's next message. With replies set, an LLM's whole answer stands for
+// its action where the record has it (a ReAct Thought included). ok is
+// false when the record has no trajectory to write.
+func ChatExampleOf(r *RecordLine, system, first, promptVersion string, replies bool) (ChatExample, bool) {
+	if r.Outcome != OutcomeScored || r.Intro == "" || len(r.Trajectory) == 0 {
+		return ChatExample{}, false
+	}
+	ex := ChatExample{Metadata: ChatMetadata{Task: r.Task, Hash: r.Hash, Agent: r.Agent, Model: r.Model, Seed: r.Seed,
+		Success: r.Metrics.Success, Reward: r.Metrics.FinalReward, Prompt: promptVersion}}
+	ex.Messages = append(ex.Messages, ChatMessage{"system", system}, ChatMessage{"user", r.Intro + "\n\n" + first})
+	for i, m := range r.Trajectory {
+		answer := m.Action
+		if replies && m.Reply != "" {
+			answer = m.Reply
+		}
+		ex.Messages = append(ex.Messages, ChatMessage{"assistant", answer})
+		if i < len(r.Trajectory)-1 {
+			ex.Messages = append(ex.Messages, ChatMessage{"user", m.Observation})
+		}
+	}
+	return ex, true
+}
