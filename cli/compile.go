@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/runtime"
 )
@@ -65,27 +66,11 @@ func writeAtomic(path string, data []byte) error { return writeAtomicMode(path, 
 // writeAtomicMode is writeAtomic giving the file mode perm before it
 // appears under its name.
 func writeAtomicMode(path string, data []byte, perm os.FileMode) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".srezc-*")
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, errors.Unwrap(err))
-	}
-	name := tmp.Name()
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(name)
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Chmod(name, perm); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
+	if err := eval.WriteFileAtomicMode(path, data, perm); err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
 		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
 	return nil

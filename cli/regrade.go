@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -104,7 +105,7 @@ func (e *env) exportTrajectories(records, out, format, only, style string, repli
 	if only != "success" && only != "failure" && only != "all" {
 		return usageError{fmt.Errorf("--only takes success, failure or all, not %q", only)}
 	}
-	if !containsString(llm.Styles, style) {
+	if !slices.Contains(llm.Styles, style) {
 		return usageError{fmt.Errorf("--style takes %s, not %q", strings.Join(llm.Styles, ", "), style)}
 	}
 	recs, err := eval.ReadRecords(records)
@@ -141,13 +142,4 @@ func (e *env) exportTrajectories(records, out, format, only, style string, repli
 	}
 	fmt.Fprintln(e.stdout)
 	return nil
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
