@@ -23,7 +23,8 @@ var allowed = map[string][]string{
 	"eval":      {"value", "lang", "compiler", "runtime", "agents"},
 	"suitegen":  {"value", "lang", "compiler", "runtime", "agents", "eval"},
 	"lsp":       {"value", "lang", "compiler", "runtime"},
-	"cli":       {"value", "lang", "compiler", "runtime", "stdlib", "agents", "eval", "suitegen", "lsp"},
+	"report":    {"runtime", "eval"},
+	"cli":       {"value", "lang", "compiler", "runtime", "stdlib", "agents", "eval", "suitegen", "lsp", "report"},
 	"cmd/srezc": {"cli"},
 }
 
