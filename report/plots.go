@@ -100,15 +100,16 @@ func newPlot(title, xLabel, yLabel string) *plot.Plot {
 	return p
 }
 
-// modelAxis names the models along x, turning the names when they would
-// crowd each other.
-func modelAxis(p *plot.Plot, names []string) {
+// modelAxis names the models along x, turning the names when the widest
+// would not fit its column of a plot width wide (less room for the y
+// axis).
+func modelAxis(p *plot.Plot, names []string, width vg.Length) {
 	p.NominalX(names...)
-	longest := 0
+	widest := vg.Length(0)
 	for _, n := range names {
-		longest = max(longest, len(n))
+		widest = max(widest, p.X.Tick.Label.Width(n))
 	}
-	if len(names)*longest > 48 {
+	if widest > 0.9*(width-0.8*vg.Inch)/vg.Length(max(1, len(names))) {
 		p.X.Tick.Label.Rotation = math.Pi / 6
 		p.X.Tick.Label.XAlign = draw.XRight
 		p.X.Tick.Label.YAlign = draw.YCenter
@@ -171,9 +172,10 @@ func marksPlot(s *Summary) (*svgFigure, error) {
 	if len(xys) > 0 {
 		p.Add(&plotter.YErrorBars{XYs: xys, YErrors: errs, LineStyle: draw.LineStyle{Color: color.Black, Width: vg.Points(1)}, CapWidth: vg.Points(8)})
 	}
-	modelAxis(p, names)
+	width := modelsWidth(len(names), 0.9*vg.Inch)
+	modelAxis(p, names, width)
 	p.Y.Min, p.Y.Max = 0, 100
-	return render(p, modelsWidth(len(names), 0.9*vg.Inch), 4*vg.Inch), nil
+	return render(p, width, 4*vg.Inch), nil
 }
 
 func successCoveragePlot(s *Summary) (*svgFigure, error) {
@@ -302,7 +304,8 @@ func heatmapPlot(s *Summary) (*svgFigure, error) {
 		}
 	}
 	p.Add(h)
-	modelAxis(p, modelNames(s))
+	w := max(4*vg.Inch, 2.6*vg.Inch+vg.Length(len(s.Models))*0.9*vg.Inch)
+	modelAxis(p, modelNames(s), w-1.8*vg.Inch) // less the task names' column
 	reversed := make([]string, len(tasks))
 	for i, t := range tasks {
 		reversed[len(tasks)-1-i] = t
@@ -312,7 +315,6 @@ func heatmapPlot(s *Summary) (*svgFigure, error) {
 	}
 	p.Y.Min, p.Y.Max = -0.5, float64(len(tasks))-0.5
 	p.X.Min, p.X.Max = -0.5, float64(len(s.Models))-0.5
-	w := max(4*vg.Inch, 2.6*vg.Inch+vg.Length(len(s.Models))*0.9*vg.Inch)
 	hgt := max(3*vg.Inch, 1.4*vg.Inch+vg.Length(len(tasks))*vg.Points(15))
 	return render(p, w, hgt), nil
 }
@@ -353,10 +355,12 @@ func componentsPlot(s *Summary) (*svgFigure, error) {
 	p.Add(plotter.NewGrid())
 	p.Legend.Top = true
 	p.Legend.TextStyle.Font.Size = vg.Points(9)
-	modelAxis(p, modelNames(s))
+	p.Legend.Padding = vg.Points(2)
+	width := modelsWidth(len(s.Models), 0.9*vg.Inch)
+	modelAxis(p, modelNames(s), width)
 	// Head room for the legend above the tallest bar.
 	p.Y.Min, p.Y.Max = lo-0.05, hi+0.45*(hi-lo+0.05)+0.05
-	return render(p, modelsWidth(len(s.Models), 0.9*vg.Inch), 4.5*vg.Inch), nil
+	return render(p, width, 4.5*vg.Inch), nil
 }
 
 func errorsPlot(s *Summary) (*svgFigure, error) {
@@ -372,7 +376,10 @@ func errorsPlot(s *Summary) (*svgFigure, error) {
 		}
 		rate.Add(b)
 	}
-	modelAxis(rate, names)
+	width := modelsWidth(len(names), 1.2*vg.Inch) + 2*vg.Inch
+	legendWidth := 1.9 * vg.Inch
+	plotsWidth := width - legendWidth
+	modelAxis(rate, names, plotsWidth*0.45)
 	rate.Y.Min = 0
 	rate.Y.Max = math.Max(0.1, rate.Y.Max)
 
@@ -381,6 +388,7 @@ func errorsPlot(s *Summary) (*svgFigure, error) {
 	legend.Left, legend.Top = true, true
 	sans(&legend.TextStyle)
 	legend.TextStyle.Font.Size = vg.Points(9)
+	legend.Padding = vg.Points(3)
 	var modeNames []string
 	for _, m := range s.Models {
 		for _, fm := range m.FailureModes {
@@ -419,14 +427,11 @@ func errorsPlot(s *Summary) (*svgFigure, error) {
 			legend.Add(mode, first)
 		}
 	}
-	modelAxis(modes, names)
+	modelAxis(modes, names, plotsWidth*0.55)
 	modes.Y.Min, modes.Y.Max = 0, 1
 
-	width := modelsWidth(len(names), 1.2*vg.Inch) + 2*vg.Inch
 	c := vgsvg.New(width, 4*vg.Inch)
 	dc := draw.New(c)
-	legendWidth := 1.9 * vg.Inch
-	plotsWidth := width - legendWidth
 	left := draw.Canvas{Canvas: dc.Canvas, Rectangle: vg.Rectangle{Min: dc.Min, Max: vg.Point{X: dc.Min.X + plotsWidth*0.45, Y: dc.Max.Y}}}
 	right := draw.Canvas{Canvas: dc.Canvas, Rectangle: vg.Rectangle{Min: vg.Point{X: left.Max.X, Y: dc.Min.Y}, Max: vg.Point{X: dc.Min.X + plotsWidth, Y: dc.Max.Y}}}
 	key := draw.Canvas{Canvas: dc.Canvas, Rectangle: vg.Rectangle{Min: vg.Point{X: right.Max.X + vg.Points(8), Y: dc.Min.Y}, Max: vg.Point{X: dc.Max.X, Y: dc.Max.Y - vg.Points(24)}}}
@@ -463,7 +468,8 @@ func infraPlot(s *Summary) (*svgFigure, error) {
 	}
 	lb.Offset = vg.Point{Y: vg.Points(4)}
 	p.Add(lb)
-	modelAxis(p, modelNames(s))
+	width := modelsWidth(len(s.Models), 0.9*vg.Inch)
+	modelAxis(p, modelNames(s), width)
 	p.Y.Min, p.Y.Max = 0, top*1.2
-	return render(p, modelsWidth(len(s.Models), 0.9*vg.Inch), 3.5*vg.Inch), nil
+	return render(p, width, 3.5*vg.Inch), nil
 }
