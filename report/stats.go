@@ -96,7 +96,8 @@ func round6(f float64) float64 {
 	return math.Round(f*1e6) / 1e6
 }
 
-// distribution summarises per-episode values.
+// Distribution summarises per-episode values (quantiles as quantile
+// computes them).
 type Distribution struct {
 	Mean   float64 `json:"mean"`
 	Median float64 `json:"median"`
