@@ -25,7 +25,8 @@ var allowed = map[string][]string{
 	"eval":        {"value", "lang", "compiler", "runtime", "agents"},
 	"suitegen":    {"value", "lang", "compiler", "runtime", "agents", "eval"},
 	"lsp":         {"value", "lang", "compiler", "runtime"},
-	"cli":         {"value", "lang", "compiler", "runtime", "stdlib", "agents", "eval", "suitegen", "lsp", "llm"},
+	"report":      {"runtime", "eval", "agents"},
+	"cli":         {"value", "lang", "compiler", "runtime", "stdlib", "agents", "eval", "suitegen", "lsp", "llm", "report"},
 	"cmd/srezc":   {"cli"},
 }
 

@@ -1,0 +1,19 @@
+// Package report turns an evaluation's records.jsonl into the published
+// report: summary.json, summary.md, report.html and plots/*.svg. It works
+// from records alone (never from compiled tasks), so it reports on any
+// records file, one from an older run included.
+//
+// Everything it writes is a pure function of the records and Options:
+// groups and models come out in a fixed order (never map order), the
+// bootstrap draws from a PCG generator seeded from Options.Seed and the
+// statistic's own label, and the SVG plots are gonum/plot's vgsvg output,
+// which carries no timestamp or random id and measures text with the
+// Liberation fonts gonum embeds, whatever fonts the machine has.
+//
+// Infrastructure errors (outcome "infra_error") are excluded from every
+// metric and counted beside them; a model whose infra-error share exceeds
+// Options.MaxInfraShare is not ranked.
+//
+// The package imports runtime (records and aggregation) and eval (the
+// record format); nothing imports it but the cli.
+package report
