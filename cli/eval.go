@@ -1,10 +1,7 @@
 package cli
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -24,6 +21,7 @@ import (
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/llm"
+	"github.com/srezc/srezc/report"
 	"github.com/srezc/srezc/runtime"
 )
 
@@ -96,6 +94,7 @@ func (e *env) evalCmd() *cobra.Command {
 		seed                             uint64
 		exportHeldOut, resume, overwrite bool
 		lo                               llmOptions
+		ro                               reportOptions
 	)
 	c := &cobra.Command{
 		Use:   "eval [--out DIR] [--agents LIST] [--seeds N] [--seed S] [PATH...]",
@@ -109,9 +108,12 @@ agent over N seeds, and write to DIR (default srezc-out):
                  renderer and IR versions, profile, agent, model, prompt
                  version, seed, outcome, reward components, metrics,
                  terminal reason, failure mode, usage, trajectory
-  summary.json   per agent: overall, per difficulty, per split, per task,
-                 reference marks (spec §7) and failure modes (spec §12.1)
+  summary.json   the report (srezc report): per agent and model, every
+                 metric overall and per difficulty, split, task, tag and
+                 family, bootstrap intervals over tasks, pass^k, ranking,
+                 infra errors, failure modes, paired differences
   summary.md     the same as tables
+  report.html    one self-contained page with the tables and plots/*.svg
 
 Agents: scripted, greedy, random (built in), and the LLM agents prompting
 (one text action per answer), react (Thought, then Action) and tools
@@ -142,6 +144,10 @@ GOMAXPROCS; an LLM agent's records differ only in usage.latency_ms.`,
 				noise = eval.NoiseBoth
 			default:
 				return usageError{fmt.Errorf("--noise takes authored or both, not %q", noise)}
+			}
+			ropts, err := ro.check("bootstrap-seed")
+			if err != nil {
+				return err
 			}
 			names := strings.Split(agentList, ",")
 			usesLLM := false
@@ -220,7 +226,7 @@ GOMAXPROCS; an LLM agent's records differ only in usage.latency_ms.`,
 				fmt.Fprintf(e.stdout, "%s: %d episodes played, %d kept from before; continue with --resume\n", why, res.Played, res.Resumed)
 				return nil
 			}
-			return e.summarise(out, tasks, v, seeds, res)
+			return e.summarise(out, ropts, res)
 		},
 	}
 	f := c.Flags()
@@ -235,6 +241,7 @@ GOMAXPROCS; an LLM agent's records differ only in usage.latency_ms.`,
 	f.StringVar(&pauseFile, "pause-file", "", "stop cleanly before the next episode while this file exists")
 	f.StringVar(&noise, "noise", "authored", "authored, or both: play every episode with the incident's noise and without it")
 	lo.flags(f)
+	ro.flags(f, "bootstrap-seed")
 	return c
 }
 
@@ -298,76 +305,27 @@ func (e *env) contestants(names []string, m *lang.Module, lo *llmOptions, stats 
 	return out, nil
 }
 
-// summarise writes summary.json and summary.md from the sweep's records
-// and prints a line per agent.
-func (e *env) summarise(out string, tasks []*runtime.Task, v eval.Versions, seeds int, res eval.SweepResult) error {
-	data, err := os.ReadFile(filepath.Join(out, "records.jsonl"))
+// summarise writes the report from the sweep's records and prints a line
+// per agent and model.
+func (e *env) summarise(out string, opts report.Options, res eval.SweepResult) error {
+	sum, err := writeReport(out, opts)
 	if err != nil {
 		return err
 	}
-	type group struct {
-		name string
-		eps  []eval.Episode
-	}
-	var groups []*group
-	byName := map[string]*group{}
-	infra := map[string]int{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 1<<20), 1<<30)
-	for sc.Scan() {
-		var r eval.RecordLine
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			return err
+	for _, m := range sum.Models {
+		fmt.Fprintf(e.stdout, "%-9s success %.3f  reward %.3f  marks %.1f  (%d episodes", m.Name, m.Overall.Get("success_rate"), m.Overall.Get("mean_reward"), m.Overall.Get("marks"), m.Episodes)
+		if m.InfraErrors > 0 {
+			fmt.Fprintf(e.stdout, "; %d infrastructure errors, excluded", m.InfraErrors)
 		}
-		name := r.Agent
-		if r.Model != "" {
-			name += ":" + r.Model
-		}
-		if r.Noise != "" {
-			name += " noise " + r.Noise
-		}
-		g := byName[name]
-		if g == nil {
-			g = &group{name: name}
-			byName[name] = g
-			groups = append(groups, g)
-		}
-		if r.Outcome == eval.OutcomeInfraError {
-			infra[name]++
-			continue
-		}
-		g.eps = append(g.eps, eval.Episode{Task: r.Task, Episode: r.Episode, Seed: r.Seed, Record: r.Metrics, Components: r.Components})
-	}
-	if err := sc.Err(); err != nil {
-		return err
-	}
-	sum := &eval.Summary{Suite: runtime.SuiteHash(tasks), Versions: v, Tasks: len(tasks), Seeds: seeds}
-	for _, g := range groups {
-		sum.Agents = append(sum.Agents, eval.Summarize(g.name, tasks, g.eps))
-	}
-	js, err := json.MarshalIndent(sum, "", "  ")
-	if err != nil {
-		return err
-	}
-	for _, f := range []struct {
-		name string
-		data []byte
-	}{{"summary.json", append(js, '\n')}, {"summary.md", []byte(eval.Markdown(sum))}} {
-		if err := writeAtomic(filepath.Join(out, f.name), f.data); err != nil {
-			return err
-		}
-	}
-	for _, a := range sum.Agents {
-		fmt.Fprintf(e.stdout, "%-9s success %.3f  reward %.3f  marks %.1f  (%d episodes", a.Agent, a.Overall.Get("success_rate"), a.Overall.Get("mean_reward"), a.Overall.Get("marks"), a.Episodes)
-		if n := infra[a.Agent]; n > 0 {
-			fmt.Fprintf(e.stdout, "; %d infrastructure errors, excluded", n)
+		if m.Rank == 0 && m.Note != "" {
+			fmt.Fprintf(e.stdout, "; %s", m.Note)
 		}
 		fmt.Fprintln(e.stdout, ")")
 	}
 	if res.Resumed > 0 {
 		fmt.Fprintf(e.stdout, "resumed: %d episodes kept, %d played\n", res.Resumed, res.Played)
 	}
-	fmt.Fprintf(e.stdout, "wrote %s\n", filepath.Join(out, "{run.json,records.jsonl,summary.json,summary.md}"))
+	fmt.Fprintf(e.stdout, "wrote %s\n", filepath.Join(out, "{run.json,records.jsonl,summary.json,summary.md,report.html,plots/}"))
 	return nil
 }
 

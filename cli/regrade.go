@@ -92,7 +92,7 @@ any episode was refused.`,
 
 func agentLabel(r *eval.RecordLine) string {
 	if r.Model != "" {
-		return r.Agent + ":" + r.Model
+		return r.Agent + "/" + r.Model
 	}
 	return r.Agent
 }

@@ -6,16 +6,60 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"github.com/srezc/srezc/report"
 )
 
+// reportOptions are the report's flags, shared by srezc report and srezc
+// eval.
+type reportOptions struct {
+	samples    int
+	seed       uint64
+	maxInfra   float64
+	rankAnyway bool
+}
+
+func (o *reportOptions) flags(f *pflag.FlagSet, seedFlag string) {
+	f.IntVar(&o.samples, "bootstrap", report.DefaultBootstrapSamples, "bootstrap resamples behind each confidence interval")
+	f.Uint64Var(&o.seed, seedFlag, report.DefaultSeed, "seed of the bootstrap's generator (at least 1)")
+	f.Float64Var(&o.maxInfra, "max-infra-share", report.DefaultMaxInfraShare, "largest infra-error share a ranked model may have (0: none)")
+	f.BoolVar(&o.rankAnyway, "rank-anyway", false, "rank models whose infra-error share is above --max-infra-share")
+}
+
+func (o *reportOptions) check(seedFlag string) (report.Options, error) {
+	if o.samples < 1 {
+		return report.Options{}, usageError{fmt.Errorf("--bootstrap must be at least 1")}
+	}
+	if o.seed < 1 {
+		return report.Options{}, usageError{fmt.Errorf("--%s must be at least 1", seedFlag)}
+	}
+	if !(o.maxInfra >= 0 && o.maxInfra <= 1) {
+		return report.Options{}, usageError{fmt.Errorf("--max-infra-share must be between 0 and 1")}
+	}
+	opts := report.Options{BootstrapSamples: o.samples, Seed: o.seed, MaxInfraShare: o.maxInfra, RankAnyway: o.rankAnyway}
+	if o.maxInfra == 0 {
+		// Zero means "the default" to report.Options; any share above
+		// the smallest float is at least one episode's.
+		opts.MaxInfraShare = math.SmallestNonzeroFloat64
+	}
+	return opts, nil
+}
+
+// writeReport reads dir/records.jsonl and writes the report into dir.
+func writeReport(dir string, opts report.Options) (*report.Summary, error) {
+	records, err := report.Read(filepath.Join(dir, "records.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	sum, err := report.Build(records, opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "records.jsonl"), err)
+	}
+	return sum, report.Write(dir, sum)
+}
+
 func (e *env) reportCmd() *cobra.Command {
-	var (
-		samples    int
-		seed       uint64
-		maxInfra   float64
-		rankAnyway bool
-	)
+	var ro reportOptions
 	c := &cobra.Command{
 		Use:   "report DIR [--bootstrap N] [--seed S] [--max-infra-share F] [--rank-anyway]",
 		Short: "Write the report of an evaluation from DIR/records.jsonl: tables, statistics and plots",
@@ -31,36 +75,18 @@ func (e *env) reportCmd() *cobra.Command {
   plots/*.svg    marks, success_vs_coverage, heatmap, components, errors,
                  infra
 
-Infra errors are excluded from every metric and counted; a model whose
-infra-error share exceeds --max-infra-share is not ranked unless
---rank-anyway. Output is byte-identical for the same records and flags.`,
+srezc eval writes the same at the end of a sweep. Infra errors are
+excluded from every metric and counted; a model whose infra-error share
+exceeds --max-infra-share is not ranked unless --rank-anyway. Output is
+byte-identical for the same records and flags.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			if samples < 1 {
-				return usageError{fmt.Errorf("--bootstrap must be at least 1")}
-			}
-			if seed < 1 {
-				return usageError{fmt.Errorf("--seed must be at least 1")}
-			}
-			if !(maxInfra >= 0 && maxInfra <= 1) {
-				return usageError{fmt.Errorf("--max-infra-share must be between 0 and 1")}
-			}
-			opts := report.Options{BootstrapSamples: samples, Seed: seed, MaxInfraShare: maxInfra, RankAnyway: rankAnyway}
-			if maxInfra == 0 {
-				// Zero means "the default" to report.Options; any share
-				// above the smallest float is at least one episode's.
-				opts.MaxInfraShare = math.SmallestNonzeroFloat64
-			}
-			dir := args[0]
-			records, err := report.Read(filepath.Join(dir, "records.jsonl"))
+			opts, err := ro.check("seed")
 			if err != nil {
 				return err
 			}
-			sum, err := report.Build(records, opts)
+			sum, err := writeReport(args[0], opts)
 			if err != nil {
-				return fmt.Errorf("%s: %w", filepath.Join(dir, "records.jsonl"), err)
-			}
-			if err := report.Write(dir, sum); err != nil {
 				return err
 			}
 			for _, m := range sum.Models {
@@ -75,14 +101,10 @@ infra-error share exceeds --max-infra-share is not ranked unless
 				fmt.Fprintf(e.stdout, "%-9s %-8s marks %.1f [%.1f, %.1f]  success %.3f  (%d episodes, %d infra errors)\n",
 					m.Name, rank, m.CI.Marks.Value, m.CI.Marks.Low, m.CI.Marks.High, m.CI.SuccessRate.Value, m.Episodes, m.InfraErrors)
 			}
-			fmt.Fprintf(e.stdout, "wrote %s\n", filepath.Join(dir, "{summary.json,summary.md,report.html,plots/*.svg}"))
+			fmt.Fprintf(e.stdout, "wrote %s\n", filepath.Join(args[0], "{summary.json,summary.md,report.html,plots/*.svg}"))
 			return nil
 		},
 	}
-	f := c.Flags()
-	f.IntVar(&samples, "bootstrap", report.DefaultBootstrapSamples, "bootstrap resamples behind each confidence interval")
-	f.Uint64Var(&seed, "seed", report.DefaultSeed, "seed of the bootstrap's generator (at least 1)")
-	f.Float64Var(&maxInfra, "max-infra-share", report.DefaultMaxInfraShare, "largest infra-error share a ranked model may have (0: none)")
-	f.BoolVar(&rankAnyway, "rank-anyway", false, "rank models whose infra-error share is above --max-infra-share")
+	ro.flags(c.Flags(), "seed")
 	return c
 }

@@ -93,10 +93,14 @@ func TestGreedyOrdersDifficulty(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := eval.Summarize("greedy", tasks, eps)
+	byDifficulty := map[string][]runtime.Record{}
+	for i, ep := range eps {
+		d := tasks[i/5].Difficulty
+		byDifficulty[d] = append(byDifficulty[d], ep.Record)
+	}
 	rate := map[string]float64{}
-	for _, g := range s.ByDifficulty {
-		rate[g.Name] = g.Metrics.Get("success_rate")
+	for d, rs := range byDifficulty {
+		rate[d] = runtime.Aggregate(rs).Get("success_rate")
 	}
 	if !(rate["easy"] > rate["medium"] && rate["medium"] > rate["hard"]) {
 		t.Errorf("greedy success by difficulty: easy %.3f, medium %.3f, hard %.3f; want strictly falling", rate["easy"], rate["medium"], rate["hard"])

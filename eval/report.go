@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -114,107 +113,14 @@ func FailureMode(r rt.Record) string {
 	return "other_failure"
 }
 
-var failureModes = []string{"success", "agent_error", "wrong_remediation", "premature_resolution", "step_budget_exhausted", "invalid_action", "other_failure"}
-
-// AgentSummary is one agent's results.
-type AgentSummary struct {
-	Agent          string             `json:"agent"`
-	Episodes       int                `json:"episodes"`
-	Overall        rt.Metrics         `json:"overall"`
-	ReferenceMarks float64            `json:"reference_marks"` // spec §7, target 8 steps
-	ByDifficulty   []GroupSummary     `json:"by_difficulty"`
-	BySplit        []GroupSummary     `json:"by_split"`
-	ByTask         []GroupSummary     `json:"by_task"`
-	FailureModes   []FailureModeCount `json:"failure_modes"`
-}
-
-// GroupSummary aggregates a group of episodes.
-type GroupSummary struct {
-	Name     string     `json:"name"`
-	Episodes int        `json:"episodes"`
-	Metrics  rt.Metrics `json:"metrics"`
-}
+// FailureModes lists the failure modes in the reference's order of
+// precedence, success first.
+var FailureModes = []string{"success", "agent_error", "wrong_remediation", "premature_resolution", "step_budget_exhausted", "invalid_action", "other_failure"}
 
 // FailureModeCount is how many episodes ended one way.
 type FailureModeCount struct {
 	Mode  string `json:"mode"`
 	Count int    `json:"count"`
-}
-
-// Summary is summary.json.
-type Summary struct {
-	Suite    string         `json:"suite"`
-	Versions                // flattened
-	Tasks    int            `json:"tasks"`
-	Seeds    int            `json:"seeds"`
-	Agents   []AgentSummary `json:"agents"`
-}
-
-// Summarize aggregates one agent's episodes (in their run order) over the
-// tasks they played.
-func Summarize(agent string, tasks []*rt.Task, eps []Episode) AgentSummary {
-	byID := map[string]*rt.Task{}
-	for _, t := range tasks {
-		byID[t.ID] = t
-	}
-	all := make([]rt.Record, len(eps))
-	for i := range eps {
-		all[i] = eps[i].Record
-	}
-	aggregate := aggregator(tasks)
-	s := AgentSummary{Agent: agent, Episodes: len(eps), Overall: aggregate(all)}
-	s.ReferenceMarks = rt.Marks(s.Overall, 8)
-	group := func(key func(t *rt.Task) string, order []string) []GroupSummary {
-		recs := map[string][]rt.Record{}
-		for _, ep := range eps {
-			k := key(byID[ep.Task])
-			recs[k] = append(recs[k], ep.Record)
-		}
-		var names []string
-		for _, n := range order {
-			if len(recs[n]) > 0 {
-				names = append(names, n)
-			}
-		}
-		var rest []string
-		for n := range recs {
-			if !slices.Contains(order, n) {
-				rest = append(rest, n)
-			}
-		}
-		sort.Strings(rest)
-		var out []GroupSummary
-		for _, n := range append(names, rest...) {
-			out = append(out, GroupSummary{Name: n, Episodes: len(recs[n]), Metrics: aggregate(recs[n])})
-		}
-		return out
-	}
-	s.ByDifficulty = group(func(t *rt.Task) string { return t.Difficulty }, []string{"easy", "medium", "hard"})
-	s.BySplit = group(func(t *rt.Task) string { return t.Split }, []string{"train", "dev", "test"})
-	// unseen_incident is a subset of test, reported beside the splits.
-	unseen := UnseenIncidents(tasks)
-	var urecs []rt.Record
-	for _, ep := range eps {
-		if unseen[ep.Task] {
-			urecs = append(urecs, ep.Record)
-		}
-	}
-	if len(urecs) > 0 {
-		s.BySplit = append(s.BySplit, GroupSummary{Name: "unseen_incident", Episodes: len(urecs), Metrics: aggregate(urecs)})
-	}
-	ids := make([]string, len(tasks))
-	for i, t := range tasks {
-		ids[i] = t.ID
-	}
-	s.ByTask = group(func(t *rt.Task) string { return t.ID }, ids)
-	counts := map[string]int{}
-	for _, ep := range eps {
-		counts[FailureMode(ep.Record)]++
-	}
-	for _, m := range failureModes {
-		s.FailureModes = append(s.FailureModes, FailureModeCount{m, counts[m]})
-	}
-	return s
 }
 
 // Records turns an agent's episodes into records.jsonl lines.
@@ -268,67 +174,6 @@ func NewRecord(agent, suite string, v Versions, t *rt.Task, ep *Episode, exportH
 		}
 	}
 	return r
-}
-
-// Markdown renders a summary as tables.
-func Markdown(s *Summary) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# srezc evaluation\n\nSuite `%s`: %d tasks, %d seeds per task. srezc %s, renderer %s, profile %s.\n\n",
-		s.Suite[:min(12, len(s.Suite))], s.Tasks, s.Seeds, s.Srezc, s.Renderer, s.Profile)
-	cols := []string{"success_rate", "mean_reward", "mean_steps", "invalid_action_rate", "evidence_coverage", "diagnosis_rate", "mitigation_rate", "marks"}
-	header := func(first string) {
-		fmt.Fprintf(&b, "| %s | episodes | %s |\n|---|---|%s\n", first, strings.Join(cols, " | "), strings.Repeat("---|", len(cols)))
-	}
-	row := func(name string, n int, m rt.Metrics) {
-		fmt.Fprintf(&b, "| %s | %d |", name, n)
-		for _, c := range cols {
-			fmt.Fprintf(&b, " %.3f |", m.Get(c))
-		}
-		b.WriteByte('\n')
-	}
-	b.WriteString("## Overall\n\n")
-	header("agent")
-	for _, a := range s.Agents {
-		row(a.Agent, a.Episodes, a.Overall)
-	}
-	b.WriteString("\nReference marks (spec §7, target 8 steps): ")
-	for i, a := range s.Agents {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "%s %.1f", a.Agent, a.ReferenceMarks)
-	}
-	b.WriteString(".\n")
-	for _, sec := range []struct {
-		title string
-		get   func(a AgentSummary) []GroupSummary
-	}{
-		{"By difficulty", func(a AgentSummary) []GroupSummary { return a.ByDifficulty }},
-		{"By split", func(a AgentSummary) []GroupSummary { return a.BySplit }},
-		{"By task", func(a AgentSummary) []GroupSummary { return a.ByTask }},
-	} {
-		fmt.Fprintf(&b, "\n## %s\n", sec.title)
-		for _, a := range s.Agents {
-			fmt.Fprintf(&b, "\n### %s\n\n", a.Agent)
-			header("group")
-			for _, g := range sec.get(a) {
-				row(g.Name, g.Episodes, g.Metrics)
-			}
-		}
-	}
-	b.WriteString("\n## Failure modes\n\n| agent |")
-	for _, m := range failureModes {
-		fmt.Fprintf(&b, " %s |", m)
-	}
-	fmt.Fprintf(&b, "\n|---|%s\n", strings.Repeat("---|", len(failureModes)))
-	for _, a := range s.Agents {
-		fmt.Fprintf(&b, "| %s |", a.Agent)
-		for _, fm := range a.FailureModes {
-			fmt.Fprintf(&b, " %d |", fm.Count)
-		}
-		b.WriteByte('\n')
-	}
-	return b.String()
 }
 
 // UnseenIncidents marks the test incidents whose fault kinds appear in no

@@ -306,7 +306,7 @@ dispatch:
 
 func label(c Contestant) string {
 	if c.Model != "" {
-		return c.Agent + ":" + c.Model
+		return c.Agent + "/" + c.Model
 	}
 	return c.Agent
 }
@@ -441,7 +441,7 @@ func contestantList(cs []ContestantInfo) string {
 	for _, c := range cs {
 		s := c.Agent
 		if c.Model != "" {
-			s += ":" + c.Model
+			s += "/" + c.Model
 		}
 		if c.Prompt != "" {
 			s += " (prompt " + c.Prompt + ")"

@@ -246,7 +246,7 @@ type Standing struct {
 var (
 	difficultyOrder = []string{"easy", "medium", "hard"}
 	splitOrder      = []string{"train", "dev", "test"}
-	failureModes    = []string{"success", "agent_error", "wrong_remediation", "premature_resolution", "step_budget_exhausted", "invalid_action", "other_failure"}
+	failureModes    = eval.FailureModes
 )
 
 // UnseenIncident names the split group of test tasks whose incident kind
