@@ -175,3 +175,107 @@ func records(t *testing.T, path string, data []byte) []string {
 	}
 	return out
 }
+
+// Ctrl-C stops a sweep at the next episode boundary: the running episodes
+// finish and are recorded, and --resume completes the sweep with the
+// records of an uninterrupted run.
+func TestInterruptAndResume(t *testing.T) {
+	srv := llmtest.New()
+	defer srv.Close()
+	srv.Delay = 5 * time.Millisecond
+	work := t.TempDir()
+	if err := os.WriteFile(filepath.Join(work, "a.srez.hcl"), []byte(killSuite), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srezc := func(out string, resume bool) *exec.Cmd {
+		args := []string{"eval", "--agents", "prompting,react", "--seeds", "8", "--out", out, "--workers", "2",
+			"--min-interval=0", "--rate-calls=0", "--timeout=2s", "a.srez.hcl"}
+		if resume {
+			args = append(args, "--resume")
+		}
+		cmd := exec.Command(os.Args[0], args...)
+		cmd.Dir = work
+		cmd.Env = append(os.Environ(), "SREZC_TEST_AS_SREZC=1", "OPENAI_BASE_URL="+srv.URL+"/v1", "OPENAI_MODEL=fake-1")
+		return cmd
+	}
+	if out, err := srezc("ref", false).CombinedOutput(); err != nil {
+		t.Fatalf("uninterrupted run: %v\n%s", err, out)
+	}
+	want := records(t, filepath.Join(work, "ref", "records.jsonl"), nil)
+
+	cmd := srezc("cut", false)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Interrupt once some episodes are recorded.
+	path := filepath.Join(work, "cut", "records.jsonl")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if data, _ := os.ReadFile(path); bytes.Count(data, []byte{'\n'}) >= 2 || time.Now().After(deadline) {
+			break
+		}
+	}
+	cmd.Process.Signal(os.Interrupt)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("interrupted run: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "stopping after the running episodes") || !strings.HasPrefix(stdout.String(), "stopped: ") {
+		t.Fatalf("interrupted run said:\n%s%s", stdout.String(), stderr.String())
+	}
+	data, _ := os.ReadFile(path)
+	if len(data) == 0 || data[len(data)-1] != '\n' {
+		t.Fatalf("after Ctrl-C the records end mid-line")
+	}
+	partial := len(records(t, path, nil))
+	if partial >= len(want) {
+		t.Fatalf("Ctrl-C came after the sweep ended (%d records); make episodes slower", partial)
+	}
+	if out, err := srezc("cut", true).CombinedOutput(); err != nil {
+		t.Fatalf("resume: %v\n%s", err, out)
+	}
+	got := records(t, path, nil)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("after Ctrl-C (%d records) and --resume, the records differ from an uninterrupted run's", partial)
+	}
+}
+
+// The provider-safe limits hold for a whole sweep, on the provider's own
+// clock: two workers, several agents, one endpoint.
+func TestSweepHonoursProviderLimits(t *testing.T) {
+	srv := llmtest.New()
+	defer srv.Close()
+	work := t.TempDir()
+	if err := os.WriteFile(filepath.Join(work, "a.srez.hcl"), []byte(killSuite), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const minInterval, window, calls = 10 * time.Millisecond, 150 * time.Millisecond, 5
+	cmd := exec.Command(os.Args[0], "eval", "--agents", "prompting,tools", "--seeds", "2", "--out", "out", "--workers", "2",
+		"--min-interval", minInterval.String(), "--rate-calls", fmt.Sprint(calls), "--rate-window", window.String(), "a.srez.hcl")
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "SREZC_TEST_AS_SREZC=1", "OPENAI_BASE_URL="+srv.URL+"/v1", "OPENAI_MODEL=fake-1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	log := srv.Calls()
+	if len(log) < 2*calls {
+		t.Fatalf("only %d calls", len(log))
+	}
+	for i := 1; i < len(log); i++ {
+		if gap := log[i].Arrived.Sub(log[i-1].Answered); gap < minInterval {
+			t.Errorf("call %d began %v after call %d ended; --min-interval %v", i, gap, i-1, minInterval)
+		}
+	}
+	// A request's transit can make two starts look closer on the
+	// server's clock than they were on the client's (see the llm tests).
+	const transit = 25 * time.Millisecond
+	for i := range log {
+		n := 0
+		for j := i; j < len(log) && log[j].Arrived.Sub(log[i].Arrived) < window-transit; j++ {
+			n++
+		}
+		if n > calls {
+			t.Errorf("%d calls within %v from call %d; --rate-calls %d per %v", n, window, i, calls, window)
+		}
+	}
+}

@@ -47,6 +47,8 @@ func TestMain(m *testing.M) {
 // (never copied into the repository); scripts needing it check [reftasks].
 var refTasks, _ = filepath.Abs("../../../shared/reference/sre-zero-tasks")
 
+var sampleReport, _ = filepath.Abs("../../docs/sample-report")
+
 func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
@@ -65,6 +67,9 @@ func TestScript(t *testing.T) {
 			// The SRE-Zero reference's task files, read in place (never
 			// copied into the repository).
 			e.Setenv("REFTASKS", refTasks)
+			// The sample report README shows, which sample_report checks
+			// is what srezc makes today.
+			e.Setenv("SAMPLE", sampleReport)
 			return nil
 		},
 	})
