@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,29 +25,58 @@ func ReadRecords(path string) ([]RecordLine, error) {
 	return DecodeRecords(path, f)
 }
 
-// DecodeRecords reads records.jsonl lines from r; name is used in errors.
+// DecodeRecords reads records.jsonl lines from r; name is used in errors,
+// which say FILE:LINE. A record without an outcome (written before
+// outcomes existed) is scored.
 func DecodeRecords(name string, r io.Reader) ([]RecordLine, error) {
+	br := bufio.NewReader(r)
 	var out []RecordLine
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<20), 1<<30)
-	for n := 1; sc.Scan(); n++ {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
+	for line := 1; ; line++ {
+		text, err := br.ReadBytes('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
 		}
-		var rec RecordLine
-		if err := json.Unmarshal(line, &rec); err != nil {
-			return nil, fmt.Errorf("%s:%d: not a record: %v", name, n, err)
+		if len(bytes.TrimSpace(text)) > 0 {
+			rec, perr := decodeRecord(text)
+			if perr != nil {
+				return nil, fmt.Errorf("%s:%d: %v", name, line, perr)
+			}
+			out = append(out, rec)
 		}
-		if rec.Task == "" || rec.Hash == "" {
-			return nil, fmt.Errorf("%s:%d: not a record: no task or hash", name, n)
+		if err != nil { // io.EOF after the last line
+			return out, nil
 		}
-		out = append(out, rec)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+}
+
+func decodeRecord(text []byte) (RecordLine, error) {
+	var rec RecordLine
+	if err := json.Unmarshal(text, &rec); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return rec, fmt.Errorf("not a JSON record: %v (at byte %d)", se, se.Offset)
+		}
+		return rec, fmt.Errorf("not a record: %v", err)
 	}
-	return out, nil
+	switch {
+	case rec.Task == "":
+		return rec, fmt.Errorf("record has no task")
+	case rec.Agent == "":
+		return rec, fmt.Errorf("record has no agent")
+	}
+	switch rec.Outcome {
+	case "":
+		rec.Outcome = OutcomeScored
+	case OutcomeScored, OutcomeInfraError:
+	default:
+		return rec, fmt.Errorf("unknown outcome %q (want %q or %q)", rec.Outcome, OutcomeScored, OutcomeInfraError)
+	}
+	switch rec.Noise {
+	case "", "on", "off":
+	default:
+		return rec, fmt.Errorf("unknown noise %q (want \"on\", \"off\" or none)", rec.Noise)
+	}
+	return rec, nil
 }
 
 // Regrade replays a recorded episode offline on t, the task as compiled

@@ -109,14 +109,14 @@ type ContestantInfo struct {
 // RecordKey identifies an episode of a sweep: --resume never plays a key
 // twice.
 type RecordKey struct {
-	Suite, Hash, Agent, Model, Prompt string
-	Seed                              uint64
-	Noise                             string
+	Suite, Task, Hash, Agent, Model, Prompt string
+	Seed                                    uint64
+	Noise                                   string
 }
 
 // KeyOf is a record's key.
 func KeyOf(r *RecordLine) RecordKey {
-	return RecordKey{r.Suite, r.Hash, r.Agent, r.Model, r.Prompt, r.Seed, r.Noise}
+	return RecordKey{r.Suite, r.Task, r.Hash, r.Agent, r.Model, r.Prompt, r.Seed, r.Noise}
 }
 
 type sweepJob struct {
@@ -329,7 +329,7 @@ func planSweep(tasks []*rt.Task, cs []Contestant, opt SweepOptions, suite string
 						played = &quiet
 					}
 					plan = append(plan, sweepJob{c: ci, task: t, played: played, episode: k, seed: seed, noise: n,
-						key: RecordKey{suite, t.Hash, c.Agent, c.Model, c.Prompt, seed, n}})
+						key: RecordKey{suite, t.ID, t.Hash, c.Agent, c.Model, c.Prompt, seed, n}})
 				}
 			}
 		}
