@@ -90,7 +90,7 @@ var evalAgentNames = append([]string{"scripted", "greedy", "random"}, llm.Styles
 func (e *env) evalCmd() *cobra.Command {
 	var (
 		out, agentList, pauseFile, noise string
-		seeds, workers                   int
+		seeds, workers, abortAfterInfra  int
 		seed                             uint64
 		exportHeldOut, resume, overwrite bool
 		lo                               llmOptions
@@ -137,6 +137,9 @@ GOMAXPROCS; an LLM agent's records differ only in usage.latency_ms.`,
 			if workers < 0 {
 				return usageError{fmt.Errorf("--workers must be 0 (GOMAXPROCS) or more")}
 			}
+			if abortAfterInfra < 0 {
+				return usageError{fmt.Errorf("--abort-after-infra must be 0 (never) or more")}
+			}
 			switch noise {
 			case "authored":
 				noise = eval.NoiseAsAuthored
@@ -181,7 +184,7 @@ GOMAXPROCS; an LLM agent's records differ only in usage.latency_ms.`,
 				return err
 			}
 			opt := eval.SweepOptions{Dir: out, Seeds: seeds, Seed: seed, Workers: workers, Noise: noise, Resume: resume,
-				Overwrite: overwrite, PauseFile: pauseFile, ExportHeldOut: exportHeldOut, Versions: v}
+				Overwrite: overwrite, PauseFile: pauseFile, ExportHeldOut: exportHeldOut, Versions: v, AbortAfterInfra: abortAfterInfra}
 			if usesLLM {
 				p := lo.policy
 				opt.Sampling = map[string]any{"temperature": lo.temperature, "max_tokens": lo.maxTokens}
@@ -239,6 +242,7 @@ GOMAXPROCS; an LLM agent's records differ only in usage.latency_ms.`,
 	f.BoolVar(&resume, "resume", false, "continue the sweep recorded in --out: play only the episodes it lacks, retry its infrastructure errors")
 	f.BoolVar(&overwrite, "overwrite", false, "replace a sweep in --out that holds LLM or human episodes (refused otherwise)")
 	f.StringVar(&pauseFile, "pause-file", "", "stop cleanly before the next episode while this file exists")
+	f.IntVar(&abortAfterInfra, "abort-after-infra", 10, "abort once this many episodes in a row end in infrastructure errors (0: never)")
 	f.StringVar(&noise, "noise", "authored", "authored, or both: play every episode with the incident's noise and without it")
 	lo.flags(f)
 	ro.flags(f, "bootstrap-seed")

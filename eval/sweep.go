@@ -67,6 +67,10 @@ type SweepOptions struct {
 	Stop <-chan struct{}
 	// Progress, if set, is called after each episode (one call at a time).
 	Progress func(Progress)
+	// AbortAfterInfra stops the sweep once that many episodes in a row
+	// have ended in infrastructure errors (a dead endpoint would otherwise
+	// turn every remaining episode into one, slowly); 0 never stops.
+	AbortAfterInfra int
 }
 
 // Progress is where a sweep stands.
@@ -203,6 +207,7 @@ func RunSweep(ctx context.Context, tasks []*rt.Task, cs []Contestant, opt SweepO
 		mu       sync.Mutex
 		firstErr error
 		progress = Progress{Total: len(plan), Done: res.Resumed, Resumed: res.Resumed}
+		inARow   int
 	)
 	fail := func(err error) {
 		mu.Lock()
@@ -256,6 +261,14 @@ func RunSweep(ctx context.Context, tasks []*rt.Task, cs []Contestant, opt SweepO
 					if ep.Outcome == OutcomeInfraError {
 						res.InfraErrors++
 						progress.InfraErrors++
+						inARow++
+						if opt.AbortAfterInfra > 0 && inARow >= opt.AbortAfterInfra && firstErr == nil {
+							firstErr = fmt.Errorf("sweep aborted: %d episodes in a row ended in infrastructure errors, the last (%s on %s, seed %d): %s; the records are kept, and --resume retries them",
+								inARow, label(c), j.task.ID, j.seed, ep.InfraError)
+							cancel()
+						}
+					} else {
+						inARow = 0
 					}
 					if opt.Progress != nil {
 						opt.Progress(progress)
