@@ -291,7 +291,12 @@ var (
 
 // maxParsed bounds the cache; when full it starts over, so texts seen
 // once (an agent's) cannot crowd out the ones played again and again.
-const maxParsed = 1 << 12
+// Texts longer than maxParsedLen are parsed every time: a server takes
+// actions from anyone, and 4,096 long ones would hold a lot of memory.
+const (
+	maxParsed    = 1 << 12
+	maxParsedLen = 512
+)
 
 func parseCached(text string) parsedAction {
 	parsedMu.Lock()
@@ -308,6 +313,9 @@ func parseCached(text string) parsedAction {
 		for i, a := range call.Args {
 			p.args[i] = a.Value
 		}
+	}
+	if len(text) > maxParsedLen {
+		return p
 	}
 	parsedMu.Lock()
 	if len(parsedCache) >= maxParsed {
@@ -336,6 +344,9 @@ func parseRefCached(text string) *runtime.RefAction {
 	p = &runtime.RefAction{
 		Type: la.Type, Service: la.Service, Key: la.Key, HasKey: la.HasKey, Value: la.Value,
 		RootCause: la.RootCause, Fix: la.Fix, Reason: la.Reason, Canonical: la.Canonical, Err: la.Err,
+	}
+	if len(text) > maxParsedLen {
+		return p
 	}
 	refParsedMu.Lock()
 	if len(refParsedCache) >= maxParsed {

@@ -1,15 +1,11 @@
 package llm
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
 	"slices"
-	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/srezc/srezc/agents"
@@ -129,7 +125,7 @@ func (a *Agent) Turn(ctx context.Context, obs string) (agents.Turn, error) {
 		}
 		a.answered = true
 		call := msg.ToolCalls[0]
-		return agents.Turn{Action: a.callText(call.Function), Reply: replyText(msg)}, nil
+		return agents.Turn{Action: agents.CallText(a.specs, call.Function.Name, call.Function.Arguments), Reply: replyText(msg)}, nil
 	}
 	reply := msg.Text()
 	return agents.Turn{Action: ExtractAction(reply, a.tools, a.style == ReAct), Reply: reply}, nil
@@ -145,66 +141,6 @@ func replyText(m Message) string {
 		fmt.Fprintf(&b, "tool call %s %s", c.Function.Name, c.Function.Arguments)
 	}
 	return b.String()
-}
-
-// callText writes a native tool call as a text action: the arguments in
-// the tool's order, strings quoted, numbers and booleans as the model
-// wrote them. An unknown tool or arguments that are not a JSON object give
-// an action the runtime rejects as invalid, which is what they are.
-func (a *Agent) callText(f FunctionCall) string {
-	dec := json.NewDecoder(strings.NewReader(orEmptyObject(f.Arguments)))
-	dec.UseNumber()
-	var args map[string]any
-	if err := dec.Decode(&args); err != nil {
-		return fmt.Sprintf("%s(%s)", f.Name, strconv.Quote("unreadable arguments: "+clip(f.Arguments, 200)))
-	}
-	var order []string
-	for _, s := range a.specs {
-		if s.Name == f.Name {
-			for _, arg := range s.Args {
-				order = append(order, arg.Name)
-			}
-		}
-	}
-	var extra []string
-	for k := range args {
-		if !slices.Contains(order, k) {
-			extra = append(extra, k)
-		}
-	}
-	sort.Strings(extra)
-	var parts []string
-	for _, k := range append(order, extra...) {
-		v, ok := args[k]
-		if !ok {
-			continue
-		}
-		parts = append(parts, literal(v))
-	}
-	return f.Name + "(" + strings.Join(parts, ", ") + ")"
-}
-
-func orEmptyObject(s string) string {
-	if strings.TrimSpace(s) == "" {
-		return "{}"
-	}
-	return s
-}
-
-func literal(v any) string {
-	switch v := v.(type) {
-	case json.Number:
-		return v.String()
-	case bool:
-		return strconv.FormatBool(v)
-	case string:
-		return strconv.Quote(v)
-	case nil:
-		return `""`
-	}
-	var b bytes.Buffer
-	_ = json.NewEncoder(&b).Encode(v)
-	return strconv.Quote(strings.TrimSpace(b.String()))
 }
 
 var (
