@@ -77,9 +77,9 @@ func writeAtomicMode(path string, data []byte, perm os.FileMode) error {
 }
 
 func (e *env) compileCmd() *cobra.Command {
-	var out, dumpAfter string
+	var out, dumpAfter, suite string
 	c := &cobra.Command{
-		Use:   "compile [-o DIR] [--dump-after STAGE] [PATH...]",
+		Use:   "compile [-o DIR | --suite FILE] [--dump-after STAGE] [PATH...]",
 		Short: "Compile incidents into versioned IR files (one per incident, named ID.srez.ir)",
 		RunE: func(c *cobra.Command, args []string) error {
 			if dumpAfter != "" && out != "" {
@@ -94,10 +94,24 @@ func (e *env) compileCmd() *cobra.Command {
 					return usageError{fmt.Errorf("--dump-after takes one of %s", strings.Join(compiler.StageNames(), ", "))}
 				}
 			}
+			if suite != "" && (out != "" || dumpAfter != "") {
+				return usageError{fmt.Errorf("--suite writes one file; it cannot be combined with -o or --dump-after")}
+			}
 			e.certWarnings = true
 			tasks, err := e.load(args, compiler.Options{DumpAfter: dumpAfter})
 			if err != nil {
 				return err
+			}
+			if suite != "" {
+				data, err := runtime.EncodeSuite(tasks)
+				if err != nil {
+					return err
+				}
+				if err := writeAtomic(suite, data); err != nil {
+					return err
+				}
+				fmt.Fprintf(e.stdout, "wrote %s: %d tasks, suite %s\n", suite, len(tasks), runtime.SuiteHash(tasks))
+				return nil
 			}
 			for _, t := range tasks {
 				if dumpAfter != "" {
@@ -128,5 +142,30 @@ func (e *env) compileCmd() *cobra.Command {
 	}
 	c.Flags().StringVarP(&out, "out", "o", "", "folder to write IR files to (default: print ids and hashes)")
 	c.Flags().StringVar(&dumpAfter, "dump-after", "", "stop after a compiler stage and print the task as text")
+	c.Flags().StringVar(&suite, "suite", "", "write the whole suite as one compiled file, which srezc serve and srezc mcp run without sources")
 	return c
+}
+
+// loadServed loads the tasks a server runs: a compiled suite file (srezc
+// compile --suite), or sources as every command reads them.
+func (e *env) loadServed(paths []string) ([]*runtime.Task, error) {
+	if len(paths) == 1 {
+		if f, err := os.Open(paths[0]); err == nil {
+			head := make([]byte, 16)
+			n, _ := f.Read(head)
+			f.Close()
+			if runtime.IsSuite(head[:n]) {
+				data, err := os.ReadFile(paths[0])
+				if err != nil {
+					return nil, err
+				}
+				tasks, err := runtime.DecodeSuite(data)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %v", paths[0], err)
+				}
+				return tasks, nil
+			}
+		}
+	}
+	return e.load(paths, compiler.Options{})
 }

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	rt "github.com/srezc/srezc/runtime"
 	"strconv"
 
 	"github.com/srezc/srezc/agents"
@@ -93,6 +94,20 @@ func ToolSpecs(m *lang.Module) []agents.ToolSpec {
 		s := agents.ToolSpec{Name: t.Name, Description: t.Description, Args: []agents.ArgSpec{}}
 		for _, a := range t.Args {
 			s.Args = append(s.Args, agents.ArgSpec{Name: a.Name, Type: a.Type, Optional: a.Optional})
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// TaskToolSpecs documents a compiled task's tools, as ToolSpecs does from
+// the module: a server running a compiled suite has no module.
+func TaskToolSpecs(t *rt.Task) []agents.ToolSpec {
+	out := make([]agents.ToolSpec, 0, len(t.Tools))
+	for _, tool := range t.Tools {
+		s := agents.ToolSpec{Name: tool.Name, Description: tool.Doc, Args: []agents.ArgSpec{}}
+		for _, a := range tool.Args {
+			s.Args = append(s.Args, agents.ArgSpec{Name: a.Name, Type: a.Type.String(), Optional: a.Optional})
 		}
 		out = append(out, s)
 	}

@@ -502,3 +502,68 @@ func SuiteHash(tasks []*Task) string {
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
+
+// A compiled suite file is the line "srezc-suite <FormatVersion> <suite
+// hash> <n>\n" followed by n tasks, each as EncodeTask writes it (two
+// lines). It is everything a server needs to run the suite, with no
+// sources beside it.
+const suiteMagic = "srezc-suite"
+
+// EncodeSuite writes tasks as one compiled suite file, in their order.
+func EncodeSuite(tasks []*Task) ([]byte, error) {
+	var b bytes.Buffer
+	bodies := make([][]byte, len(tasks))
+	for i, t := range tasks {
+		data, err := EncodeTask(t)
+		if err != nil {
+			return nil, fmt.Errorf("task %s: %v", t.ID, err)
+		}
+		bodies[i] = data
+	}
+	fmt.Fprintf(&b, "%s %d %s %d\n", suiteMagic, FormatVersion, SuiteHash(tasks), len(tasks))
+	for _, d := range bodies {
+		b.Write(d)
+	}
+	return b.Bytes(), nil
+}
+
+// IsSuite reports whether data starts like a compiled suite file.
+func IsSuite(data []byte) bool { return bytes.HasPrefix(data, []byte(suiteMagic+" ")) }
+
+// DecodeSuite reads a compiled suite file: every task is decoded and
+// checked as DecodeTask does, and the suite hash must match.
+func DecodeSuite(data []byte) ([]*Task, error) {
+	line, rest, ok := bytes.Cut(data, []byte{'\n'})
+	if !ok {
+		return nil, errors.New("not a srezc suite file: missing header line")
+	}
+	var magic, hash string
+	var version, n int
+	if _, err := fmt.Sscanf(string(line), "%s %d %s %d", &magic, &version, &hash, &n); err != nil || magic != suiteMagic || n < 0 {
+		return nil, errors.New("not a srezc suite file: bad header")
+	}
+	if version != FormatVersion {
+		return nil, fmt.Errorf("suite format version %d, this srezc reads version %d: recompile the suite", version, FormatVersion)
+	}
+	tasks := make([]*Task, 0, min(n, 1<<16))
+	for i := 0; i < n; i++ {
+		head, after, ok1 := bytes.Cut(rest, []byte{'\n'})
+		body, next, ok2 := bytes.Cut(after, []byte{'\n'})
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("suite file: task %d of %d is missing", i+1, n)
+		}
+		t, err := DecodeTask(append(append(append([]byte{}, head...), '\n'), append(body, '\n')...))
+		if err != nil {
+			return nil, fmt.Errorf("suite file: task %d: %v", i+1, err)
+		}
+		tasks = append(tasks, t)
+		rest = next
+	}
+	if len(bytes.TrimSpace(rest)) > 0 {
+		return nil, errors.New("suite file: data after the last task")
+	}
+	if SuiteHash(tasks) != hash {
+		return nil, errors.New("suite file: suite hash mismatch: the file is corrupt or was edited")
+	}
+	return tasks, nil
+}
