@@ -26,7 +26,8 @@ var allowed = map[string][]string{
 	"suitegen":    {"value", "lang", "compiler", "runtime", "agents", "eval"},
 	"lsp":         {"value", "lang", "compiler", "runtime"},
 	"report":      {"runtime", "eval", "agents"},
-	"cli":         {"value", "lang", "compiler", "runtime", "stdlib", "agents", "eval", "suitegen", "lsp", "llm", "report"},
+	"serve":       {"value", "lang", "compiler", "runtime", "agents", "eval", "llm"},
+	"cli":         {"value", "lang", "compiler", "runtime", "stdlib", "agents", "eval", "suitegen", "lsp", "llm", "report", "serve"},
 	"cmd/srezc":   {"cli"},
 }
 

@@ -1,0 +1,335 @@
+// Package serve is srezc's environment server: a JSON HTTP API over a
+// compiled suite for trainers (episodes you create, step, observe, fork and
+// close, one at a time or in groups), an OpenEnv-compatible face for
+// OpenEnv clients, and Prometheus metrics. Every reply carries a replay
+// token, so replicas sharing a key need no sticky sessions: the episode
+// table is only a cache.
+//
+// What an agent may see and what a grader reads are separate: episode
+// replies carry observations only; rewards, components, records and the
+// task's identity come back only to requests that present the grader
+// token, and only when the server was started with one.
+package serve
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/srezc/srezc/agents"
+	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/llm"
+	rt "github.com/srezc/srezc/runtime"
+)
+
+// Options configure a Server.
+type Options struct {
+	Tasks    []*rt.Task
+	Versions eval.Versions
+	// TTL is how long an idle episode keeps its lease; Capacity bounds the
+	// leased episodes (a full server answers 429 with Retry-After); Pool
+	// bounds the episodes kept materialised (the rest are rebuilt from
+	// their actions when stepped).
+	TTL      time.Duration
+	Capacity int
+	Pool     int
+	// TokenKey is the secret replicas share to seal and open replay
+	// tokens; empty draws a random one (tokens then work on this process
+	// only).
+	TokenKey []byte
+	// APIToken, if set, is required as "Authorization: Bearer …" on every
+	// route but /health and /metrics.
+	APIToken string
+	// GraderToken enables the grader view for requests that present it in
+	// the X-Srezc-Grader-Token header.
+	GraderToken string
+	// MaxBody bounds a request body in bytes.
+	MaxBody int64
+	// Now is the clock of leases (tests set it); nothing an episode
+	// computes reads it.
+	Now func() time.Time
+}
+
+// Server is the environment server.
+type Server struct {
+	opt     Options
+	tasks   []*rt.Task
+	byID    map[string]*rt.Task
+	byHash  map[string]*rt.Task
+	handles map[string]*rt.Task
+	suite   string
+	specs   map[*rt.Task][]agents.ToolSpec
+	table   *table
+	seal    *sealer
+	mux     *http.ServeMux
+	reg     *prometheus.Registry
+	m       metrics
+	ws      *wsSessions
+}
+
+type metrics struct {
+	live      prometheus.GaugeFunc
+	created   prometheus.Counter
+	steps     prometheus.Counter
+	rejected  *prometheus.CounterVec
+	latency   *prometheus.HistogramVec
+	replays   prometheus.Counter
+	wsOpen    prometheus.Gauge
+	panics    prometheus.Counter
+	requests  *prometheus.CounterVec
+	expired   prometheus.Counter
+	resumes   prometheus.Counter
+	forks     prometheus.Counter
+	closed    prometheus.Counter
+	batchSize prometheus.Histogram
+}
+
+// New builds a server over opt.Tasks.
+func New(opt Options) (*Server, error) {
+	if len(opt.Tasks) == 0 {
+		return nil, errors.New("no tasks to serve")
+	}
+	if opt.TTL <= 0 {
+		opt.TTL = 10 * time.Minute
+	}
+	if opt.Capacity <= 0 {
+		opt.Capacity = 10000
+	}
+	if opt.Pool <= 0 {
+		opt.Pool = 1024
+	}
+	if opt.MaxBody <= 0 {
+		opt.MaxBody = 1 << 20
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	seal, err := newSealer(opt.TokenKey)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{opt: opt, tasks: opt.Tasks, byID: map[string]*rt.Task{}, byHash: map[string]*rt.Task{}, handles: map[string]*rt.Task{},
+		suite: rt.SuiteHash(opt.Tasks), specs: map[*rt.Task][]agents.ToolSpec{}, seal: seal, mux: http.NewServeMux(), reg: prometheus.NewRegistry()}
+	for _, t := range opt.Tasks {
+		s.byID[t.ID] = t
+		s.byHash[t.Hash] = t
+		s.handles[handle(t)] = t
+		s.specs[t] = eval.TaskToolSpecs(t)
+	}
+	s.table = newTable(opt.Capacity, opt.Pool, opt.TTL, opt.Now)
+	s.ws = newWSSessions(s)
+	s.registerMetrics()
+	s.routes()
+	return s, nil
+}
+
+// handle is a task's opaque public name: a prefix of its hash.
+func handle(t *rt.Task) string { return "t-" + t.Hash[:16] }
+
+func (s *Server) registerMetrics() {
+	s.m.live = prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "srezc_episodes_live", Help: "Leased episodes."}, func() float64 { return float64(s.table.live()) })
+	s.m.created = prometheus.NewCounter(prometheus.CounterOpts{Name: "srezc_episodes_created_total", Help: "Episodes created."})
+	s.m.steps = prometheus.NewCounter(prometheus.CounterOpts{Name: "srezc_steps_total", Help: "Steps played."})
+	s.m.rejected = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "srezc_rejections_total", Help: "Requests refused, by reason."}, []string{"reason"})
+	s.m.latency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "srezc_request_duration_seconds", Help: "Request latency by route.",
+		Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, 1}}, []string{"route"})
+	s.m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "srezc_requests_total", Help: "Requests by route and status."}, []string{"route", "code"})
+	s.m.replays = prometheus.NewCounter(prometheus.CounterOpts{Name: "srezc_episode_rebuilds_total", Help: "Episodes rebuilt from their actions (evicted from the pool, or resumed from a token)."})
+	s.m.resumes = prometheus.NewCounter(prometheus.CounterOpts{Name: "srezc_token_resumes_total", Help: "Episodes taken up from a replay token."})
+	s.m.forks = prometheus.NewCounter(prometheus.CounterOpts{Name: "srezc_forks_total", Help: "Episodes forked."})
+	s.m.closed = prometheus.NewCounter(prometheus.CounterOpts{Name: "srezc_episodes_closed_total", Help: "Episodes closed by clients."})
+	s.m.expired = prometheus.NewCounter(prometheus.CounterOpts{Name: "srezc_episodes_expired_total", Help: "Leases that ran out."})
+	s.m.wsOpen = prometheus.NewGauge(prometheus.GaugeOpts{Name: "srezc_websocket_sessions", Help: "Open OpenEnv WebSocket sessions."})
+	s.m.panics = prometheus.NewCounter(prometheus.CounterOpts{Name: "srezc_handler_panics_total", Help: "Handler panics turned into 500s."})
+	s.m.batchSize = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "srezc_batch_size", Help: "Items per batch request.", Buckets: prometheus.ExponentialBuckets(1, 2, 10)})
+	s.reg.MustRegister(s.m.live, s.m.created, s.m.steps, s.m.rejected, s.m.latency, s.m.requests, s.m.replays, s.m.resumes, s.m.forks,
+		s.m.closed, s.m.expired, s.m.wsOpen, s.m.panics, s.m.batchSize, prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+}
+
+// Handler is the server's HTTP handler.
+func (s *Server) Handler() http.Handler { return s.mux }
+
+// Expire drops leases past their time; serve's caller runs it on a ticker.
+func (s *Server) Expire() {
+	if n := s.table.expire(); n > 0 {
+		s.m.expired.Add(float64(n))
+	}
+}
+
+// route wraps a handler: authentication, body limit, panic recovery,
+// latency and status metrics.
+func (s *Server) route(pattern, name string, public bool, h func(w http.ResponseWriter, r *http.Request) (int, any)) {
+	obs := s.m.latency.WithLabelValues(name)
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		status := http.StatusInternalServerError
+		defer func() {
+			if p := recover(); p != nil {
+				s.m.panics.Inc()
+				writeJSON(w, http.StatusInternalServerError, errBody(http.StatusInternalServerError, fmt.Sprintf("internal error: %v", p)))
+			}
+			obs.Observe(time.Since(start).Seconds())
+			s.m.requests.WithLabelValues(name, strconv.Itoa(status)).Inc()
+		}()
+		if !public && s.opt.APIToken != "" && !bearer(r, s.opt.APIToken) {
+			status = http.StatusUnauthorized
+			s.m.rejected.WithLabelValues("unauthorized").Inc()
+			w.Header().Set("WWW-Authenticate", `Bearer realm="srezc"`)
+			writeJSON(w, status, errBody(status, "this server needs Authorization: Bearer <token>"))
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, s.opt.MaxBody)
+		var body any
+		status, body = h(w, r)
+		if status == 0 {
+			return // the handler wrote its own reply (a WebSocket)
+		}
+		if status >= 400 {
+			s.m.rejected.WithLabelValues(reason(status)).Inc()
+		}
+		writeJSON(w, status, body)
+	})
+}
+
+func reason(status int) string {
+	switch status {
+	case http.StatusTooManyRequests:
+		return "capacity"
+	case http.StatusConflict:
+		return "conflict"
+	case http.StatusNotFound:
+		return "not_found"
+	case http.StatusRequestEntityTooLarge:
+		return "too_large"
+	case http.StatusUnauthorized, http.StatusForbidden:
+		return "unauthorized"
+	}
+	if status >= 500 {
+		return "internal"
+	}
+	return "bad_request"
+}
+
+func bearer(r *http.Request, token string) bool {
+	got := r.Header.Get("Authorization")
+	want := "Bearer " + token
+	return subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
+}
+
+// grader reports whether r presents the grader token (and the server has
+// one).
+func (s *Server) grader(r *http.Request) bool {
+	if s.opt.GraderToken == "" {
+		return false
+	}
+	got := r.Header.Get("X-Srezc-Grader-Token")
+	return subtle.ConstantTimeCompare([]byte(got), []byte(s.opt.GraderToken)) == 1
+}
+
+// apiError is the body of every error reply.
+type apiError struct {
+	Error struct {
+		Status  int    `json:"status"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+func errBody(status int, msg string) *apiError {
+	e := &apiError{}
+	e.Error.Status, e.Error.Message = status, msg
+	return e
+}
+
+func writeJSON(w http.ResponseWriter, status int, body any) {
+	data, err := json.Marshal(body)
+	if err != nil {
+		status = http.StatusInternalServerError
+		data, _ = json.Marshal(errBody(status, "cannot encode the reply: "+err.Error()))
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(data)+1))
+	w.WriteHeader(status)
+	w.Write(append(data, '\n'))
+}
+
+// decode reads a JSON body into v, refusing unknown fields; it returns the
+// status and error body to send, or 0.
+func decode(r *http.Request, v any, optional bool) (int, *apiError) {
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var tooBig *http.MaxBytesError
+		switch {
+		case errors.As(err, &tooBig):
+			return http.StatusRequestEntityTooLarge, errBody(http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is over %d bytes", tooBig.Limit))
+		case optional && err.Error() == "EOF":
+			return 0, nil
+		}
+		return http.StatusBadRequest, errBody(http.StatusBadRequest, "the body is not the JSON this route takes: "+err.Error())
+	}
+	if dec.More() {
+		return http.StatusBadRequest, errBody(http.StatusBadRequest, "the body holds more than one JSON value")
+	}
+	return 0, nil
+}
+
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
+
+func newID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return "ep-" + hex.EncodeToString(b[:])
+}
+
+// toolSchemas are a task's tools in the OpenAI function format, the
+// services enum filled in from the intro.
+func (s *Server) toolSchemas(t *rt.Task) []llm.Tool {
+	var services []string
+	for _, sv := range t.Services {
+		services = append(services, sv.Name)
+	}
+	return llm.Schemas(s.specs[t], services)
+}
+
+// pickTask finds the task a create request names: an author id, an opaque
+// handle or a full hash (task), or a split (the seed picks among its tasks,
+// in suite order).
+func (s *Server) pickTask(task, split string, seed uint64) (*rt.Task, string) {
+	switch {
+	case task != "" && split != "":
+		return nil, "give task or split, not both"
+	case task != "":
+		if t := s.byID[task]; t != nil {
+			return t, ""
+		}
+		if t := s.handles[task]; t != nil {
+			return t, ""
+		}
+		if t := s.byHash[task]; t != nil {
+			return t, ""
+		}
+		return nil, fmt.Sprintf("no task %q in this suite (GET /v1/tasks lists them)", task)
+	case split != "":
+		var in []*rt.Task
+		for _, t := range s.tasks {
+			if t.Split == split || split == "unseen_incident" && slices.Contains(t.Tags, "unseen_incident") {
+				in = append(in, t)
+			}
+		}
+		if len(in) == 0 {
+			return nil, fmt.Sprintf("no task in split %q (train, dev, test)", split)
+		}
+		return in[seed%uint64(len(in))], ""
+	}
+	return nil, "name a task or a split"
+}
