@@ -6,8 +6,10 @@ require (
 	github.com/agext/levenshtein v1.2.1
 	github.com/alecthomas/participle/v2 v2.1.4
 	github.com/apparentlymart/go-textseg/v15 v15.0.0
+	github.com/coder/websocket v1.8.14
 	github.com/expr-lang/expr v1.17.8
 	github.com/hashicorp/hcl/v2 v2.24.0
+	github.com/prometheus/client_golang v1.23.2
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
@@ -36,7 +38,6 @@ require (
 	github.com/mitchellh/go-wordwrap v1.0.1 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
-	github.com/prometheus/client_golang v1.23.2 // indirect
 	github.com/prometheus/client_model v0.6.2 // indirect
 	github.com/prometheus/common v0.66.1 // indirect
 	github.com/prometheus/procfs v0.16.1 // indirect
