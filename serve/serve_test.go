@@ -449,3 +449,34 @@ func TestBatchAndFork(t *testing.T) {
 		t.Errorf("a forked episode plays on like a replay of its actions")
 	}
 }
+
+// The hand-written encoding of a reply is valid JSON that reads back to
+// what encoding/json would have written.
+func TestReplyEncoding(t *testing.T) {
+	_, hs := newServer(t, nil)
+	c := client{t: t, base: hs.URL}
+	tk := tasks(t)[1]
+	c.do("POST", "/v1/episodes", map[string]any{"task": tk.ID, "id": "enc"})
+	for k, a := range append([]string{"not an action", `inspect_logs("a \"quoted\" \u00e9 <b>&amp; name")`}, tk.Expert...) {
+		resp, err := http.Post(hs.URL+"/v1/episodes/enc/step", "application/json", strings.NewReader(fmt.Sprintf(`{"step":%d,"action":%q}`, k+1, a)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fast, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		var rep serve.Reply
+		if err := json.Unmarshal(fast, &rep); err != nil {
+			t.Fatalf("step %d: %v", k+1, err)
+		}
+		slow, _ := json.Marshal(&rep)
+		var a, b any
+		json.Unmarshal(fast, &a)
+		json.Unmarshal(slow, &b)
+		if !json.Valid(fast) || fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Fatalf("step %d:\n%s\nencoding/json:\n%s", k+1, fast, slow)
+		}
+		if rep.Done {
+			break
+		}
+	}
+}

@@ -251,6 +251,14 @@ func errBody(status int, msg string) *apiError {
 }
 
 func writeJSON(w http.ResponseWriter, status int, body any) {
+	if r, ok := body.(*Reply); ok && r.Grader == nil {
+		data := r.appendJSON(make([]byte, 0, 512+len(r.Observation)+len(r.Content)+len(r.Intro)))
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", strconv.Itoa(len(data)+1))
+		w.WriteHeader(status)
+		w.Write(append(data, '\n'))
+		return
+	}
 	data, err := json.Marshal(body)
 	if err != nil {
 		status = http.StatusInternalServerError
