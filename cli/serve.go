@@ -107,7 +107,7 @@ Listens on loopback unless --listen-any.`,
 	f.BoolVar(&listenAny, "listen-any", false, "allow an address beyond loopback")
 	f.DurationVar(&ttl, "ttl", 10*time.Minute, "how long an idle episode keeps its lease")
 	f.IntVar(&capacity, "capacity", 10000, "most episodes leased at once (then 429 with Retry-After)")
-	f.IntVar(&pool, "pool", 1024, "episodes kept materialised; the others are rebuilt from their actions when stepped")
+	f.IntVar(&pool, "pool", 256, "episodes kept materialised; the others are rebuilt from their actions when stepped")
 	f.Int64Var(&maxBody, "max-body", 1<<20, "largest request body in bytes")
 	f.StringVar(&keyEnv, "token-key-env", "SREZC_TOKEN_KEY", "variable holding the replay-token key replicas share")
 	f.StringVar(&apiTokenEnv, "api-token-env", "SREZC_API_TOKEN", "variable holding the bearer token every request needs (unset: none)")

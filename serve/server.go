@@ -106,7 +106,7 @@ func New(opt Options) (*Server, error) {
 		opt.Capacity = 10000
 	}
 	if opt.Pool <= 0 {
-		opt.Pool = 1024
+		opt.Pool = 256
 	}
 	if opt.MaxBody <= 0 {
 		opt.MaxBody = 1 << 20

@@ -19,9 +19,9 @@ import (
 
 // startServe runs `srezc serve` on a free loopback port and returns its
 // URL; the process is stopped when the test ends.
-func startServe(t *testing.T, env ...string) string {
+func startServe(t *testing.T, args []string, env ...string) string {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "serve", "--addr", "127.0.0.1:0")
+	cmd := exec.Command(os.Args[0], append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
 	cmd.Env = append(append(os.Environ(), "SREZC_TEST_AS_SREZC=1"), env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -110,9 +110,16 @@ func TestReplicasBehindNginx(t *testing.T) {
 		t.Fatal("nginx is not installed")
 	}
 	env := []string{"SREZC_TOKEN_KEY=a key both replicas share, 32+ bytes", "SREZC_GRADER_TOKEN=g"}
-	a, b := startServe(t, env...), startServe(t, env...)
-	single := startServe(t, env...)
+	a, b := startServe(t, nil, env...), startServe(t, nil, env...)
+	// The single server runs from a compiled suite file, with no sources.
 	dir := t.TempDir()
+	suite := filepath.Join(dir, "default.srez.suite")
+	compile := exec.Command(os.Args[0], "compile", "--suite", suite)
+	compile.Env = append(os.Environ(), "SREZC_TEST_AS_SREZC=1")
+	if out, err := compile.CombinedOutput(); err != nil {
+		t.Fatalf("compile --suite: %v\n%s", err, out)
+	}
+	single := startServe(t, []string{suite}, env...)
 	port := freePort(t)
 	conf := fmt.Sprintf(`worker_processes 1;
 daemon off;
