@@ -176,10 +176,24 @@ func AppendJSONBytes(dst []byte, s []byte) []byte {
 	return appendJSON(dst, s)
 }
 
+// jsonSafe marks the bytes a JSON string holds as they are.
+var jsonSafe = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 func appendJSON[T string | []byte](dst []byte, s T) []byte {
 	dst = append(dst, '"')
+	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if jsonSafe[c] {
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		start = i + 1
 		switch {
 		case c == '"' || c == '\\':
 			dst = append(dst, '\\', c)
@@ -189,12 +203,11 @@ func appendJSON[T string | []byte](dst []byte, s T) []byte {
 			dst = append(dst, '\\', 't')
 		case c == '\r':
 			dst = append(dst, '\\', 'r')
-		case c < 0x20 || c == '<' || c == '>' || c == '&':
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 		default:
-			dst = append(dst, c)
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 		}
 	}
+	dst = append(dst, s[start:]...)
 	return append(dst, '"')
 }
 
