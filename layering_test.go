@@ -26,7 +26,8 @@ var allowed = map[string][]string{
 	"suitegen":    {"value", "lang", "compiler", "runtime", "agents", "eval"},
 	"lsp":         {"value", "lang", "compiler", "runtime"},
 	"report":      {"runtime", "eval", "agents"},
-	"cli":         {"value", "lang", "compiler", "runtime", "stdlib", "agents", "eval", "suitegen", "lsp", "llm", "report"},
+	"mcpserve":    {"runtime", "compiler", "eval", "agents", "llm"},
+	"cli":         {"value", "lang", "compiler", "runtime", "stdlib", "agents", "eval", "suitegen", "lsp", "llm", "report", "mcpserve"},
 	"cmd/srezc":   {"cli"},
 }
 
