@@ -47,7 +47,7 @@ type SweepOptions struct {
 	// the task's noise and without it.
 	Noise string
 	// Resume continues the sweep recorded in Dir; without it, a sweep
-	// already there is replaced, unless it holds durable (LLM or human)
+	// already there is replaced, unless it holds durable (LLM, human or MCP)
 	// records, which are never thrown away silently.
 	Resume        bool
 	Overwrite     bool
@@ -418,8 +418,12 @@ func prepareRecords(recPath, cfgPath string, cfg *RunConfig, opt SweepOptions) (
 	return kept, nil
 }
 
+// holdsDurable reports whether records hold episodes no sweep can play
+// again: an LLM agent's (they carry usage), a human's (srezc play
+// --record) or an agent's evaluated over MCP (srezc mcp --record).
 func holdsDurable(records []byte) bool {
-	return bytes.Contains(records, []byte(`"usage":`)) || bytes.Contains(records, []byte(`"agent":"human:`))
+	return bytes.Contains(records, []byte(`"usage":`)) || bytes.Contains(records, []byte(`"agent":"human:`)) ||
+		bytes.Contains(records, []byte(`"agent":"mcp:`))
 }
 
 // incompatible names the first difference between two runs' configuration
