@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/coder/websocket"
 )
@@ -429,6 +430,11 @@ func (s *Server) oeWSMCP(w http.ResponseWriter, r *http.Request) (int, any) {
 }
 
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request, mcp bool) (int, any) {
+	// A session outlives the server's per-request read and write
+	// deadlines; its episode's lease still runs out when it idles.
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Time{})
+	rc.SetWriteDeadline(time.Time{})
 	c, err := websocket.Accept(w, r, nil)
 	if err != nil {
 		return 0, nil // Accept wrote the refusal

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -205,5 +206,28 @@ func TestOpenEnvWebSocket(t *testing.T) {
 	conn.Write(ctx, websocket.MessageText, []byte(`{"type": "close"}`))
 	if _, _, err := conn.Read(ctx); websocket.CloseStatus(err) != websocket.StatusNormalClosure {
 		t.Errorf("close: %v", err)
+	}
+}
+
+// A /ws session outlives the server's per-request deadlines.
+func TestWebSocketOutlivesRequestDeadlines(t *testing.T) {
+	s, _ := newServer(t, nil)
+	hs := httptest.NewUnstartedServer(s.Handler())
+	hs.Config.ReadTimeout, hs.Config.WriteTimeout = 150*time.Millisecond, 150*time.Millisecond
+	hs.Start()
+	defer hs.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(hs.URL, "http")+"/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	time.Sleep(400 * time.Millisecond)
+	if err := conn.Write(ctx, websocket.MessageText, []byte(`{"type": "reset", "data": {"seed": 1}}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, data, err := conn.Read(ctx); err != nil || !strings.Contains(string(data), `"observation"`) {
+		t.Fatalf("after the deadlines: %s %v", data, err)
 	}
 }
