@@ -102,38 +102,39 @@ type reply struct {
 }
 
 func post(hc *http.Client, url string, body any, out any) error {
+	data, err := postRaw(hc, url, body)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(data, out)
+}
+
+// postRaw posts body as JSON and returns the reply's body, or an error for
+// a status of 300 or more.
+func postRaw(hc *http.Client, url string, body any) ([]byte, error) {
 	js, _ := json.Marshal(body)
 	resp, err := hc.Post(url, "application/json", bytes.NewReader(js))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if resp.StatusCode >= 300 {
-		return fmt.Errorf("%s: %d %s", url, resp.StatusCode, data)
+		return nil, fmt.Errorf("%s: %d %s", url, resp.StatusCode, data)
 	}
-	return json.Unmarshal(data, out)
+	return data, nil
 }
 
 // step posts a step and reads only what the loop needs from the reply
 // (done, and the token when asked for), so that the generator spends its
 // core on requests, not on decoding observations.
 func step(hc *http.Client, url string, body any, out *reply, wantToken bool) error {
-	js, _ := json.Marshal(body)
-	resp, err := hc.Post(url, "application/json", bytes.NewReader(js))
+	data, err := postRaw(hc, url, body)
 	if err != nil {
 		return err
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s: %d %s", url, resp.StatusCode, data)
 	}
 	out.Done = bytes.Contains(data, []byte(`"done":true`))
 	if wantToken {
