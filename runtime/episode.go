@@ -115,6 +115,10 @@ type Episode struct {
 	// ref is the sre_zero profile's state (refepisode.go); nil under
 	// native.
 	ref *refEpisode
+
+	// judged are the config slots a write to which is a wrong change
+	// unless undone: every config slot that is no fault's remedy.
+	judged []SlotID
 }
 
 // NewEpisode allocates an episode's buffers for t. It does not Reset.
@@ -135,6 +139,11 @@ func NewEpisode(t *Task) *Episode {
 	}
 	if t.Profile == ProfileSreZero && t.Ref != nil {
 		e.ref = newRefEpisode(t)
+	}
+	for si := range t.Slots {
+		if t.Slots[si].Class == ClassConfig && !e.isRemedySlot(SlotID(si)) {
+			e.judged = append(e.judged, SlotID(si))
+		}
 	}
 	return e
 }
@@ -553,15 +562,11 @@ func (e *Episode) sameString(a, b StrID) bool {
 // wrongChanges counts config keys that differ from the initial state and
 // that no fault's remedy targets.
 func (e *Episode) wrongChanges() int {
-	t := e.t
 	row := e.Row()
-	init := t.Row()
+	init := e.t.Row()
 	n := 0
-	for si := range t.Slots {
-		if t.Slots[si].Class != ClassConfig || row[si] == init[si] {
-			continue
-		}
-		if !e.isRemedySlot(SlotID(si)) {
+	for _, si := range e.judged {
+		if row[si] != init[si] {
 			n++
 		}
 	}
