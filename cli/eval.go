@@ -105,7 +105,7 @@ agent over N seeds, and write to DIR (default srezc-out):
   run.json       what the sweep is: suite hash, versions, tasks, agents,
                  models, prompt version, seeds, noise, sampling, settings
   records.jsonl  one line per episode: task id and hash, suite hash, srezc,
-                 renderer and IR versions, profile, agent, model, prompt
+                 renderer, rubric and IR versions, profile, agent, model, prompt
                  version, seed, outcome, reward components, metrics,
                  terminal reason, failure mode, usage, trajectory
   summary.json   the report (srezc report): per agent and model, every
@@ -177,7 +177,7 @@ GOMAXPROCS; an LLM agent's records differ only in usage.latency_ms.`,
 			if len(tasks) == 0 {
 				return fmt.Errorf("no incidents to evaluate")
 			}
-			v := eval.Versions{Srezc: Version, Renderer: runtime.RendererVersion, Profile: eval.Profile(tasks), Format: runtime.FormatVersion}
+			v := eval.VersionsFor(Version, tasks)
 			var stats sweepStats
 			contestants, err := e.contestants(names, m, &lo, &stats)
 			if err != nil {

@@ -67,7 +67,7 @@ baseline sits in the same report as the agents (srezc report DIR).`,
 			if record == "" {
 				return nil
 			}
-			v := eval.Versions{Srezc: Version, Renderer: runtime.RendererVersion, Profile: eval.Profile(tasks), Format: runtime.FormatVersion}
+			v := eval.VersionsFor(Version, tasks)
 			line := eval.NewRecord(name, runtime.SuiteHash(tasks), v, tk, &ep, true)
 			path := filepath.Join(record, "records.jsonl")
 			if err := eval.AppendRecord(path, &line); err != nil {

@@ -42,7 +42,7 @@ any episode was refused.`,
 			for _, t := range tasks {
 				byID[t.ID] = t
 			}
-			v := eval.Versions{Srezc: Version, Renderer: runtime.RendererVersion, Profile: eval.Profile(tasks), Format: runtime.FormatVersion}
+			v := eval.VersionsFor(Version, tasks)
 			var buf bytes.Buffer
 			same, changed, refused := 0, 0, 0
 			for i := range recs {

@@ -57,7 +57,7 @@ Listens on loopback unless --listen-any.`,
 			if err != nil {
 				return err
 			}
-			v := eval.Versions{Srezc: Version, Renderer: runtime.RendererVersion, Profile: eval.Profile(tasks), Format: runtime.FormatVersion}
+			v := eval.VersionsFor(Version, tasks)
 			key := []byte(os.Getenv(keyEnv))
 			if len(key) == 0 {
 				fmt.Fprintf(e.stderr, "srezc: %s is not set: replay tokens will work on this process only\n", keyEnv)

@@ -15,7 +15,13 @@ type Versions struct {
 	Srezc    string `json:"srezc"`
 	Renderer string `json:"renderer"`
 	Profile  string `json:"profile"`
+	Rubric   int    `json:"rubric_version"`
 	Format   int    `json:"ir_format"`
+}
+
+// VersionsFor are the versions of a run of srezc version srezc over tasks.
+func VersionsFor(srezc string, tasks []*rt.Task) Versions {
+	return Versions{Srezc: srezc, Renderer: rt.RendererVersion, Profile: Profile(tasks), Rubric: rt.RubricVersion, Format: rt.FormatVersion}
 }
 
 // RecordLine is one line of records.jsonl: one episode.

@@ -9,6 +9,12 @@ const FormatVersion = 1
 // RendererVersion changes whenever an agent-visible rendering changes.
 const RendererVersion = "obs/4"
 
+// RubricVersion versions grading: how rewards, their components, the
+// metrics and success are computed from an episode. Bump it when any of
+// them changes meaning, so that results of different versions are never
+// compared as if they were alike.
+const RubricVersion = 1
+
 // StrID indexes Task.Strings; ids at or past len(Task.Strings) name strings
 // an agent wrote during one episode.
 type StrID uint32

@@ -55,6 +55,7 @@ type Info struct {
 	Renderer string `json:"renderer"`
 	Format   int    `json:"ir_format"`
 	Profile  string `json:"rubric_profile"`
+	Rubric   int    `json:"rubric_version"`
 	Tasks    int    `json:"tasks"`
 	Grader   bool   `json:"grader_view"`
 	TTL      string `json:"episode_ttl"`
@@ -63,7 +64,7 @@ type Info struct {
 
 func (s *Server) info(w http.ResponseWriter, r *http.Request) (int, any) {
 	return http.StatusOK, Info{Srezc: s.opt.Versions.Srezc, Suite: s.suite, Renderer: rt.RendererVersion, Format: rt.FormatVersion,
-		Profile: eval.Profile(s.tasks), Tasks: len(s.tasks), Grader: s.opt.GraderToken != "", TTL: s.opt.TTL.String(), Capacity: s.opt.Capacity}
+		Profile: eval.Profile(s.tasks), Rubric: rt.RubricVersion, Tasks: len(s.tasks), Grader: s.opt.GraderToken != "", TTL: s.opt.TTL.String(), Capacity: s.opt.Capacity}
 }
 
 // TaskView is what an agent may know of a task: an opaque handle, the
