@@ -85,7 +85,7 @@ func (o *llmOptions) modelList() []string {
 // evalAgentNames are the agents srezc eval can run: the built-in ones
 // (replay plays one fixed script, so it is not among them) and the LLM
 // styles.
-var evalAgentNames = append([]string{"scripted", "greedy", "random"}, llm.Styles...)
+var evalAgentNames = append([]string{"scripted", "greedy", "random", "sre_zero_random"}, llm.Styles...)
 
 func (e *env) evalCmd() *cobra.Command {
 	var (

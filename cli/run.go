@@ -18,7 +18,7 @@ import (
 )
 
 // agentNames are the built-in agents, in help order.
-var agentNames = []string{"scripted", "random", "replay", "greedy"}
+var agentNames = []string{"scripted", "random", "replay", "greedy", "sre_zero_random"}
 
 func (e *env) runCmd() *cobra.Command {
 	var (
@@ -35,7 +35,9 @@ func (e *env) runCmd() *cobra.Command {
 Agents: scripted plays each incident's expert plan; random draws seeded tool
 calls, some malformed; replay plays text actions, one per line, from
 --actions FILE or stdin; greedy is the first-anomaly baseline, knowing only
-the published documentation of the services. With no PATH the embedded default suite runs.
+the published documentation of the services; sre_zero_random is the SRE-Zero
+reference's random agent, draw for draw (CPython's generator, the
+reference's seeds). With no PATH the embedded default suite runs.
 Output is byte-identical across runs and GOMAXPROCS.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			if !slices.Contains(agentNames, agent) {
@@ -129,6 +131,30 @@ func (e *env) agentFactory(name, actionsFile string, m *lang.Module) (eval.Agent
 	case "random":
 		return func(_ *runtime.Task, seed uint64) (agents.Agent, error) {
 			return agents.NewRandom(seed), nil
+		}, nil
+	case "sre_zero_random":
+		// The reference seeds episode e of the i-th task of its list with
+		// base + 10000·i + e (spec §12.1). Its list is the manifest's
+		// easy, medium and hard lists in order (a suite block), followed
+		// by the module's other incidents in order.
+		index := map[string]uint64{}
+		add := func(id string) {
+			if _, ok := index[id]; !ok {
+				index[id] = uint64(len(index))
+			}
+		}
+		for _, su := range m.Suites {
+			for _, l := range []string{"easy", "medium", "hard"} {
+				for _, id := range su.Lists[l] {
+					add(id)
+				}
+			}
+		}
+		for _, in := range m.Incidents {
+			add(in.Name)
+		}
+		return func(t *runtime.Task, seed uint64) (agents.Agent, error) {
+			return agents.NewRefRandom(seed + 10000*index[t.ID]), nil
 		}, nil
 	}
 	var data []byte
