@@ -32,6 +32,11 @@ type sealer struct {
 
 const tokenVersion = 1
 
+// tokenEncoding is strict so that a token has one spelling: unpadded
+// base64 otherwise ignores the spare bits of the last character, and two
+// strings would open to the same state.
+var tokenEncoding = base64.RawURLEncoding.Strict()
+
 func newSealer(secret []byte) (*sealer, error) {
 	if len(secret) == 0 {
 		secret = make([]byte, 32)
@@ -84,13 +89,13 @@ func (s *sealer) seal(st *tokenState) string {
 	m.Write(plain)
 	nonce := m.Sum(nil)[:s.aead.NonceSize()]
 	out := s.aead.Seal(nonce, nonce, plain, nil)
-	return base64.RawURLEncoding.EncodeToString(out)
+	return tokenEncoding.EncodeToString(out)
 }
 
 var errBadToken = errors.New("the token is not one this server's key sealed (forged, damaged, or from another deployment)")
 
 func (s *sealer) open(token string) (*tokenState, error) {
-	raw, err := base64.RawURLEncoding.DecodeString(token)
+	raw, err := tokenEncoding.DecodeString(token)
 	if err != nil || len(raw) < s.aead.NonceSize()+s.aead.Overhead() {
 		return nil, errBadToken
 	}
