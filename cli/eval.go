@@ -31,12 +31,11 @@ const Version = "0.1.0-dev"
 // llmOptions are the flags of LLM agents: where the model is, how to ask
 // it, and the provider-safe policy.
 type llmOptions struct {
-	models                  []string
-	baseURL, keyEnv         string
-	temperature             float64
-	maxTokens               int
-	policy                  llm.Policy
-	rateWindow, minInterval time.Duration
+	models          []string
+	baseURL, keyEnv string
+	temperature     float64
+	maxTokens       int
+	policy          llm.Policy
 }
 
 func (o *llmOptions) flags(f *pflag.FlagSet) {
@@ -214,7 +213,7 @@ GOMAXPROCS; an LLM agent's records differ only in usage.latency_ms.`,
 				}
 			}()
 			opt.Stop = stop
-			status := e.sweepStatus(&stats, usesLLM)
+			status := e.sweepStatus(&stats)
 			opt.Progress = status.update
 			res, err := eval.RunSweep(ctx, tasks, contestants, opt)
 			status.end()
@@ -251,8 +250,8 @@ GOMAXPROCS; an LLM agent's records differ only in usage.latency_ms.`,
 
 // sweepStats counts what the providers did, for the status line.
 type sweepStats struct {
-	retries, pauses atomic.Int64
-	pausedUntil     atomic.Int64 // unix nanoseconds
+	retries     atomic.Int64
+	pausedUntil atomic.Int64 // unix nanoseconds
 }
 
 // contestants builds the sweep's agents: one per built-in name, one per
@@ -293,7 +292,6 @@ func (e *env) contestants(names []string, m *lang.Module, lo *llmOptions, stats 
 					case llm.EventRetry:
 						stats.retries.Add(1)
 					case llm.EventPause:
-						stats.pauses.Add(1)
 						stats.pausedUntil.Store(time.Now().Add(ev.Delay).UnixNano())
 						fmt.Fprintf(e.stderr, "srezc: provider %s paused for %s: %v\n", cfg.BaseURL, ev.Delay.Round(time.Millisecond), ev.Err)
 					}
@@ -346,7 +344,7 @@ type statusLine struct {
 	drawn   bool
 }
 
-func (e *env) sweepStatus(stats *sweepStats, _ bool) *statusLine {
+func (e *env) sweepStatus(stats *sweepStats) *statusLine {
 	s := &statusLine{stats: stats, started: time.Now()}
 	if f, ok := e.stderr.(*os.File); ok {
 		if info, err := f.Stat(); err == nil && info.Mode()&os.ModeCharDevice != 0 {

@@ -35,7 +35,7 @@ agent's, under the name given by --as (human:NAME), so that a human SRE
 baseline sits in the same report as the agents (srezc report DIR).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			if record != "" && !strings.HasPrefix(name, "human:") || record != "" && len(name) <= len("human:") {
+			if who, ok := strings.CutPrefix(name, "human:"); record != "" && (!ok || who == "") {
 				return usageError{fmt.Errorf("--record needs --as human:NAME")}
 			}
 			if record == "" && name != "" {

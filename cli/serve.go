@@ -46,11 +46,11 @@ grader token (header X-Srezc-Grader-Token), and only when the variable
 set, every route but /health and /metrics needs Authorization: Bearer.
 Listens on loopback unless --listen-any.`,
 		RunE: func(c *cobra.Command, args []string) error {
-			host, _, err := net.SplitHostPort(addr)
+			loopback, err := isLoopback(addr)
 			if err != nil {
 				return usageError{fmt.Errorf("--addr %q: %v", addr, err)}
 			}
-			if ip := net.ParseIP(host); !listenAny && (host == "" || ip == nil && host != "localhost" || ip != nil && !ip.IsLoopback()) {
+			if !loopback && !listenAny {
 				return usageError{fmt.Errorf("--addr %s is not a loopback address: pass --listen-any to serve beyond this machine", addr)}
 			}
 			tasks, err := e.loadServed(args)

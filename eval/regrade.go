@@ -97,9 +97,7 @@ func Regrade(t *rt.Task, r *RecordLine, v Versions) (out RecordLine, changed []s
 	}
 	played := t
 	if r.Noise == "off" {
-		quiet := *t
-		quiet.Noise = nil
-		played = &quiet
+		played = noiseless(t)
 	}
 	plan := make([]string, len(r.Trajectory))
 	for i, m := range r.Trajectory {

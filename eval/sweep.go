@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -324,22 +323,34 @@ func label(c Contestant) string {
 	return c.Agent
 }
 
+// noiseless is t with its noise off: the other half of a --noise both
+// sweep, and what a record of that half is re-graded on.
+func noiseless(t *rt.Task) *rt.Task {
+	q := *t
+	q.Noise = nil
+	return &q
+}
+
 func planSweep(tasks []*rt.Task, cs []Contestant, opt SweepOptions, suite string) []sweepJob {
 	noises := []string{NoiseAsAuthored}
 	if opt.Noise == NoiseBoth {
 		noises = []string{"on", "off"}
 	}
+	quiet := map[*rt.Task]*rt.Task{}
+	if opt.Noise == NoiseBoth {
+		for _, t := range tasks {
+			quiet[t] = noiseless(t)
+		}
+	}
 	var plan []sweepJob
 	for ci, c := range cs {
 		for _, t := range tasks {
-			quiet := *t
-			quiet.Noise = nil
 			for k := 0; k < opt.Seeds; k++ {
 				seed := opt.Seed + uint64(k)
 				for _, n := range noises {
 					played := t
 					if n == "off" {
-						played = &quiet
+						played = quiet[t]
 					}
 					plan = append(plan, sweepJob{c: ci, task: t, played: played, episode: k, seed: seed, noise: n,
 						key: RecordKey{suite, t.ID, t.Hash, c.Agent, c.Model, c.Prompt, seed, n}})
@@ -393,22 +404,19 @@ func prepareRecords(recPath, cfgPath string, cfg *RunConfig, opt SweepOptions) (
 	}
 	var kept []RecordLine
 	var buf bytes.Buffer
-	sc := bufio.NewScanner(bytes.NewReader(whole))
-	sc.Buffer(make([]byte, 0, 1<<20), 1<<30)
-	for n := 1; sc.Scan(); n++ {
-		var r RecordLine
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			return nil, fmt.Errorf("%s:%d: not a record: %v", recPath, n, err)
+	for n, line := range bytes.SplitAfter(whole, []byte{'\n'}) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		r, err := decodeRecord(line)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", recPath, n+1, err)
 		}
 		if r.Outcome == OutcomeInfraError {
 			continue
 		}
 		kept = append(kept, r)
-		buf.Write(sc.Bytes())
-		buf.WriteByte('\n')
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %v", recPath, err)
+		buf.Write(line)
 	}
 	if buf.Len() != len(data) {
 		if err := WriteFileAtomic(recPath, buf.Bytes()); err != nil {
@@ -488,8 +496,8 @@ func canonicalise(recPath string, plan []sweepJob) error {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		var r RecordLine
-		if err := json.Unmarshal(line, &r); err != nil {
+		r, err := decodeRecord(line)
+		if err != nil {
 			return fmt.Errorf("%s: %v", recPath, err)
 		}
 		if k := KeyOf(&r); inPlan[k] {

@@ -2,10 +2,10 @@ package report
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/srezc/srezc/eval"
 )
 
 // Write writes the report of s into dir: summary.json, summary.md,
@@ -22,7 +22,7 @@ func Write(dir string, s *Summary) error {
 		return err
 	}
 	for _, f := range files {
-		if err := writeAtomic(filepath.Join(dir, filepath.FromSlash(f.Name)), f.Data); err != nil {
+		if err := eval.WriteFileAtomic(filepath.Join(dir, filepath.FromSlash(f.Name)), f.Data); err != nil {
 			return err
 		}
 	}
@@ -55,25 +55,4 @@ func Render(s *Summary) ([]File, error) {
 		files = append(files, File{"plots/" + p.File, p.SVG})
 	}
 	return append(files, File{"report.html", page}), nil
-}
-
-// writeAtomic writes data to path through a temporary file in the same
-// folder renamed over path (as cli's writeAtomic does).
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".srezc-*")
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, errors.Unwrap(err))
-	}
-	name := tmp.Name()
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr, os.Chmod(name, 0o644)); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	return nil
 }

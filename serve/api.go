@@ -132,18 +132,17 @@ type Reply struct {
 
 // GraderView is the grader's side of an episode.
 type GraderView struct {
-	Task       string         `json:"task"`
-	Hash       string         `json:"hash"`
-	Difficulty string         `json:"difficulty"`
-	Split      string         `json:"split"`
-	Seed       uint64         `json:"seed"`
-	Reward     float64        `json:"reward"`
-	Return     float64        `json:"return"`
-	Components rt.Components  `json:"components"`
-	Terminal   string         `json:"terminal,omitempty"`
-	Record     *rt.Record     `json:"record,omitempty"`
-	Actions    []string       `json:"actions"`
-	Raw        map[string]any `json:"-"`
+	Task       string        `json:"task"`
+	Hash       string        `json:"hash"`
+	Difficulty string        `json:"difficulty"`
+	Split      string        `json:"split"`
+	Seed       uint64        `json:"seed"`
+	Reward     float64       `json:"reward"`
+	Return     float64       `json:"return"`
+	Components rt.Components `json:"components"`
+	Terminal   string        `json:"terminal,omitempty"`
+	Record     *rt.Record    `json:"record,omitempty"`
+	Actions    []string      `json:"actions"`
 }
 
 func (s *Server) create(w http.ResponseWriter, r *http.Request) (int, any) {
@@ -182,10 +181,8 @@ func (s *Server) createOne(w http.ResponseWriter, req *CreateRequest, grader boo
 		}
 		return http.StatusTooManyRequests, errBody(http.StatusTooManyRequests, fmt.Sprintf("the server holds %d episodes, its capacity; close some, or retry after %s", s.opt.Capacity, wait.Round(time.Second)))
 	}
-	ep := s.table.pin(e)
-	e.lastText = ep.AppendIntro(e.lastText[:0])
+	e.lastText = append(e.lastText[:0], s.intros[t]...)
 	e.lastJSON = nil
-	s.table.unpin(e)
 	s.m.created.Inc()
 	return http.StatusCreated, s.reply(e, grader, true)
 }
@@ -196,9 +193,7 @@ func (s *Server) reply(e *episode, grader, intro bool) *Reply {
 		Observation: string(e.lastText), Content: e.lastJSON,
 		Token: s.seal.seal(&tokenState{Episode: e.id, Hash: e.task.Hash, Seed: e.seed, Actions: e.actions})}
 	if intro || len(e.actions) == 0 {
-		ep := s.table.pin(e)
-		rep.Intro = string(ep.AppendIntro(nil))
-		s.table.unpin(e)
+		rep.Intro = s.intros[e.task]
 	}
 	if grader {
 		rep.Grader = s.graderView(e)
@@ -207,7 +202,7 @@ func (s *Server) reply(e *episode, grader, intro bool) *Reply {
 }
 
 func (s *Server) graderView(e *episode) *GraderView {
-	ep := s.table.pin(e)
+	ep := s.table.materialise(e)
 	defer s.table.unpin(e)
 	g := &GraderView{Task: e.task.ID, Hash: e.task.Hash, Difficulty: e.task.Difficulty, Split: e.task.Split, Seed: e.seed,
 		Reward: e.lastReward, Return: e.reward, Components: ep.Components(), Actions: append([]string{}, e.actions...)}
@@ -260,21 +255,27 @@ func (s *Server) stepOne(id string, req *StepRequest, grader bool) (int, any) {
 		return st, errBody(st, msg)
 	}
 	defer e.mu.Unlock()
+	return s.playLocked(e, req.Step, action, grader)
+}
+
+// playLocked judges step number step of e against where e is, and plays
+// it when it is the next one. The caller holds e.mu.
+func (s *Server) playLocked(e *episode, step int, action string, grader bool) (int, any) {
 	cur := len(e.actions)
 	switch {
-	case req.Step == cur && cur > 0:
+	case step == cur && cur > 0:
 		if e.actions[cur-1] != action {
-			return http.StatusConflict, errBody(http.StatusConflict, fmt.Sprintf("step %d was taken with another action; the episode is at step %d", req.Step, cur))
+			return http.StatusConflict, errBody(http.StatusConflict, fmt.Sprintf("step %d was taken with another action; the episode is at step %d", step, cur))
 		}
 		return http.StatusOK, s.reply(e, grader, false) // a retry: the same reply
-	case req.Step <= cur:
-		return http.StatusConflict, errBody(http.StatusConflict, fmt.Sprintf("step %d was taken long ago; the episode is at step %d (fork it to go back)", req.Step, cur))
-	case req.Step > cur+1:
-		return http.StatusConflict, errBody(http.StatusConflict, fmt.Sprintf("step %d skips ahead: the episode is at step %d, so the next is %d", req.Step, cur, cur+1))
+	case step <= cur:
+		return http.StatusConflict, errBody(http.StatusConflict, fmt.Sprintf("step %d was taken long ago; the episode is at step %d (fork it to go back)", step, cur))
+	case step > cur+1:
+		return http.StatusConflict, errBody(http.StatusConflict, fmt.Sprintf("step %d skips ahead: the episode is at step %d, so the next is %d", step, cur, cur+1))
 	case e.done:
 		return http.StatusConflict, errBody(http.StatusConflict, fmt.Sprintf("the episode ended at step %d", cur))
 	}
-	ep := s.table.pin(e)
+	ep := s.table.materialise(e)
 	act := compiler.BindText(e.task, action)
 	res := ep.Step(&act)
 	e.actions = append(e.actions, action)
@@ -304,15 +305,11 @@ func (s *Server) actionText(req *StepRequest) (string, int, string) {
 	return req.Action, 0, ""
 }
 
-// toolSpecsFor finds a tool's spec in any task (every task of a suite
-// shares the stdlib's tools).
+// toolSpecsFor is the spec of a tool, as a list for agents.CallText (every
+// task of a suite shares the stdlib's tools).
 func (s *Server) toolSpecsFor(name string) []agents.ToolSpec {
-	for _, t := range s.tasks {
-		for _, sp := range s.specs[t] {
-			if sp.Name == name {
-				return []agents.ToolSpec{sp}
-			}
-		}
+	if sp, ok := s.toolSpecs[name]; ok {
+		return []agents.ToolSpec{sp}
 	}
 	return nil
 }
@@ -390,13 +387,13 @@ func (s *Server) rebuild(id string, t *rt.Task, seed uint64, actions []string) (
 // its actions.
 func (s *Server) rebuildLast(e *episode) {
 	s.m.replays.Inc()
-	ep := s.table.pin(e)
+	ep, _ := s.table.pin(e)
 	defer s.table.unpin(e)
-	// Replay from the start to render the last step's observation and sum
-	// the rewards as they came.
+	// Replay from the start (whatever the slot held) to render the last
+	// step's observation and sum the rewards as they came.
 	ep.Reset(e.seed)
 	e.reward, e.lastReward = 0, 0
-	e.lastText = ep.AppendIntro(e.lastText[:0])
+	e.lastText = append(e.lastText[:0], s.intros[e.task]...)
 	e.lastJSON = nil
 	for _, a := range e.actions {
 		act := compiler.BindText(e.task, a)

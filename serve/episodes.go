@@ -154,13 +154,13 @@ func (tb *table) dropLocked(e *episode) {
 	}
 }
 
-// pin gives e a materialised runtime episode in sync with its actions,
-// replaying them when e had none (or lost its slot), and keeps it from
-// other episodes until unpin. The caller holds e.mu.
-func (tb *table) pin(e *episode) *rt.Episode {
+// pin gives e a materialised runtime episode and keeps it from other
+// episodes until unpin. fresh says the slot was not e's already: its
+// runtime episode is not e's state yet, and the caller must replay e into
+// it. The caller holds e.mu.
+func (tb *table) pin(e *episode) (ep *rt.Episode, fresh bool) {
 	tb.mu.Lock()
 	s := e.slot
-	fresh := false
 	if s == nil || s.owner != e {
 		s, fresh = tb.takeLocked(), true
 		s.owner = e
@@ -169,13 +169,23 @@ func (tb *table) pin(e *episode) *rt.Episode {
 	s.pinned = true
 	tb.pool.MoveToFront(s.elem)
 	tb.mu.Unlock()
-	if fresh {
-		if s.ep == nil || s.ep.Task() != e.task {
-			s.ep = rt.NewEpisode(e.task)
-		}
-		replay(s.ep, e.task, e.seed, e.actions)
+	if fresh && (s.ep == nil || s.ep.Task() != e.task) {
+		s.ep = rt.NewEpisode(e.task)
 	}
-	return s.ep
+	return s.ep, fresh
+}
+
+// materialise is pin, replaying e's actions when its slot is fresh.
+func (tb *table) materialise(e *episode) *rt.Episode {
+	ep, fresh := tb.pin(e)
+	if fresh {
+		ep.Reset(e.seed)
+		for _, a := range e.actions {
+			act := compiler.BindText(e.task, a)
+			ep.Step(&act)
+		}
+	}
+	return ep
 }
 
 func (tb *table) unpin(e *episode) {
@@ -212,13 +222,4 @@ func (tb *table) takeLocked() *slot {
 	s := &slot{}
 	s.elem = tb.pool.PushFront(s)
 	return s
-}
-
-// replay rebuilds an episode from its fold.
-func replay(ep *rt.Episode, t *rt.Task, seed uint64, actions []string) {
-	ep.Reset(seed)
-	for _, a := range actions {
-		act := compiler.BindText(t, a)
-		ep.Step(&act)
-	}
 }

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/coder/websocket"
 )
@@ -179,7 +178,7 @@ func (s *Server) oeStep(w http.ResponseWriter, r *http.Request) (int, any) {
 // oeStepWith plays an OpenEnv action on an episode: the next step, or a
 // tools listing.
 func (s *Server) oeStepWith(id, token string, a *oeAction, grader bool) (int, any) {
-	var step StepRequest
+	step := StepRequest{Step: 1}
 	switch {
 	case a.Type == "list_tools":
 		e, st, msg := s.resolve(id, token, -1)
@@ -202,15 +201,18 @@ func (s *Server) oeStepWith(id, token string, a *oeAction, grader bool) (int, an
 	default:
 		step.Action = a.Action
 	}
-	// OpenEnv steps carry no index: the next one is meant.
+	action, st, msg := s.actionText(&step)
+	if st != 0 {
+		return st, errBody(st, msg)
+	}
 	e, st, msg := s.resolve(id, token, -1)
 	if e == nil {
 		return st, errBody(st, msg)
 	}
-	step.Step = len(e.actions) + 1
-	step.Token = ""
+	// OpenEnv steps carry no index: the next one is meant, judged under
+	// the same lock that found where the episode is.
+	st, body := s.playLocked(e, len(e.actions)+1, action, grader)
 	e.mu.Unlock()
-	st, body := s.stepOne(id, &step, grader)
 	rep, ok := body.(*Reply)
 	if !ok {
 		return st, body
@@ -430,11 +432,9 @@ func (s *Server) oeWSMCP(w http.ResponseWriter, r *http.Request) (int, any) {
 }
 
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request, mcp bool) (int, any) {
-	// A session outlives the server's per-request read and write
-	// deadlines; its episode's lease still runs out when it idles.
-	rc := http.NewResponseController(w)
-	rc.SetReadDeadline(time.Time{})
-	rc.SetWriteDeadline(time.Time{})
+	// Accept hijacks the connection, which clears the server's per-request
+	// deadlines (TestWebSocketOutlivesRequestDeadlines); an idle session's
+	// episode still loses its lease.
 	c, err := websocket.Accept(w, r, nil)
 	if err != nil {
 		return 0, nil // Accept wrote the refusal

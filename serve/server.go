@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
-	"slices"
 	"strconv"
 	"time"
 
@@ -69,12 +68,18 @@ type Server struct {
 	handles map[string]*rt.Task
 	suite   string
 	specs   map[*rt.Task][]agents.ToolSpec
-	table   *table
-	seal    *sealer
-	mux     *http.ServeMux
-	reg     *prometheus.Registry
-	m       metrics
-	ws      *wsSessions
+	// toolSpecs are the suite's tools by name; intros are each task's
+	// intro, which depends on the task alone; unseen is the
+	// unseen_incident subset of test.
+	toolSpecs map[string]agents.ToolSpec
+	intros    map[*rt.Task]string
+	unseen    map[string]bool
+	table     *table
+	seal      *sealer
+	mux       *http.ServeMux
+	reg       *prometheus.Registry
+	m         metrics
+	ws        *wsSessions
 }
 
 type metrics struct {
@@ -120,11 +125,20 @@ func New(opt Options) (*Server, error) {
 	}
 	s := &Server{opt: opt, tasks: opt.Tasks, byID: map[string]*rt.Task{}, byHash: map[string]*rt.Task{}, handles: map[string]*rt.Task{},
 		suite: rt.SuiteHash(opt.Tasks), specs: map[*rt.Task][]agents.ToolSpec{}, seal: seal, mux: http.NewServeMux(), reg: prometheus.NewRegistry()}
+	s.toolSpecs, s.intros, s.unseen = map[string]agents.ToolSpec{}, map[*rt.Task]string{}, eval.UnseenIncidents(opt.Tasks)
 	for _, t := range opt.Tasks {
 		s.byID[t.ID] = t
 		s.byHash[t.Hash] = t
 		s.handles[handle(t)] = t
 		s.specs[t] = eval.TaskToolSpecs(t)
+		for _, sp := range s.specs[t] {
+			if _, ok := s.toolSpecs[sp.Name]; !ok {
+				s.toolSpecs[sp.Name] = sp
+			}
+		}
+		ep := rt.NewEpisode(t)
+		ep.Reset(0)
+		s.intros[t] = string(ep.AppendIntro(nil))
 	}
 	s.table = newTable(opt.Capacity, opt.Pool, opt.TTL, opt.Now)
 	s.ws = newWSSessions(s)
@@ -330,7 +344,7 @@ func (s *Server) pickTask(task, split string, seed uint64) (*rt.Task, string) {
 	case split != "":
 		var in []*rt.Task
 		for _, t := range s.tasks {
-			if t.Split == split || split == "unseen_incident" && slices.Contains(t.Tags, "unseen_incident") {
+			if t.Split == split || split == "unseen_incident" && s.unseen[t.ID] {
 				in = append(in, t)
 			}
 		}

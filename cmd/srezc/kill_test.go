@@ -117,6 +117,7 @@ func TestKillAndResume(t *testing.T) {
 			if kills < 4 {
 				t.Fatalf("the sweep finished after %d kills; the test wants more (make episodes slower)", kills)
 			}
+			before := len(seen)
 			check("at the end")
 			got := records(t, filepath.Join(work, "killed", "records.jsonl"), nil)
 			if len(got) != len(want) {
@@ -127,7 +128,7 @@ func TestKillAndResume(t *testing.T) {
 					t.Fatalf("record %d differs after %d kills:\n got %s\nwant %s", k, kills, got[k], want[k])
 				}
 			}
-			t.Logf("%d kills, %d torn lines, %d records; %d were recorded before the last kill", kills, torn, len(got), len(seen))
+			t.Logf("%d kills, %d torn lines, %d records; %d were recorded before the last kill", kills, torn, len(got), before)
 			return
 		case <-time.After(time.Duration(20+rng.IntN(120)) * time.Millisecond):
 		}
