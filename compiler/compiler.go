@@ -135,6 +135,7 @@ var Stages = []Stage{
 	{"LowerRules", (*build).lowerRules},           // writes Code, Updates, Logs, restarts
 	{"LowerFaults", (*build).lowerFaults},         // writes Faults, Distractors, edits, Resolved
 	{"BindTools", (*build).bindTools},             // writes Tools, Noise, vocabulary, Rubric
+	{"LowerClaims", (*build).lowerClaims},         // reads Faults, vocabulary; writes Claims
 	{"FinaliseStrings", (*build).finaliseStrings}, // writes Strings; remaps string words
 	{"RunWarmup", (*build).runWarmup},             // writes Init, InitTick
 	{"DeriveAlert", (*build).deriveAlert},         // writes Alert when the incident has none (a mutation variant)

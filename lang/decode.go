@@ -476,8 +476,8 @@ func (d *decoder) serviceKind(blk *hclsyntax.Block) *ServiceKind {
 			r.Description = d.str(rc, "description")
 			k.Roles = append(k.Roles, r)
 		case "config":
-			cc := d.content(b.Body, b.DefRange(), schema{what: "a config block", attrs: []string{"type", "default", "low", "high", "unit", "description"}, required: []string{"type", "default"}})
-			ck := &ConfigKey{Typed: Typed{Decl: d.decl(b), Kind: d.kindAttr(cc, "type"), Unit: d.str(cc, "unit")}}
+			cc := d.content(b.Body, b.DefRange(), schema{what: "a config block", attrs: []string{"type", "default", "low", "high", "unit", "description", "aka"}, required: []string{"type", "default"}})
+			ck := &ConfigKey{Typed: Typed{Decl: d.decl(b), Kind: d.kindAttr(cc, "type"), Unit: d.str(cc, "unit")}, Aka: d.strList(cc, "aka")}
 			ck.Description = d.str(cc, "description")
 			d.band(cc, &ck.Typed)
 			if a, ok := cc.attrs["default"]; ok && ck.Kind != value.Null {
@@ -887,8 +887,9 @@ func (d *decoder) rubric(blk *hclsyntax.Block) *Rubric {
 				}
 			}
 		case "component", "mechanism":
-			tc := d.content(b.Body, b.DefRange(), schema{what: "a " + b.Type + " block", attrs: []string{"phrases", "description"}, required: []string{"phrases"}})
-			t := &Term{Decl: d.decl(b), Phrases: d.strList(tc, "phrases")}
+			tc := d.content(b.Body, b.DefRange(), schema{what: "a " + b.Type + " block", attrs: []string{"phrases", "description", "about", "states"}, required: []string{"phrases"}})
+			t := &Term{Decl: d.decl(b), Phrases: d.strList(tc, "phrases"), About: d.strList(tc, "about"), States: d.strList(tc, "states")}
+			t.StatesRange = attrRange(tc, "states", t.DefRange)
 			t.Description = d.str(tc, "description")
 			if b.Type == "component" {
 				r.Components = append(r.Components, t)

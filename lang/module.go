@@ -42,6 +42,9 @@ type Typed struct {
 type ConfigKey struct {
 	Typed
 	Default value.Value
+	// Aka are other names an engineer gives the setting ("connection
+	// pool" for pool_size); a diagnosis may use any of them.
+	Aka []string
 }
 
 type StateVar struct {
@@ -222,6 +225,14 @@ type Tool struct {
 type Term struct {
 	Decl
 	Phrases []string
+	// About and States (mechanisms only) say what a diagnosis asserts
+	// when it names the mechanism in its own words: a part of the service
+	// ("certificate", "process"; none means the service itself) in one of
+	// the states ("expired", "down"). A fault whose detail is a config key
+	// is also about that key, in the state its edit puts it.
+	About       []string
+	States      []string
+	StatesRange Range
 }
 
 type Rubric struct {

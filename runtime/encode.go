@@ -230,6 +230,11 @@ func (t *Task) Validate() error {
 			}
 		}
 	}
+	for i, c := range t.Claims {
+		if !svcOK(c.Service) || c.Mechanism < -1 || int(c.Mechanism) >= len(t.Mechanisms) || c.States >= 1<<stateCount || c.Against >= 1<<stateCount {
+			return fmt.Errorf("claim %d: bad service, mechanism or state", i)
+		}
+	}
 	for _, d := range t.Distractors {
 		if !svcOK(d) {
 			return errors.New("bad distractor service")

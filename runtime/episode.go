@@ -110,7 +110,8 @@ type Episode struct {
 	wordAt  []int32
 	text    []byte
 	line    []byte
-	mention []bool
+	// reader reads diagnoses (diagnose.go) in reused buffers.
+	reader reader
 
 	// ref is the sre_zero profile's state (refepisode.go); nil under
 	// native.
@@ -135,7 +136,6 @@ func NewEpisode(t *Task) *Episode {
 		invalid: make([]uint64, 0, t.Budget+1),
 		ticks:   newTickState(t),
 		norm:    make([]byte, 0, 256),
-		mention: make([]bool, len(t.Components)+len(t.Mechanisms)),
 	}
 	if t.Profile == ProfileSreZero && t.Ref != nil {
 		e.ref = newRefEpisode(t)
@@ -193,7 +193,7 @@ func (e *Episode) Fork() *Episode {
 	f.ticks = e.ticks.clone()
 	f.norm = make([]byte, 0, cap(e.norm))
 	f.wordAt = make([]int32, 0, cap(e.wordAt))
-	f.mention = make([]bool, len(e.mention))
+	f.reader = reader{}
 	if e.ref != nil {
 		f.ref = e.ref.fork()
 	}

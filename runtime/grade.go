@@ -47,80 +47,19 @@ func hasPhrase(hay []byte, words []int32, phrase string) bool {
 	return false
 }
 
-// matchPhrases marks, at every word of hay, the longest phrase of the index
-// starting there, blanking it when mask is set.
-func (e *Episode) matchPhrases(hay []byte, idx phraseIndex, base int, mask bool) {
-	for _, w := range e.wordAt {
-		i := int(w)
-		if hay[i] == ' ' {
-			continue // masked
-		}
-		end := i
-		for end < len(hay) && hay[end] != ' ' {
-			end++
-		}
-		for _, r := range idx[string(hay[i:end])] {
-			n := len(r.phrase)
-			if i+n < len(hay) && hay[i+n] == ' ' && string(hay[i:i+n]) == r.phrase {
-				e.mention[base+int(r.term)] = true
-				if mask {
-					for k := i; k < i+n; k++ {
-						hay[k] = ' '
-					}
-				}
-				break
-			}
-		}
-	}
-}
-
-// diagnose matches a root-cause text against the closed vocabulary: every
-// fault's component and mechanism must be named (localisation and
-// characterisation), and nothing else may be (scope), so a diagnosis stuffed
-// with every word fails.
+// diagnose grades a root-cause answer with the diagnosis reader
+// (diagnose.go): every fault diagnosed on its own service, nothing blamed
+// beyond the faulty services. Blaming a distractor's service is a
+// distractor failure.
 func (e *Episode) diagnose(text string) bool {
-	t := e.t
-	hay := e.normalize(text)
-	nc := len(t.Components)
-	// Mechanisms first, masking what they matched, so a mechanism phrase
-	// that names a part ("cache host") does not also blame that component.
-	clear(e.mention)
-	e.matchPhrases(hay, e.prep.mechanisms, nc, true)
-	e.matchPhrases(hay, e.prep.components, 0, false)
-	ok := len(t.Faults) > 0
-	for i := range t.Faults {
-		f := &t.Faults[i]
-		if int(f.Service) >= nc || !e.mention[f.Service] || !e.mention[nc+int(f.Mechanism)] {
-			ok = false
-		}
-	}
-	for i := 0; i < nc; i++ {
-		if !e.mention[i] {
-			continue
-		}
-		if e.isDistractor(int16(i)) {
+	v := e.reader.read(e.t, e.prep.lexicon, text, false)
+	for _, svc := range v.Blamed {
+		if svc >= 0 && e.isDistractor(svc) && !e.isFaultService(svc) {
 			e.rec.DistractorFailures++
-			e.comp.Penalties += t.Rubric.DistractorAction
-		}
-		if !e.isFaultService(int16(i)) {
-			ok = false
+			e.comp.Penalties += e.t.Rubric.DistractorAction
 		}
 	}
-	for j := range t.Mechanisms {
-		if !e.mention[nc+j] {
-			continue
-		}
-		blamed := false
-		for i := range t.Faults {
-			if int(t.Faults[i].Mechanism) == j {
-				blamed = true
-			}
-		}
-		if !blamed {
-			ok = false
-		}
-	}
-	return ok
+	return v.OK
 }
 
 // namesFix reports whether the fix text names a canonical remedy of every

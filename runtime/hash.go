@@ -188,6 +188,18 @@ func (h *hasher) body(t *Task) {
 	}
 	h.terms(t.Components)
 	h.terms(t.Mechanisms)
+	h.n(len(t.Claims))
+	for _, c := range t.Claims {
+		h.i(int64(c.Service))
+		h.s(c.Kind)
+		h.i(int64(c.Mechanism))
+		h.ss(c.Topics)
+		h.u(uint64(c.States))
+		h.u(uint64(c.Against))
+		h.bl(c.HasBand)
+		h.f(c.Low)
+		h.f(c.High)
+	}
 	r := &t.Rubric
 	h.s(r.Name)
 	for _, w := range [...]float64{r.Evidence, r.Diagnosis, r.Mitigation, r.Resolution, r.Efficiency,

@@ -17,6 +17,8 @@ type prepared struct {
 	// mechanisms and components index the vocabulary's phrases by their
 	// first word, for the grader.
 	mechanisms, components phraseIndex
+	// lexicon is the diagnosis reader's vocabulary (diagnose.go).
+	lexicon *diagLexicon
 	// initChanged and initFull are the tick state every Reset starts from.
 	// A compiled task's last initial row was ticked from the one before
 	// (InitTick has moved past the first ring), so the slots that differ
@@ -70,6 +72,7 @@ func prepare(t *Task) *prepared {
 	p := &prepared{deps: buildDeps(t), of: progOf(t)}
 	p.slotKey, p.serviceKey = noiseKeys(t)
 	p.mechanisms, p.components = indexPhrases(t.Mechanisms), indexPhrases(t.Components)
+	p.lexicon = lexiconFor(t)
 	h, n := t.History, len(t.Slots)
 	p.initFull = h < 2 || t.InitTick < h || len(t.Init) < h*n
 	if !p.initFull {

@@ -13,7 +13,7 @@ const RendererVersion = "obs/4"
 // metrics and success are computed from an episode. Bump it when any of
 // them changes meaning, so that results of different versions are never
 // compared as if they were alike.
-const RubricVersion = 1
+const RubricVersion = 2
 
 // StrID indexes Task.Strings; ids at or past len(Task.Strings) name strings
 // an agent wrote during one episode.
@@ -305,7 +305,10 @@ type Task struct {
 	Noise       []Noise `json:"noise,omitempty"`
 	Components  []Term  `json:"components"`
 	Mechanisms  []Term  `json:"mechanisms"`
-	Rubric      Rubric  `json:"rubric"`
+	// Claims are what a diagnosis may assert about each service
+	// (diagnose.go).
+	Claims []Claim `json:"claims,omitempty"`
+	Rubric Rubric  `json:"rubric"`
 
 	Expert   []string `json:"expert"`
 	Evidence []Read   `json:"evidence"`

@@ -1,9 +1,13 @@
 # srezc's own grading profile. Components name the service kinds; mechanisms
-# are the closed vocabulary a diagnosis is matched against. Phrases match
-# whole words, case-insensitively, punctuation read as spaces. Mechanisms are
-# matched first and their words masked, so "cache host" names the mechanism
-# without blaming the cache. No phrase of one mechanism contains a phrase of
-# another.
+# are the closed vocabulary of what goes wrong. A diagnosis is read as a set
+# of causes (runtime/diagnose.go): each names a service and asserts what is
+# wrong with it, either with one of its mechanism's phrases (which say it
+# outright: "pool exhausted", "crashed") or by saying that a setting or part
+# is in a state ("the connection pool is too small", "the certificate
+# expired"). The settings' names come from the service kinds' config keys and
+# their `aka`; a mechanism's `about` and `states` name the parts and states
+# that assert it when no config key is at issue. Phrases match whole words,
+# case-insensitively; no phrase of one mechanism contains a phrase of another.
 
 rubric "native" {
   description = "srezc's own grading: evidence, diagnosis, mitigation, resolution and efficiency, with penalties."
@@ -52,121 +56,137 @@ rubric "native" {
 
   mechanism "process_crashed" {
     description = "The process is not running."
-    phrases     = ["crashed", "crash", "crashes", "process died", "process exited", "not running"]
+    phrases     = ["crashed", "process crashed", "process died", "process exited", "not running", "oom killed"]
+    about       = ["itself", "process", "service", "instance", "server", "primary", "broker", "daemon"]
+    states      = ["down"]
   }
 
   mechanism "memory_leak" {
     description = "The running process retains memory it never frees until it is restarted."
-    phrases     = ["memory leak", "leaking memory", "leak", "leaking", "leaks"]
+    phrases     = ["memory leak", "leaking memory", "leaks memory", "memory keeps growing", "unbounded memory growth", "memory growth"]
+    about       = ["memory", "rss", "heap", "resident memory", "memory usage"]
+    states      = ["leaking"]
   }
 
   mechanism "connection_pool_exhausted" {
     description = "Too few pooled connections for the load: callers wait for a connection and time out."
-    phrases     = ["connection pool", "pool exhausted", "pool exhaustion", "pool too small", "pool undersized", "pool size", "pool saturation", "pool saturated"]
+    phrases     = ["pool exhausted", "pool exhaustion", "pool saturated", "pool saturation", "pool starvation", "out of pooled connections", "no free connections", "waiting for a pooled connection", "pool too small", "pool undersized"]
   }
 
   mechanism "connection_limit_exceeded" {
     description = "A connection limit is below what clients open, so connections are refused."
-    phrases     = ["connection limit", "connections limit", "max connections", "maximum connections", "too many connections", "pool too large", "pool oversized"]
+    phrases     = ["too many connections", "connection limit exceeded", "connection limit reached", "max connections reached", "pool too large", "pool oversized"]
   }
 
   mechanism "worker_pool_misconfigured" {
     description = "The application's worker count is wrong for the load: too few saturate, too many exhaust memory."
-    phrases     = ["worker pool", "max workers", "worker count", "too few workers", "too many workers", "worker saturation", "workers saturated", "worker starvation"]
+    phrases     = ["worker pool misconfigured", "workers misconfigured"]
   }
 
   mechanism "timeout_too_low" {
     description = "A request, statement or idle deadline is shorter than normal work takes, so work is cut off."
-    phrases     = ["request timeout", "query timeout", "upstream timeout", "idle timeout", "deadline too short", "timeout misconfigured"]
+    phrases     = ["timeout too low", "timeout too short", "deadline too short", "timeouts too aggressive"]
   }
 
   mechanism "rate_limited" {
     description = "A rate limit below normal traffic rejects legitimate requests."
-    phrases     = ["rate limit", "rate limiting", "rate limited", "throttling", "throttled"]
+    phrases     = ["rate limited", "rate limiting", "throttling legitimate traffic"]
   }
 
   mechanism "health_check_misconfigured" {
     description = "Health probes fail against healthy backends, which are taken out of rotation."
-    phrases     = ["health check", "healthcheck", "health probe", "probe path", "health endpoint"]
+    phrases     = ["health check misconfigured", "health checks misconfigured", "wrong health check path", "wrong probe path"]
   }
 
   mechanism "tls_certificate_expired" {
     description = "The listener presents an expired certificate; clients abort the handshake."
-    phrases     = ["tls certificate", "ssl certificate", "certificate expired", "expired certificate", "tls cert", "expired cert", "cert expired"]
+    phrases     = ["certificate expired", "expired certificate", "cert expired", "expired cert", "expired tls certificate", "tls certificate expired"]
+    about       = ["tls certificate", "ssl certificate", "certificate", "cert", "tls cert", "x509 certificate", "https certificate", "tls"]
+    states      = ["expired"]
   }
 
   mechanism "sticky_session_hotspot" {
     description = "Client affinity concentrates traffic on one backend, which saturates while others idle."
-    phrases     = ["sticky sessions", "sticky session", "session affinity", "hotspot", "hot spot", "uneven load", "load imbalance"]
+    phrases     = ["sticky sessions", "sticky session", "session affinity", "hotspot", "hot spot", "hot backend"]
+    about       = ["sticky sessions", "sticky session", "session affinity", "affinity", "stickiness"]
+    states      = ["skewed"]
   }
 
   mechanism "read_path_bypassed" {
     description = "Lookups do not reach the cache (wrong host name), so every read goes to the origin."
-    phrases     = ["wrong host", "wrong hostname", "host misconfigured", "hostname misconfigured", "unresolvable host", "bypassed", "bypassing", "cache host", "wrong cache host", "cache hostname", "cache bypassed", "cache bypass"]
+    phrases     = ["cache bypassed", "cache bypass", "bypassing the cache", "bypasses the cache", "wrong cache host", "cache host wrong", "wrong cache hostname"]
   }
 
   mechanism "maintenance_mode" {
     description = "An administrative restriction left in place rejects client connections."
-    phrases     = ["maintenance mode", "maintenance", "admin only mode"]
+    phrases     = ["maintenance mode", "admin only mode", "admin only"]
+    about       = ["maintenance mode", "maintenance", "admin only mode"]
+    states      = ["on"]
   }
 
   mechanism "missing_index" {
     description = "A query's index is missing or disabled, so it scans the whole table."
-    phrases     = ["missing index", "index disabled", "dropped index", "no index", "invalid index", "full table scan", "sequential scan", "unindexed"]
+    phrases     = ["missing index", "index missing", "dropped index", "no index", "unindexed", "full table scan", "full table scans", "sequential scan", "sequential scans", "index disabled", "invalid index"]
   }
 
   mechanism "read_replica_disabled" {
     description = "Reads are not offloaded to the replica and overload the primary."
-    phrases     = ["read replica", "replica disabled", "replica", "replicas", "replication disabled"]
+    phrases     = ["replica disabled", "replication disabled", "read replica disabled", "no read replica", "replica not used"]
   }
 
   mechanism "autovacuum_disabled" {
     description = "Dead row versions accumulate because background vacuuming is off, slowing every scan."
-    phrases     = ["autovacuum", "vacuum", "vacuuming", "table bloat", "dead tuples", "bloat"]
+    phrases     = ["autovacuum disabled", "autovacuum off", "vacuum disabled", "table bloat", "dead tuples", "dead rows", "bloat", "bloated tables", "bloated"]
   }
 
   mechanism "memory_eviction" {
     description = "The data does not fit in the memory allowed (limit too low, or values stored uncompressed), so keys are evicted."
-    phrases     = ["memory limit", "max memory", "maxmemory", "eviction storm", "evictions", "evicting", "compression", "memory too low"]
+    phrases     = ["eviction storm", "evictions", "memory too low", "out of memory evictions"]
   }
 
   mechanism "auth_token_expired" {
     description = "The credential clients present is no longer accepted."
-    phrases     = ["auth token", "authentication", "token expired", "expired token", "credentials", "credential", "auth failure"]
+    phrases     = ["token expired", "expired token", "auth failure", "auth failures", "authentication failure", "authentication failures", "credentials expired", "expired credentials", "auth token expired"]
+    about       = ["auth token", "token", "access token", "credentials", "credential", "password", "auth"]
+    states      = ["expired"]
   }
 
   mechanism "ttl_too_low" {
     description = "Entries expire before they are reused, so the hit rate collapses."
-    phrases     = ["ttl", "time to live", "expire too quickly", "short expiry", "expiry too short"]
+    phrases     = ["ttl too low", "ttl too short", "expire too quickly", "expiring too quickly", "short expiry", "expiry too short"]
   }
 
   mechanism "consumer_capacity_low" {
     description = "Too few consumers for the arrival rate: the backlog grows."
-    phrases     = ["consumer concurrency", "too few consumers", "not enough consumers", "consumer pool", "consumer count", "consumers too low"]
+    phrases     = ["too few consumers", "not enough consumers", "insufficient consumers", "consumers scaled down", "consumer capacity", "under provisioned consumers", "consumer starvation"]
   }
 
   mechanism "retry_storm" {
     description = "Failing jobs are retried so many times that retries crowd out real work."
-    phrases     = ["retry storm", "retry limit", "too many retries", "excessive retries", "poison message", "poison messages"]
+    phrases     = ["retry storm", "too many retries", "excessive retries", "poison message", "poison messages", "retrying forever", "endless retries", "infinite retries"]
   }
 
   mechanism "disk_full" {
     description = "The data volume is full, so statements that write fail."
-    phrases     = ["disk full", "disk is full", "out of disk", "disk space", "volume full", "volume is full", "wal retention", "retained wal", "wal keep size"]
+    phrases     = ["disk full", "disk is full", "out of disk", "out of disk space", "volume full", "volume is full", "disk space exhausted", "data volume full"]
+    about       = ["disk", "volume", "data volume", "disk space", "storage", "device", "data disk"]
+    states      = ["full"]
   }
 
   mechanism "backend_weight_skewed" {
     description = "The balancer's backend weights send most traffic to one web backend."
-    phrases     = ["backend weight", "backend weights", "uneven weights", "skewed weights", "weights skewed", "unbalanced weights", "weighting"]
+    phrases     = ["skewed weights", "weights skewed", "uneven weights", "unbalanced weights", "skewed backend weights"]
+    about       = ["backend weight", "backend weights", "weights", "weight", "weighting", "traffic split"]
+    states      = ["skewed"]
   }
 
   mechanism "deduplication_disabled" {
     description = "The broker queues every republished copy of a job, so a long queue feeds itself."
-    phrases     = ["deduplication disabled", "deduplication off", "dedup disabled", "dedup off", "no deduplication", "duplicate publishes", "republished copies", "duplicate messages"]
+    phrases     = ["dedup disabled", "deduplication disabled", "deduplication off", "dedup off", "no deduplication", "duplicate publishes", "republished copies", "duplicate messages queued"]
   }
 
   mechanism "premature_redelivery" {
     description = "Deliveries become visible again before consumers finish them, so jobs are processed twice."
-    phrases     = ["visibility timeout", "redelivery", "redeliveries", "redelivered", "duplicate deliveries", "duplicate processing"]
+    phrases     = ["premature redelivery", "redelivered before", "duplicate deliveries", "duplicate processing", "processed twice", "jobs run twice", "double processing"]
   }
 }

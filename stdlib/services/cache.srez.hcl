@@ -24,6 +24,7 @@ service_kind "cache" {
     high        = 4096
     unit        = "MB"
     description = "Memory the cache may use for data before it evicts keys."
+    aka         = ["max memory", "maxmemory", "memory limit", "memory cap", "memory", "cache size", "cache memory"]
   }
 
   config "ttl_seconds" {
@@ -33,6 +34,7 @@ service_kind "cache" {
     high        = 3600
     unit        = "s"
     description = "Lifetime of a cached entry."
+    aka         = ["ttl", "time to live", "expiry", "expiration", "key expiry", "entry lifetime", "lifetime"]
   }
 
   config "max_clients" {
@@ -42,24 +44,28 @@ service_kind "cache" {
     high        = 50000
     unit        = "connections"
     description = "Client connections accepted at once."
+    aka         = ["max clients", "client limit", "maxclients"]
   }
 
   config "eviction_policy" {
     type        = "string"
     default     = "allkeys-lru"
     description = "Which keys are evicted first when memory is full."
+    aka         = ["eviction policy", "maxmemory policy"]
   }
 
   config "compression_enabled" {
     type        = "bool"
     default     = true
     description = "Compress values before storing them."
+    aka         = ["compression", "value compression"]
   }
 
   config "auth_token_valid" {
     type        = "bool"
     default     = true
     description = "Whether the access token clients present is accepted (rotated and current)."
+    aka         = ["auth token", "token", "access token", "credentials", "credential", "password", "auth"]
   }
 
   # ---------------------------------------------------------------- state

@@ -32,6 +32,7 @@ service_kind "database" {
     high        = 150
     unit        = "connections"
     description = "Server connections the pooler keeps open for clients."
+    aka         = ["connection pool", "pool", "pool size", "pooled connections", "pooler", "pooler pool", "pgbouncer pool", "db pool", "connection pool size"]
   }
 
   config "max_connections" {
@@ -41,6 +42,7 @@ service_kind "database" {
     high        = 500
     unit        = "connections"
     description = "Connections the database server accepts before refusing new ones."
+    aka         = ["max connections", "maximum connections", "connection limit", "connections limit", "max_connections limit", "server connection limit"]
   }
 
   config "query_timeout_ms" {
@@ -50,6 +52,7 @@ service_kind "database" {
     high        = 10000
     unit        = "ms"
     description = "Statement deadline; longer statements are cancelled."
+    aka         = ["query timeout", "statement timeout", "statement deadline", "query deadline", "statement_timeout", "timeout"]
   }
 
   config "work_mem_mb" {
@@ -59,6 +62,7 @@ service_kind "database" {
     high        = 256
     unit        = "MB"
     description = "Memory one sort or hash operation may use before spilling to disk."
+    aka         = ["work mem", "work memory", "sort memory"]
   }
 
   config "wal_keep_size_gb" {
@@ -68,30 +72,35 @@ service_kind "database" {
     high        = 64
     unit        = "GB"
     description = "Write-ahead log the server retains for replicas and point-in-time recovery, on the 500 GB data volume."
+    aka         = ["wal retention", "wal keep size", "retained wal", "wal", "wal size", "write ahead log", "write ahead log retention"]
   }
 
   config "maintenance_mode" {
     type        = "bool"
     default     = false
     description = "Restrict connections to administrators (used during migrations)."
+    aka         = ["maintenance mode", "maintenance", "admin only mode", "admin mode"]
   }
 
   config "read_replica_enabled" {
     type        = "bool"
     default     = true
     description = "Route read-only statements to the streaming replica."
+    aka         = ["read replica", "replica", "replicas", "replica routing", "read routing", "streaming replica"]
   }
 
   config "autovacuum_enabled" {
     type        = "bool"
     default     = true
     description = "Background reclaiming of dead row versions and refresh of planner statistics."
+    aka         = ["autovacuum", "vacuum", "vacuuming", "auto vacuum"]
   }
 
   config "orders_user_id_index" {
     type        = "bool"
     default     = true
     description = "Whether the index on orders(user_id) is valid and used by the planner."
+    aka         = ["index", "orders index", "user id index", "orders user id index", "the index"]
   }
 
   # ---------------------------------------------------------------- state

@@ -21,6 +21,7 @@ service_kind "load_balancer" {
     high        = 8000
     unit        = "connections"
     description = "Client connections the listener holds open at once; further connections are refused."
+    aka         = ["max connections", "maximum connections", "connection limit", "connections limit", "listener limit", "maxconn"]
   }
 
   config "idle_timeout_ms" {
@@ -30,6 +31,7 @@ service_kind "load_balancer" {
     high        = 300000
     unit        = "ms"
     description = "How long an idle client or upstream connection is kept before the balancer closes it."
+    aka         = ["idle timeout", "timeout", "client timeout", "keep alive timeout on the balancer"]
   }
 
   config "connect_timeout_ms" {
@@ -39,6 +41,7 @@ service_kind "load_balancer" {
     high        = 5000
     unit        = "ms"
     description = "Time allowed to open a connection to a backend."
+    aka         = ["connect timeout", "connection timeout", "backend connect timeout"]
   }
 
   config "health_check_interval_s" {
@@ -48,12 +51,14 @@ service_kind "load_balancer" {
     high        = 30
     unit        = "s"
     description = "Seconds between two health probes of each backend."
+    aka         = ["health check interval", "probe interval"]
   }
 
   config "health_check_path" {
     type        = "string"
     default     = "/healthz"
     description = "HTTP path probed on each backend to decide whether it stays in rotation."
+    aka         = ["health check", "health check path", "healthcheck", "health check url", "probe path", "health probe", "health probes", "probe", "probes", "health checks", "probing", "health endpoint", "check path"]
   }
 
   config "backend_weight_pct" {
@@ -63,18 +68,21 @@ service_kind "load_balancer" {
     high        = 70
     unit        = "%"
     description = "Share of forwarded requests sent to the second web backend (web-2); the first (web-1) receives the rest."
+    aka         = ["backend weight", "backend weights", "weights", "weight", "weighting", "traffic split", "traffic weights"]
   }
 
   config "sticky_sessions" {
     type        = "bool"
     default     = false
     description = "Pin each client to the backend that served its first request."
+    aka         = ["sticky sessions", "sticky session", "session affinity", "affinity", "stickiness", "session stickiness"]
   }
 
   config "tls_cert_valid" {
     type        = "bool"
     default     = true
     description = "Whether the certificate installed on the HTTPS listener is current."
+    aka         = ["tls certificate", "ssl certificate", "certificate", "cert", "tls cert", "x509 certificate", "https certificate"]
   }
 
   # ---------------------------------------------------------------- state

@@ -38,6 +38,7 @@ service_kind "message_queue" {
     high        = 64
     unit        = "consumers"
     description = "Jobs processed in parallel by the consumer pool."
+    aka         = ["consumers", "consumer concurrency", "consumer count", "consumer pool", "consumer workers", "workers", "concurrency"]
   }
 
   config "retry_limit" {
@@ -47,6 +48,7 @@ service_kind "message_queue" {
     high        = 5
     unit        = "attempts"
     description = "Redeliveries of a failing job before it is moved to the dead-letter queue."
+    aka         = ["retry limit", "retries", "max retries", "retry count", "redelivery limit", "max attempts", "attempts", "retry cap"]
   }
 
   config "visibility_timeout_ms" {
@@ -56,6 +58,7 @@ service_kind "message_queue" {
     high        = 120000
     unit        = "ms"
     description = "How long a delivered job stays hidden from other consumers before it is handed out again."
+    aka         = ["visibility timeout", "ack timeout", "ack deadline", "redelivery timeout", "timeout"]
   }
 
   config "max_in_flight" {
@@ -65,24 +68,28 @@ service_kind "message_queue" {
     high        = 5000
     unit        = "messages"
     description = "Unacknowledged deliveries allowed per consumer channel."
+    aka         = ["max in flight", "prefetch", "prefetch count", "in flight limit"]
   }
 
   config "dead_letter_enabled" {
     type        = "bool"
     default     = true
     description = "Move jobs that exhaust their retries to the dead-letter queue."
+    aka         = ["dead letter", "dead lettering", "dead letter queue", "dlq"]
   }
 
   config "dedup_enabled" {
     type        = "bool"
     default     = true
     description = "Drop a published message whose message id is already queued (producers republish jobs they have not seen finish)."
+    aka         = ["dedup", "deduplication", "de duplication", "duplicate detection", "message deduplication"]
   }
 
   config "queue_name" {
     type        = "string"
     default     = "jobs"
     description = "Name of the queue the web tier publishes to."
+    aka         = ["queue name"]
   }
 
   # ---------------------------------------------------------------- state

@@ -39,6 +39,7 @@ service_kind "web_server" {
     high        = 64
     unit        = "workers"
     description = "Worker processes serving requests; each serves about 32 requests/s and holds about 20 MB."
+    aka         = ["workers", "worker pool", "worker count", "worker processes", "worker threads", "threads", "max workers"]
   }
 
   config "timeout_ms" {
@@ -48,6 +49,7 @@ service_kind "web_server" {
     high        = 10000
     unit        = "ms"
     description = "Deadline for one upstream call (database, cache, queue) before the request fails."
+    aka         = ["request timeout", "upstream timeout", "timeout", "call timeout", "client timeout"]
   }
 
   config "rate_limit_rps" {
@@ -57,6 +59,7 @@ service_kind "web_server" {
     high        = 10000
     unit        = "requests/s"
     description = "Requests per second admitted before the server answers 429."
+    aka         = ["rate limit", "rate limiter", "request limit", "rps limit", "throttle", "rate limiting"]
   }
 
   config "keepalive_timeout_ms" {
@@ -66,30 +69,35 @@ service_kind "web_server" {
     high        = 120000
     unit        = "ms"
     description = "How long an idle HTTP keep-alive connection from the balancer is kept."
+    aka         = ["keepalive timeout", "keep alive timeout", "keepalive", "keep alive"]
   }
 
   config "cache_host" {
     type        = "string"
     default     = "cache.internal"
     description = "Host name of the cache the application reads through."
+    aka         = ["cache host", "cache hostname", "cache endpoint", "cache address", "redis host", "cache_host setting"]
   }
 
   config "health_path" {
     type        = "string"
     default     = "/healthz"
     description = "Path the application answers health probes on."
+    aka         = ["health path", "health endpoint path"]
   }
 
   config "use_cache" {
     type        = "bool"
     default     = true
     description = "Whether reads go through the cache before the database."
+    aka         = ["use cache", "cache usage"]
   }
 
   config "log_level" {
     type        = "string"
     default     = "info"
     description = "Verbosity of the application log."
+    aka         = ["log level", "logging level", "verbosity"]
   }
 
   # ---------------------------------------------------------------- state

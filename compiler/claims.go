@@ -1,0 +1,179 @@
+package compiler
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/runtime"
+	"github.com/srezc/srezc/value"
+)
+
+// lowerClaims writes the task's claim catalogue: for every service, what an
+// answer may assert about it. Each fault kind that applies to the service's
+// kind contributes the claim of its detail key (the key's words and
+// other names, in the state its edit puts the key: below its remedy is
+// "low", a disabled flag "off", a changed host "wrong") and the claim of
+// its mechanism's declared parts and states; every other config key
+// contributes a plain claim, so that asserting a setting nobody broke
+// blames its service. The incident's own faults use their own parameters.
+func (b *build) lowerClaims() {
+	t := b.t
+	if t.Profile == runtime.ProfileSreZero {
+		return
+	}
+	for si := range b.kinds {
+		k := b.kinds[si]
+		covered := map[string]runtime.State{}
+		for _, fk := range b.m.FaultKinds {
+			if !contains(fk.AppliesTo, k.Name) {
+				continue
+			}
+			params := defaultParams(fk)
+			for _, fu := range b.in.Faults {
+				if fu.Name == fk.Name && b.serviceIndex(fu.Target) == si {
+					for n, v := range fu.Params {
+						params[n] = v
+					}
+				}
+			}
+			mech := b.mechanismIndex(fk.Mechanism)
+			if mech < 0 {
+				continue
+			}
+			if ck := k.ConfigKey(fk.Detail); ck != nil {
+				if st := b.detailState(fk, k, ck, params); st != 0 {
+					c := runtime.Claim{Service: int16(si), Kind: fk.Name, Mechanism: int16(mech),
+						Topics: keyTopics(ck), States: st, Against: st.Opposite()}
+					c.HasBand, c.Low, c.High = ck.HasBand, ck.Low, ck.High
+					t.Claims = append(t.Claims, c)
+					covered[ck.Name] |= st
+				}
+			}
+			mt := b.rubric.Mechanisms[mech]
+			var st runtime.State
+			for _, s := range mt.States {
+				x, ok := runtime.ParseState(s)
+				if !ok {
+					b.errAt(mt.StatesRange, "Unknown state", fmt.Sprintf("%q is not a state; states are %s.", s, strings.Join(runtime.StateNames(), ", ")))
+					continue
+				}
+				st |= x
+			}
+			if st != 0 {
+				topics := []string{}
+				for _, a := range mt.About {
+					// "itself" is the service: "the database is down".
+					if a == "itself" {
+						a = ""
+					}
+					topics = appendUnique(topics, lang.NormalizePhrase(a))
+				}
+				t.Claims = append(t.Claims, runtime.Claim{Service: int16(si), Kind: fk.Name, Mechanism: int16(mech), Topics: topics, States: st})
+			}
+		}
+		for _, ck := range k.Config {
+			var st runtime.State
+			switch {
+			case ck.Kind.Numeric() && covered[ck.Name] == 0:
+				// "the keep-alive is misconfigured" blames a setting no
+				// fault is about; on a setting a fault is about, "wrong"
+				// says no direction, so it asserts nothing.
+				st = runtime.StateLow | runtime.StateHigh | runtime.StateWrong
+			case ck.Kind.Numeric():
+				st = runtime.StateLow | runtime.StateHigh
+			case ck.Kind == value.Bool:
+				st = runtime.StateOff | runtime.StateOn
+			default:
+				st = runtime.StateWrong
+			}
+			st &^= covered[ck.Name]
+			if st != 0 {
+				c := runtime.Claim{Service: int16(si), Mechanism: -1, Topics: keyTopics(ck), States: st}
+				c.HasBand, c.Low, c.High = ck.HasBand, ck.Low, ck.High
+				t.Claims = append(t.Claims, c)
+			}
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func defaultParams(fk *lang.FaultKind) map[string]value.Value {
+	p := map[string]value.Value{}
+	for _, pr := range fk.Params {
+		p[pr.Name] = pr.Default
+	}
+	return p
+}
+
+// detailState is the state fk's edit puts its detail key in, measured
+// against the remedy's value (or the key's default): the direction a
+// diagnosis must assert.
+func (b *build) detailState(fk *lang.FaultKind, k *lang.ServiceKind, ck *lang.ConfigKey, params map[string]value.Value) runtime.State {
+	var set value.Value
+	found := false
+	for _, e := range fk.Edits {
+		if !e.State && e.Name == ck.Name && e.Eval != nil {
+			v, d := e.Eval(params)
+			if d == nil {
+				set, found = v, true
+			}
+		}
+	}
+	if !found {
+		return 0
+	}
+	good := ck.Default
+	for _, r := range fk.Remedies {
+		if r.Effect == "update_config" && r.Key == ck.Name && r.Value.K != value.Null {
+			good = r.Value
+		}
+	}
+	switch {
+	case set.K.Numeric() && good.K.Numeric():
+		switch {
+		case set.AsFloat() < good.AsFloat():
+			return runtime.StateLow
+		case set.AsFloat() > good.AsFloat():
+			return runtime.StateHigh
+		}
+	case set.K == value.Bool:
+		if set.B {
+			return runtime.StateOn
+		}
+		return runtime.StateOff
+	case set.K == value.String:
+		return runtime.StateWrong
+	}
+	return 0
+}
+
+// unitWords are suffixes of key names that say how a value is measured or
+// that it is a flag, not what it is about: idle_timeout_ms is about the
+// "idle timeout", read_replica_enabled about the "read replica".
+var unitWords = map[string]bool{"ms": true, "s": true, "sec": true, "seconds": true, "mb": true, "gb": true, "kb": true,
+	"pct": true, "percent": true, "rps": true, "h": true, "m": true, "enabled": true, "valid": true, "bytes": true}
+
+// keyTopics are the phrases naming a config key: its name read as words,
+// those words without a unit suffix, and its declared other names.
+func keyTopics(ck *lang.ConfigKey) []string {
+	full := lang.NormalizePhrase(ck.Name)
+	topics := []string{full}
+	ws := strings.Fields(full)
+	for len(ws) > 1 && unitWords[ws[len(ws)-1]] {
+		ws = ws[:len(ws)-1]
+	}
+	topics = appendUnique(topics, strings.Join(ws, " "))
+	for _, a := range ck.Aka {
+		topics = appendUnique(topics, lang.NormalizePhrase(a))
+	}
+	return topics
+}

@@ -1,0 +1,131 @@
+package compiler_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/srezc/srezc/runtime"
+)
+
+// fairnessAnswer is one line of the fairness corpus (testdata/fairness):
+// an answer written from an incident's ground truth, blind to the matcher,
+// and whether a careful human grader would accept it.
+type fairnessAnswer struct {
+	Incident  string            `json:"incident"`
+	Verdict   string            `json:"verdict"`
+	Class     string            `json:"class"`
+	RootCause string            `json:"root_cause"`
+	Fix       string            `json:"fix"`
+	Note      string            `json:"note"`
+	Causes    []json.RawMessage `json:"causes"`
+}
+
+// answerText is what the agent sends: the structured causes when the line
+// has them (a tool-calling agent), else the text.
+func (a fairnessAnswer) answerText() string {
+	if len(a.Causes) > 0 {
+		b, _ := json.Marshal(a.Causes)
+		return string(b)
+	}
+	return a.RootCause
+}
+
+func readFairness(t *testing.T, slice string) []fairnessAnswer {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "testdata", "fairness", slice+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []fairnessAnswer
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		var a fairnessAnswer
+		if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
+			t.Fatalf("%s.jsonl:%d: %v", slice, n, err)
+		}
+		if a.Verdict != "right" && a.Verdict != "wrong" {
+			t.Fatalf("%s.jsonl:%d: verdict %q", slice, n, a.Verdict)
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// fairnessResult counts one slice's disagreements with the human labels.
+type fairnessResult struct {
+	right, wrong                 int
+	rightRejected, wrongAccepted int
+	disagreements                []string
+}
+
+func gradeFairness(t *testing.T, tasks map[string]*runtime.Task, answers []fairnessAnswer) fairnessResult {
+	var r fairnessResult
+	for _, a := range answers {
+		tk := tasks[a.Incident]
+		if tk == nil {
+			t.Fatalf("corpus names unknown incident %q", a.Incident)
+		}
+		v := tk.DiagnoseText(a.answerText())
+		switch {
+		case a.Verdict == "right":
+			r.right++
+			if !v.OK {
+				r.rightRejected++
+				r.disagreements = append(r.disagreements, fmt.Sprintf("right answer rejected [%s %s] %q: %s", a.Incident, a.Class, a.answerText(), strings.Join(v.Reasons, "; ")))
+			}
+		default:
+			r.wrong++
+			if v.OK {
+				r.wrongAccepted++
+				r.disagreements = append(r.disagreements, fmt.Sprintf("wrong answer accepted [%s %s] %q (%s)", a.Incident, a.Class, a.answerText(), a.Note))
+			}
+		}
+	}
+	return r
+}
+
+// fairnessGoal is issue 14's gate: right answers rejected at most 2%,
+// wrong answers accepted at most 1%.
+const fairnessGoalRejected, fairnessGoalAccepted = 0.02, 0.01
+
+// fairnessCeiling holds each slice's counts as last measured; they may only
+// go down, until the goal is met and the goal alone gates.
+var fairnessCeiling = map[string][2]int{
+	"dev":     {95, 1}, // right rejected, wrong accepted
+	"holdout": {28, 1},
+}
+
+// TestFairness grades the corpus and reports both slices against the
+// goal. It fails when a slice gets worse than its ceiling. The dev slice's
+// disagreements are listed; the holdout slice's only with
+// SREZC_FAIRNESS_HOLDOUT=1, so that nobody tunes the reader to them.
+func TestFairness(t *testing.T) {
+	tasks := map[string]*runtime.Task{}
+	for _, tk := range suiteTasks(t) {
+		tasks[tk.ID] = tk
+	}
+	for _, slice := range []string{"dev", "holdout"} {
+		r := gradeFairness(t, tasks, readFairness(t, slice))
+		rr := float64(r.rightRejected) / float64(max(1, r.right))
+		wa := float64(r.wrongAccepted) / float64(max(1, r.wrong))
+		t.Logf("%s: %d right, %d rejected (%.1f%%); %d wrong, %d accepted (%.1f%%)", slice, r.right, r.rightRejected, 100*rr, r.wrong, r.wrongAccepted, 100*wa)
+		if slice == "dev" || os.Getenv("SREZC_FAIRNESS_HOLDOUT") != "" {
+			for _, d := range r.disagreements {
+				t.Log(d)
+			}
+		}
+		if rr > fairnessGoalRejected || wa > fairnessGoalAccepted {
+			t.Logf("%s: not yet at the goal (right rejected ≤ %.0f%%, wrong accepted ≤ %.0f%%)", slice, 100*fairnessGoalRejected, 100*fairnessGoalAccepted)
+		}
+		if c := fairnessCeiling[slice]; r.rightRejected > c[0] || r.wrongAccepted > c[1] {
+			t.Errorf("%s: %d right answers rejected, %d wrong accepted; the ceiling is %d and %d", slice, r.rightRejected, r.wrongAccepted, c[0], c[1])
+		}
+	}
+}

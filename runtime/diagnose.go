@@ -1,0 +1,1036 @@
+package runtime
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Reading a diagnosis.
+//
+// A resolution's root cause is a set of asserted causes: each names a
+// service and says what is wrong with it; explanations may mention any
+// service without blaming it. The reader finds, in order:
+//
+//   - segments (lines, ";", sentences, list items), each possibly headed by
+//     a service ("database: ...");
+//   - clauses within a segment, which bound denials ("no evictions") and
+//     effects ("..., so web_server requests timed out");
+//   - mentions: services, topics (a setting or a part of a service, from
+//     the stdlib's config keys and mechanisms), states ("too small",
+//     "expired", "down"), phrases that name a mechanism outright, denials,
+//     effect connectives, and symptom idioms that mean nothing here;
+//   - claims: a state bound to the nearest topic (or service) in its
+//     clause, or a mechanism phrase, each attributed to a service: the
+//     segment's head, else the nearest service in the clause, else the one
+//     the topic belongs to.
+//
+// A claim asserts the catalogue entries of its service whose topics hold
+// its topic and whose states hold its state, and contradicts those whose
+// Against holds it. A fault is diagnosed when a claim on its service
+// asserts its own entry (or names its mechanism) and nothing on its service
+// contradicts it. Scope: every service with an asserted claim must be a
+// faulty service, and every entry asserted on it must be one of its faults'.
+// Denied and effect claims assert nothing, and a service merely mentioned is
+// never blamed. Structured answers (a JSON list of {service, what,
+// explanation}) are read cause by cause with the subject fixed and the
+// explanation ignored.
+
+// Claim is one thing an answer can assert about a service: that a topic
+// (a setting, or a part of the service) is in one of States. A fault's own
+// claim says what its cause is; the other claims of a service are what it
+// could be blamed for instead, so an answer asserting them is out of scope.
+type Claim struct {
+	Service int16 `json:"service"`
+	// Kind is the fault kind the claim describes, or "" for a plain
+	// setting (a config key no fault kind is about).
+	Kind      string `json:"kind,omitempty"`
+	Mechanism int16  `json:"mechanism"` // -1 for a plain setting
+	// Topics are normalised phrases naming what the claim is about; ""
+	// stands for the service itself ("the database is down").
+	Topics  []string `json:"topics"`
+	States  State    `json:"states"`
+	Against State    `json:"against,omitempty"`
+	// HasBand, Low and High are a numeric setting's healthy band: a value
+	// an answer quotes below Low says "low", above High "high", when the
+	// answer says anything more than the bare value.
+	HasBand bool    `json:"has_band,omitempty"`
+	Low     float64 `json:"low,omitempty"`
+	High    float64 `json:"high,omitempty"`
+}
+
+// DiagnosisVerdict is the reader's account of one answer, for the grader,
+// the fairness corpus and `srezc certify`.
+type DiagnosisVerdict struct {
+	OK bool
+	// Matched[i] says whether fault i was diagnosed.
+	Matched []bool
+	// Blamed lists the services the answer asserts a cause on, in order.
+	Blamed []int16
+	// Reasons explain a rejection, one line each.
+	Reasons []string
+}
+
+type lexKind uint8
+
+const (
+	lexService lexKind = iota
+	lexMech
+	lexTopic
+	lexState
+	lexNeg
+	lexEffect
+	lexClause
+	lexIdiom
+	lexNumber
+)
+
+type lexEntry struct {
+	words []string
+	kind  lexKind
+	id    int32
+	comp  bool // a comparative state ("larger than")
+	// change is a change verb ("raised"): a state only when it follows a
+	// passive auxiliary ("was raised") or precedes its topic.
+	change bool
+}
+
+// diagLexicon is a task's vocabulary indexed by first word, longest
+// phrase first.
+type diagLexicon struct {
+	byFirst map[string][]lexEntry
+	topics  []string
+	// topicClaims[topic] lists the claims holding it.
+	topicClaims [][]int32
+	// serviceClaims[svc] lists the claims about the service itself.
+	serviceClaims [][]int32
+	// owner[topic] is the only service with a claim on the topic, or -1.
+	owner []int16
+	// mechOwner[mechanism] is the only service with a claim of it, or -1.
+	mechOwner []int16
+}
+
+var comparatives = map[string]bool{
+	"lower than": true, "smaller than": true, "less than": true, "fewer than": true, "shorter than": true,
+	"below": true, "under": true, "larger than": true, "bigger than": true, "greater than": true,
+	"higher than": true, "more than": true, "longer than": true, "exceeds": true, "exceeded": true,
+	"exceeding": true, "above": true, "over": true,
+}
+
+// changeVerbs before their object say what the answer did to fix it
+// ("raised pool_size to 50": the pool was too small); after a passive
+// auxiliary, what happened to it ("pool_size was reduced to 10").
+var changeVerbs = map[string]bool{
+	"reduced": true, "lowered": true, "decreased": true, "shrunk": true, "shrank": true, "cut": true,
+	"halved": true, "capped": true, "raised": true, "increased": true, "bumped": true, "doubled": true,
+	"tripled": true, "inflated": true, "scaled up": true, "scaled down": true,
+}
+
+func buildLexicon(t *Task) *diagLexicon {
+	lx := &diagLexicon{byFirst: map[string][]lexEntry{}}
+	add := func(phrase string, kind lexKind, id int32) {
+		ws := strings.Fields(FoldText(phrase))
+		if len(ws) == 0 {
+			return
+		}
+		p := strings.Join(ws, " ")
+		lx.byFirst[ws[0]] = append(lx.byFirst[ws[0]], lexEntry{words: ws, kind: kind, id: id,
+			comp: kind == lexState && (comparatives[p] || changeVerbs[p]), change: kind == lexState && changeVerbs[p]})
+		if kind == lexState && changeVerbs[p] {
+			for _, aux := range [...]string{"was", "were", "been", "got", "is", "are", "has been", "had been"} {
+				aw := append(strings.Fields(aux), ws...)
+				lx.byFirst[aw[0]] = append(lx.byFirst[aw[0]], lexEntry{words: aw, kind: kind, id: id})
+			}
+		}
+	}
+	for i, c := range t.Components {
+		for _, p := range c.Phrases {
+			add(p, lexService, int32(i))
+		}
+	}
+	topicID := map[string]int32{}
+	lx.serviceClaims = make([][]int32, len(t.Services))
+	for ci, c := range t.Claims {
+		for _, tp := range c.Topics {
+			if tp == "" {
+				if int(c.Service) < len(lx.serviceClaims) {
+					lx.serviceClaims[c.Service] = append(lx.serviceClaims[c.Service], int32(ci))
+				}
+				continue
+			}
+			id, ok := topicID[tp]
+			if !ok {
+				id = int32(len(lx.topics))
+				topicID[tp] = id
+				lx.topics = append(lx.topics, tp)
+				lx.topicClaims = append(lx.topicClaims, nil)
+				lx.owner = append(lx.owner, c.Service)
+				add(tp, lexTopic, id)
+			}
+			lx.topicClaims[id] = append(lx.topicClaims[id], int32(ci))
+			if lx.owner[id] != c.Service {
+				lx.owner[id] = -1
+			}
+		}
+	}
+	lx.mechOwner = make([]int16, len(t.Mechanisms))
+	for i := range lx.mechOwner {
+		lx.mechOwner[i] = -2
+	}
+	for _, c := range t.Claims {
+		if c.Mechanism >= 0 {
+			switch lx.mechOwner[c.Mechanism] {
+			case -2:
+				lx.mechOwner[c.Mechanism] = c.Service
+			case c.Service:
+			default:
+				lx.mechOwner[c.Mechanism] = -1
+			}
+		}
+	}
+	for i, m := range t.Mechanisms {
+		if lx.mechOwner[i] == -2 {
+			lx.mechOwner[i] = -1
+		}
+		for _, p := range m.Phrases {
+			add(p, lexMech, int32(i))
+		}
+	}
+	for _, s := range statePhrases {
+		add(s.phrase, lexState, int32(s.state))
+	}
+	for _, p := range negations {
+		add(p, lexNeg, 0)
+	}
+	for _, p := range verdictDenials {
+		add(p, lexNeg, 1)
+	}
+	for _, p := range effects {
+		add(p, lexEffect, 0)
+	}
+	for _, p := range clauseWords {
+		add(p, lexClause, 0)
+	}
+	for _, p := range symptomIdioms {
+		add(p, lexIdiom, 0)
+	}
+	for k, es := range lx.byFirst {
+		// Longest first; among equals, the earlier kind wins: services,
+		// then mechanism phrases (which say a topic and its state at
+		// once), topics, states, and idioms last.
+		sort.SliceStable(es, func(a, b int) bool {
+			if len(es[a].words) != len(es[b].words) {
+				return len(es[a].words) > len(es[b].words)
+			}
+			return es[a].kind < es[b].kind
+		})
+		lx.byFirst[k] = es
+	}
+	return lx
+}
+
+// FoldText lower-cases s with Unicode's simple case folding, the one fold
+// used for authored phrases and agent text alike, so "İNDEX" and "index",
+// "ÜBER" and "über" compare as a reader would expect.
+func FoldText(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		b.WriteRune(foldRune(r))
+	}
+	return b.String()
+}
+
+func foldRune(r rune) rune {
+	if r < utf8.RuneSelf {
+		if 'A' <= r && r <= 'Z' {
+			return r + ('a' - 'A')
+		}
+		return r
+	}
+	if r == 'İ' { // Turkish dotted capital I folds to i, not i + combining dot
+		return 'i'
+	}
+	return unicode.ToLower(r)
+}
+
+// token is a word or a mark of the answer, after folding: a word is
+// norm[start:end].
+type token struct {
+	start, end int32
+	punct      byte // 0 for a word; ',' for a clause break, '.' for a segment break, ':' for a head mark
+}
+
+// reader holds the buffers one reading reuses, so an episode's grader
+// allocates nothing once they are warm.
+type reader struct {
+	norm      []byte
+	toks      []token
+	items     []item
+	heads     []int16 // per segment: its head service, or -1
+	asserted  []assertion
+	matched   []bool
+	contra    []bool
+	blamedSvc []bool
+	blamed    []int16
+}
+
+func (r *reader) word(tk token) string { return string(r.norm[tk.start:tk.end]) }
+
+// tokenize folds text into words and marks. Identifiers joined by '_'
+// split into words (pool_size reads as "pool size"); host names and paths
+// (cache-old.internal, /healthz, web-2) stay single opaque words, so their
+// parts are never read as services.
+func (r *reader) tokenize(text string) {
+	r.norm, r.toks = r.norm[:0], r.toks[:0]
+	wStart := -1 // start of the current word in norm
+	opaque, hasDash := false, false
+	quoted := false // inside "...": a quoted log line is one clause of its segment
+	var prev rune
+	for i := 0; i < len(text); {
+		c, n := utf8.DecodeRuneInString(text[i:])
+		next, _ := utf8.DecodeRuneInString(text[i+n:])
+		if i+n >= len(text) {
+			next = 0
+		}
+		inWord := wStart >= 0
+		switch {
+		case isWordRune(c):
+			if !inWord {
+				wStart, opaque, hasDash = len(r.norm), false, false
+			}
+			r.norm = utf8.AppendRune(r.norm, foldRune(c))
+			if unicode.IsDigit(c) && hasDash {
+				opaque = true // web-2, db-01
+			}
+		case c == '_' && inWord && isWordRune(next):
+			r.norm = append(r.norm, '_')
+		case c == '-' && inWord && isWordRune(next):
+			r.norm = append(r.norm, '-')
+			hasDash = true
+		case c == '.' && inWord && isWordRune(next):
+			// A host name, a version or a decimal stays one word.
+			r.norm = append(r.norm, '.')
+			if !unicode.IsDigit(prev) || !unicode.IsDigit(next) {
+				opaque = true
+			}
+		case c == '/' && (inWord || isWordRune(next)):
+			if !inWord {
+				wStart, opaque, hasDash = len(r.norm), false, false
+			}
+			r.norm = append(r.norm, '/')
+			opaque = true
+		default:
+			r.flush(wStart, opaque)
+			wStart = -1
+			switch {
+			case c == '-' && prev == ' ' && next == ' ':
+				r.mark(',') // a dash between clauses
+			case c == '-' && (prev == 0 || prev == '\n'):
+				r.mark('.') // a list item
+			case c == '"' || c == '“' || c == '”':
+				quoted = !quoted
+				r.mark(',')
+			case quoted && (c == '.' || c == ';' || c == ':' || c == '!' || c == '?'):
+				r.mark(',')
+			case c == '.' || c == ';' || c == '\n' || c == '!' || c == '?' || c == '•':
+				r.mark('.')
+			case c == ':' && !(unicode.IsDigit(prev) && unicode.IsDigit(next)):
+				r.mark(':')
+			case c == ',' || c == '—' || c == '–' || c == '→' || c == '>' && prev == '-':
+				// Parentheses hold an aside about the same thing
+				// ("cache_host (decommissioned)"), so they do not end a
+				// clause.
+				r.mark(',')
+			case c == '\'' || c == '’':
+				// Possessives vanish ("database's" is "database");
+				// contractions split ("isn't" is "isn t", as the phrases
+				// are written).
+				if (next == 's' || next == 'S') && i+n+1 <= len(text) {
+					after, _ := utf8.DecodeRuneInString(text[i+n+1:])
+					if i+n+1 >= len(text) || !isWordRune(after) {
+						i += n + 1
+						prev = 's'
+						continue
+					}
+				}
+			}
+		}
+		prev = c
+		i += n
+	}
+	r.flush(wStart, opaque)
+}
+
+func isWordRune(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) }
+
+// flush ends the word started at norm[start:], splitting an identifier at
+// '_' and '-' unless it is opaque.
+func (r *reader) flush(start int, opaque bool) {
+	if start < 0 || start >= len(r.norm) {
+		return
+	}
+	end := len(r.norm)
+	if opaque {
+		r.toks = append(r.toks, token{start: int32(start), end: int32(end)})
+		return
+	}
+	s := start
+	for i := start; i <= end; i++ {
+		if i == end || r.norm[i] == '_' || r.norm[i] == '-' {
+			if i > s {
+				r.toks = append(r.toks, token{start: int32(s), end: int32(i)})
+			}
+			s = i + 1
+		}
+	}
+}
+
+func (r *reader) mark(p byte) {
+	if n := len(r.toks); n > 0 && r.toks[n-1].punct != 0 {
+		if p == '.' || p == ':' && r.toks[n-1].punct == ',' {
+			r.toks[n-1].punct = p
+		}
+		return
+	}
+	r.toks = append(r.toks, token{punct: p})
+}
+
+// item is one lexicon match in the answer.
+type item struct {
+	kind   lexKind
+	id     int32
+	comp   bool
+	change bool
+	pos    int // word index
+	seg    int
+	cl     int // clause index
+	neg    bool
+	eff    bool
+	num    float64 // a lexNumber's value
+}
+
+// DiagnoseText reads an answer against the task and explains the verdict;
+// the episode's grader uses the same reader without the explanations.
+func (t *Task) DiagnoseText(text string) DiagnosisVerdict {
+	var r reader
+	return r.read(t, lexiconFor(t), text, true)
+}
+
+// assertion is one claim attributed to a service: a catalogue entry
+// asserted or contradicted, or a mechanism named.
+type assertion struct {
+	svc         int16
+	claim       int32 // -1 when mech
+	mech        int32 // -1 unless a mechanism phrase
+	contradicts bool
+	head        bool // a stated cause: blames svc, asserts nothing
+}
+
+type structuredCause struct {
+	Service     string `json:"service"`
+	What        string `json:"what"`
+	Explanation string `json:"explanation"`
+}
+
+// structuredCauses reads the tool-calling form: a JSON list of causes, or
+// an object holding one under "causes".
+func structuredCauses(text string) ([]structuredCause, bool) {
+	s := strings.TrimSpace(text)
+	if len(s) < 2 || (s[0] != '[' && s[0] != '{') {
+		return nil, false
+	}
+	var list []structuredCause
+	if s[0] == '[' {
+		if json.Unmarshal([]byte(s), &list) != nil {
+			return nil, false
+		}
+	} else {
+		var obj struct {
+			Causes []structuredCause `json:"causes"`
+		}
+		if json.Unmarshal([]byte(s), &obj) != nil || obj.Causes == nil {
+			return nil, false
+		}
+		list = obj.Causes
+	}
+	for _, c := range list {
+		if c.Service == "" {
+			return nil, false
+		}
+	}
+	return list, true
+}
+
+// read grades text; explain fills the verdict's reasons (and allocates).
+// The verdict's slices alias the reader's buffers.
+func (r *reader) read(t *Task, lx *diagLexicon, text string, explain bool) DiagnosisVerdict {
+	r.asserted = r.asserted[:0]
+	var v DiagnosisVerdict
+	r.matched = resize(r.matched, len(t.Faults))
+	r.contra = resize(r.contra, len(t.Faults))
+	r.blamedSvc = resize(r.blamedSvc, len(t.Services))
+	r.blamed = r.blamed[:0]
+	v.Matched = r.matched
+	if len(t.Faults) == 0 {
+		v.Reasons = append(v.Reasons, "the task has no fault to diagnose")
+		return v
+	}
+	unknown := false
+	if causes, ok := structuredCauses(text); ok {
+		for _, c := range causes {
+			svc := r.serviceByName(t, lx, c.Service)
+			if svc < 0 {
+				unknown = true
+				if explain {
+					v.Reasons = append(v.Reasons, "a cause names no service of the system: "+strings.TrimSpace(c.Service))
+				}
+				continue
+			}
+			r.readClaims(t, lx, c.What, svc)
+		}
+	} else {
+		r.readClaims(t, lx, text, -1)
+	}
+	v = r.decide(t, v, explain)
+	if unknown {
+		v.OK = false
+	}
+	return v
+}
+
+func resize(b []bool, n int) []bool {
+	if cap(b) < n {
+		b = make([]bool, n)
+	}
+	b = b[:n]
+	clear(b)
+	return b
+}
+
+func (r *reader) serviceByName(t *Task, lx *diagLexicon, name string) int16 {
+	if i := t.ServiceIndex(strings.TrimSpace(name)); i >= 0 {
+		return int16(i)
+	}
+	r.tokenize(name)
+	r.scan(lx)
+	for _, it := range r.items {
+		if it.kind == lexService {
+			return int16(it.id)
+		}
+	}
+	return -1
+}
+
+// scan matches the lexicon over the tokens, longest phrase first, and
+// marks each match's segment, clause, denial and effect.
+func (r *reader) scan(lx *diagLexicon) {
+	r.items = r.items[:0]
+	seg, cl := 0, 0
+	neg, eff := false, false
+	wordIdx := 0
+	toks := r.toks
+	for i := 0; i < len(toks); {
+		tk := toks[i]
+		if tk.punct != 0 {
+			if tk.punct == '.' {
+				seg++
+			}
+			if tk.punct == ':' {
+				r.items = append(r.items, item{kind: lexClause, id: 1, pos: wordIdx, seg: seg, cl: cl})
+			}
+			cl++
+			neg, eff = false, false
+			i++
+			continue
+		}
+		entries := lx.byFirst[r.word(tk)]
+		best := -1
+		for k := range entries {
+			if r.matchWords(i, entries[k].words) {
+				best = k
+				break
+			}
+		}
+		if best < 0 {
+			if x, ok := leadingNumber(r.norm[tk.start:tk.end]); ok {
+				r.items = append(r.items, item{kind: lexNumber, num: x, pos: wordIdx, seg: seg, cl: cl, neg: neg, eff: eff})
+			}
+			i++
+			wordIdx++
+			continue
+		}
+		e := &entries[best]
+		it := item{kind: e.kind, id: e.id, comp: e.comp, change: e.change, pos: wordIdx, seg: seg, cl: cl}
+		switch e.kind {
+		case lexNeg:
+			neg = true
+		case lexEffect:
+			eff = true
+		case lexClause:
+			cl++
+			neg, eff = false, false
+			it.cl = cl
+		}
+		it.neg, it.eff = neg, eff
+		if e.kind != lexEffect {
+			r.items = append(r.items, it)
+		}
+		i += len(e.words)
+		wordIdx += len(e.words)
+	}
+	for _, d := range r.items {
+		if d.kind == lexNeg && d.id == 1 {
+			for k := range r.items {
+				if r.items[k].cl == d.cl {
+					r.items[k].neg = true
+				}
+			}
+		}
+	}
+}
+
+// leadingNumber reads the number a word starts with ("40ms", "2.5", "300");
+// "web-2" and host names are not numbers.
+func leadingNumber(w []byte) (float64, bool) {
+	if len(w) == 0 || w[0] < '0' || w[0] > '9' {
+		return 0, false
+	}
+	x, frac, seenDot := 0.0, 0.1, false
+	for _, c := range w {
+		switch {
+		case c >= '0' && c <= '9' && !seenDot:
+			x = x*10 + float64(c-'0')
+		case c >= '0' && c <= '9':
+			x += frac * float64(c-'0')
+			frac /= 10
+		case c == '.' && !seenDot:
+			seenDot = true
+		case c >= 'a' && c <= 'z':
+			return x, true // a unit: 40ms, 30s, 2gb
+		default:
+			return 0, false
+		}
+	}
+	return x, true
+}
+
+func (r *reader) matchWords(i int, words []string) bool {
+	if i+len(words) > len(r.toks) {
+		return false
+	}
+	for k, w := range words {
+		tk := r.toks[i+k]
+		if tk.punct != 0 || string(r.norm[tk.start:tk.end]) != w {
+			return false
+		}
+	}
+	return true
+}
+
+const (
+	bindBefore = 6 // words a state may follow its topic by
+	bindAfter  = 4 // words a state may precede its topic by
+)
+
+// readClaims reads text into assertions; fixed >= 0 fixes the subject (a
+// structured cause).
+func (r *reader) readClaims(t *Task, lx *diagLexicon, text string, fixed int16) {
+	r.tokenize(text)
+	r.scan(lx)
+	items := r.items
+	nseg := 1
+	if n := len(items); n > 0 {
+		nseg = items[n-1].seg + 1
+	}
+	r.heads = r.heads[:0]
+	for i := 0; i < nseg; i++ {
+		r.heads = append(r.heads, -1)
+	}
+	// Segment heads: a service mention that opens its segment and is
+	// followed by ':' before any other item ("database: ...", "1. DB:").
+	for k, it := range items {
+		if it.kind != lexService || it.neg || r.heads[it.seg] >= 0 {
+			continue
+		}
+		first := true
+		for j := k - 1; j >= 0 && items[j].seg == it.seg; j-- {
+			if items[j].kind != lexIdiom {
+				first = false
+			}
+		}
+		if first && k+1 < len(items) && items[k+1].seg == it.seg && items[k+1].kind == lexClause && items[k+1].id == 1 {
+			r.heads[it.seg] = int16(it.id)
+		}
+	}
+	// A cause stated as one ("load_balancer: queueing requests", a
+	// structured cause) blames its service whatever it says, unless it
+	// denies it ("web_server: not at fault, only a victim").
+	if fixed >= 0 {
+		if !r.denies(-1) {
+			r.asserted = append(r.asserted, assertion{svc: fixed, claim: -1, mech: -1, head: true})
+		}
+	} else {
+		for seg, h := range r.heads {
+			if h >= 0 && !r.denies(seg) {
+				r.asserted = append(r.asserted, assertion{svc: h, claim: -1, mech: -1, head: true})
+			}
+		}
+	}
+	for k, it := range items {
+		if it.neg || it.eff {
+			continue
+		}
+		switch it.kind {
+		case lexNumber:
+			r.valueClaim(t, lx, k, fixed)
+		case lexMech:
+			if svc := r.attribute(k, lx.mechOwner[it.id], fixed); svc >= 0 {
+				r.asserted = append(r.asserted, assertion{svc: svc, claim: -1, mech: it.id})
+			}
+		case lexState:
+			// Bind to a topic in the clause: the nearest before the state
+			// ("the pool is too small"), else the nearest after it ("an
+			// undersized pool"); failing both, a service ("the database is
+			// down").
+			bj := bindState(items, k)
+			if bj < 0 {
+				continue
+			}
+			after := items[bj].pos > it.pos
+			st := State(it.id)
+			if it.change && !after {
+				// "pool_size=10, raised to 50": without "was" it is the
+				// fix being described, and the words do not say which way
+				// the value was wrong.
+				continue
+			}
+			if it.comp && after {
+				// "the working set is larger than max memory": the thing
+				// after a comparative is on the other side of it.
+				st = st.Opposite()
+				if st == 0 {
+					continue
+				}
+			}
+			o := items[bj]
+			if o.kind == lexService {
+				svc := int16(o.id)
+				if fixed >= 0 {
+					svc = fixed
+				}
+				for _, ci := range lx.serviceClaims[svc] {
+					r.appendClaim(t, svc, ci, st)
+				}
+				continue
+			}
+			svc := r.attribute(bj, lx.owner[o.id], fixed)
+			if svc < 0 {
+				continue
+			}
+			for _, ci := range lx.topicClaims[o.id] {
+				if t.Claims[ci].Service == svc {
+					r.appendClaim(t, svc, ci, st)
+				}
+			}
+		}
+	}
+}
+
+// denies reports whether segment seg (every segment when -1) holds a
+// denial.
+func (r *reader) denies(seg int) bool {
+	for _, o := range r.items {
+		if (seg < 0 || o.seg == seg) && (o.neg || o.kind == lexNeg) {
+			return true
+		}
+	}
+	return false
+}
+
+// valueClaim reads a quoted value ("query_timeout_ms=20", "a TTL of 30
+// s") as a state when it lies outside its setting's healthy band and the
+// segment says more than the bare value ("..., so statements are
+// cancelled"); a bare value ("max_connections was set to 20") claims
+// nothing.
+func (r *reader) valueClaim(t *Task, lx *diagLexicon, k int, fixed int16) {
+	items := r.items
+	it := items[k]
+	tj := -1
+	for j := k - 1; j >= 0 && items[j].cl == it.cl && it.pos-items[j].pos <= 3; j-- {
+		if items[j].kind == lexTopic {
+			tj = j
+			break
+		}
+	}
+	if tj < 0 {
+		return
+	}
+	more := false
+	for _, o := range items {
+		if o.seg == it.seg && (o.kind == lexState || o.kind == lexMech || o.kind == lexIdiom) {
+			more = true
+		}
+	}
+	if !more {
+		return
+	}
+	svc := r.attribute(tj, lx.owner[items[tj].id], fixed)
+	if svc < 0 {
+		return
+	}
+	for _, ci := range lx.topicClaims[items[tj].id] {
+		c := &t.Claims[ci]
+		if c.Service != svc || !c.HasBand {
+			continue
+		}
+		switch {
+		case it.num < c.Low:
+			r.appendClaim(t, svc, ci, StateLow)
+		case it.num > c.High:
+			r.appendClaim(t, svc, ci, StateHigh)
+		}
+	}
+}
+
+// attribute finds the service item k is about: the structured cause's,
+// the segment's head, the nearest service in its clause, the nearest
+// before it in its segment, the one its topic belongs to, the nearest after
+// it in its segment, or the only service the answer names.
+func (r *reader) attribute(k int, topicOwner, fixed int16) int16 {
+	if fixed >= 0 {
+		return fixed
+	}
+	items := r.items
+	it := items[k]
+	if h := r.heads[it.seg]; h >= 0 {
+		return h
+	}
+	best, bestD := int16(-1), 1<<30
+	for _, o := range items {
+		if o.kind != lexService || o.cl != it.cl || o.eff || o.neg && !it.neg {
+			continue
+		}
+		d := abs(o.pos - it.pos)
+		if o.pos > it.pos {
+			d += 2 // prefer the subject before the claim
+		}
+		if d < bestD {
+			best, bestD = int16(o.id), d
+		}
+	}
+	if best >= 0 {
+		return best
+	}
+	for j := k - 1; j >= 0 && items[j].seg == it.seg; j-- {
+		if items[j].kind == lexService && !items[j].eff && !items[j].neg {
+			return int16(items[j].id)
+		}
+	}
+	if topicOwner >= 0 {
+		return topicOwner
+	}
+	for j := k + 1; j < len(items) && items[j].seg == it.seg; j++ {
+		if items[j].kind == lexService && !items[j].eff && !items[j].neg {
+			return int16(items[j].id)
+		}
+	}
+	only := int16(-1)
+	for _, o := range items {
+		if o.kind == lexService && !o.neg {
+			if only >= 0 && only != int16(o.id) {
+				return -1
+			}
+			only = int16(o.id)
+		}
+	}
+	return only
+}
+
+func bindState(items []item, k int) int {
+	it := items[k]
+	for _, kind := range [...]lexKind{lexTopic, lexService} {
+		before, after := -1, -1
+		for j, o := range items {
+			if o.cl != it.cl || o.kind != kind || o.eff {
+				continue
+			}
+			if o.pos < it.pos && it.pos-o.pos <= bindBefore+1 {
+				before = j // the last one before is the nearest
+			}
+			if o.pos > it.pos && o.pos-it.pos <= bindAfter && after < 0 {
+				after = j
+			}
+		}
+		if before >= 0 {
+			return before
+		}
+		if after >= 0 {
+			return after
+		}
+	}
+	// "pool_size=10, far too small": a state alone in its clause goes
+	// with the nearest topic before it in its segment.
+	for j := k - 1; j >= 0 && items[j].seg == it.seg && it.pos-items[j].pos <= bindBefore+3; j-- {
+		o := items[j]
+		if o.cl == it.cl && (o.kind == lexTopic || o.kind == lexService) {
+			return -1
+		}
+		if o.kind == lexTopic && !o.eff && !o.neg {
+			return j
+		}
+	}
+	return -1
+}
+
+func (r *reader) appendClaim(t *Task, svc int16, ci int32, st State) {
+	c := &t.Claims[ci]
+	switch {
+	case c.States&st != 0:
+		r.asserted = append(r.asserted, assertion{svc: svc, claim: ci, mech: -1})
+	case c.Against&st != 0:
+		r.asserted = append(r.asserted, assertion{svc: svc, claim: ci, mech: -1, contradicts: true})
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// faultOfKind is the fault on svc of the kind claim ci describes, or -1.
+func faultOfKind(t *Task, svc int16, ci int32) int {
+	c := &t.Claims[ci]
+	for i := range t.Faults {
+		if f := &t.Faults[i]; f.Service == svc && c.Kind != "" && c.Kind == f.Kind {
+			return i
+		}
+	}
+	return -1
+}
+
+func faultOn(t *Task, svc int16) bool {
+	for i := range t.Faults {
+		if t.Faults[i].Service == svc {
+			return true
+		}
+	}
+	return false
+}
+
+// decide applies localisation, characterisation and scope.
+func (r *reader) decide(t *Task, v DiagnosisVerdict, explain bool) DiagnosisVerdict {
+	ok := true
+	for _, a := range r.asserted {
+		switch {
+		case a.head:
+			r.blamedSvc[a.svc] = true
+		case a.mech >= 0:
+			hit := false
+			for i := range t.Faults {
+				if f := &t.Faults[i]; f.Service == a.svc && int32(f.Mechanism) == a.mech {
+					r.matched[i] = true
+					hit = true
+				}
+			}
+			r.blamedSvc[a.svc] = true
+			if !hit {
+				ok = false
+				if explain {
+					v.Reasons = append(v.Reasons, "asserts "+t.Mechanisms[a.mech].Name+" on "+t.Services[a.svc].Name+", which no fault there is")
+				}
+			}
+		case a.contradicts:
+			if i := faultOfKind(t, a.svc, a.claim); i >= 0 {
+				r.contra[i] = true
+				if explain {
+					v.Reasons = append(v.Reasons, "contradicts "+t.Faults[i].Kind+" on "+t.Services[a.svc].Name+" (the wrong direction or setting)")
+				}
+			}
+		default:
+			r.blamedSvc[a.svc] = true
+			if i := faultOfKind(t, a.svc, a.claim); i >= 0 {
+				r.matched[i] = true
+				continue
+			}
+			ok = false
+			if explain {
+				c := &t.Claims[a.claim]
+				what := c.Kind
+				if what == "" {
+					what = "its setting " + strings.Join(c.Topics, "/")
+				}
+				v.Reasons = append(v.Reasons, "asserts "+what+" on "+t.Services[a.svc].Name+", which is not a fault there")
+			}
+		}
+	}
+	for i := range t.Faults {
+		if r.contra[i] {
+			r.matched[i] = false
+		}
+		if !r.matched[i] {
+			ok = false
+			if explain && !r.contra[i] {
+				v.Reasons = append(v.Reasons, "does not diagnose "+t.Faults[i].Kind+" on "+t.Services[t.Faults[i].Service].Name)
+			}
+		}
+	}
+	for svc := range r.blamedSvc {
+		if !r.blamedSvc[svc] {
+			continue
+		}
+		r.blamed = append(r.blamed, int16(svc))
+		if !faultOn(t, int16(svc)) {
+			ok = false
+			if explain {
+				v.Reasons = append(v.Reasons, "blames "+t.Services[svc].Name+", which is not at fault")
+			}
+		}
+	}
+	v.Matched, v.Blamed, v.OK = r.matched, r.blamed, ok
+	return v
+}
+
+// lexicons caches diagnosis lexicons by vocabulary: every task of a suite
+// built on one stdlib shares most of it, and certification reads answers on
+// many copies of one task.
+var lexicons sync.Map // vocabulary key -> *diagLexicon
+
+func lexiconFor(t *Task) *diagLexicon {
+	var key strings.Builder
+	for _, c := range t.Components {
+		key.WriteString(c.Name)
+		key.WriteByte(0)
+		for _, p := range c.Phrases {
+			key.WriteString(p)
+			key.WriteByte(1)
+		}
+	}
+	key.WriteByte(2)
+	for _, m := range t.Mechanisms {
+		for _, p := range m.Phrases {
+			key.WriteString(p)
+			key.WriteByte(1)
+		}
+		key.WriteByte(0)
+	}
+	key.WriteByte(2)
+	for _, c := range t.Claims {
+		fmt.Fprintf(&key, "%d\x00%s\x00%d\x00%d\x00%d\x00", c.Service, c.Kind, c.Mechanism, c.States, c.Against)
+		for _, tp := range c.Topics {
+			key.WriteString(tp)
+			key.WriteByte(1)
+		}
+	}
+	k := key.String()
+	if lx, ok := lexicons.Load(k); ok {
+		return lx.(*diagLexicon)
+	}
+	lx, _ := lexicons.LoadOrStore(k, buildLexicon(t))
+	return lx.(*diagLexicon)
+}

@@ -1,0 +1,216 @@
+package runtime
+
+// The diagnosis reader's English: words that say what state a thing is in,
+// that deny, that lead from a cause to its effects, and idioms that name a
+// symptom rather than a cause. These are the language's, not any incident's
+// or service's: what the things are (services, settings, parts, mechanisms)
+// comes from the stdlib's declarations, compiled into the task's claims.
+
+// State is one way a thing can be wrong. A claim accepts some states and
+// is contradicted by others (a pool "too large" when it is too small).
+type State uint16
+
+const (
+	StateLow State = 1 << iota // too low, too small, too few, too short
+	StateHigh
+	StateWrong // a wrong value: host, path, target
+	StateOff   // disabled, missing, removed
+	StateOn    // enabled, left on
+	StateExpired
+	StateDown // not running
+	StateLeaking
+	StateFull
+	StateSkewed
+	stateCount = iota
+)
+
+var stateNames = [...]string{"low", "high", "wrong", "off", "on", "expired", "down", "leaking", "full", "skewed"}
+
+// ParseState maps a state name to its bit.
+func ParseState(s string) (State, bool) {
+	for i, n := range stateNames {
+		if n == s {
+			return 1 << i, true
+		}
+	}
+	return 0, false
+}
+
+// StateNames lists the states a declaration may name.
+func StateNames() []string { return append([]string(nil), stateNames[:]...) }
+
+// Opposite is the state that contradicts s, or 0.
+func (s State) Opposite() State {
+	switch s {
+	case StateLow:
+		return StateHigh
+	case StateHigh:
+		return StateLow
+	case StateOff:
+		return StateOn
+	case StateOn:
+		return StateOff
+	}
+	return 0
+}
+
+// String names the states set in s, joined by "|".
+func (s State) String() string {
+	out := ""
+	for i, n := range stateNames {
+		if s&(1<<i) != 0 {
+			if out != "" {
+				out += "|"
+			}
+			out += n
+		}
+	}
+	return out
+}
+
+// statePhrases say a thing is in a state. Multi-word phrases win over
+// their first word ("not enough" is low, not a denial).
+var statePhrases = []struct {
+	phrase string
+	state  State
+}{
+	// low
+	{"too low", StateLow}, {"too small", StateLow}, {"too few", StateLow}, {"too short", StateLow},
+	{"too little", StateLow}, {"too tight", StateLow}, {"too aggressive", StateLow}, {"too strict", StateLow},
+	{"too restrictive", StateLow}, {"too conservative", StateLow}, {"too narrow", StateLow}, {"too quickly", StateLow},
+	{"too soon", StateLow}, {"too early", StateLow}, {"too fast", StateLow},
+	{"not enough", StateLow}, {"not large enough", StateLow}, {"not big enough", StateLow},
+	{"not high enough", StateLow}, {"not long enough", StateLow}, {"not sufficient", StateLow},
+	{"undersized", StateLow}, {"under sized", StateLow}, {"underprovisioned", StateLow}, {"under provisioned", StateLow},
+	{"insufficient", StateLow}, {"inadequate", StateLow}, {"starved", StateLow}, {"starvation", StateLow},
+	{"exhausted", StateLow}, {"exhaustion", StateLow}, {"saturated", StateLow}, {"saturation", StateLow},
+	{"maxed out", StateLow}, {"at capacity", StateLow}, {"ran out", StateLow}, {"running out", StateLow},
+	{"scaled down", StateLow}, {"lower than", StateLow}, {"smaller than", StateLow}, {"less than", StateLow},
+	{"fewer than", StateLow}, {"shorter than", StateLow}, {"below", StateLow}, {"under", StateLow},
+	{"low", StateLow}, {"lower", StateLow}, {"small", StateLow}, {"smaller", StateLow}, {"few", StateLow},
+	{"short", StateLow}, {"shorter", StateLow}, {"tiny", StateLow}, {"limited", StateLow},
+	{"reduced", StateLow}, {"lowered", StateLow}, {"decreased", StateLow}, {"shrunk", StateLow},
+	{"shrank", StateLow}, {"cut", StateLow}, {"halved", StateLow}, {"capped", StateLow}, {"tight", StateLow},
+	{"aggressive", StateLow}, {"aggressively", StateLow}, {"bottleneck", StateLow}, {"bottlenecked", StateLow},
+	{"overwhelmed", StateLow}, {"overloaded", StateLow}, {"can t keep up", StateLow}, {"cannot keep up", StateLow},
+	{"couldn t keep up", StateLow}, {"not keeping up", StateLow}, {"can t keep pace", StateLow},
+	// high
+	{"too high", StateHigh}, {"too large", StateHigh}, {"too big", StateHigh}, {"too many", StateHigh},
+	{"too long", StateHigh}, {"too much", StateHigh}, {"too generous", StateHigh}, {"too lenient", StateHigh},
+	{"too permissive", StateHigh}, {"oversized", StateHigh}, {"over sized", StateHigh},
+	{"overprovisioned", StateHigh}, {"over provisioned", StateHigh}, {"excessive", StateHigh},
+	{"excessively", StateHigh}, {"larger than", StateHigh}, {"bigger than", StateHigh}, {"greater than", StateHigh},
+	{"higher than", StateHigh}, {"more than", StateHigh}, {"longer than", StateHigh}, {"exceeds", StateHigh},
+	{"exceeded", StateHigh}, {"exceeding", StateHigh}, {"above", StateHigh}, {"over", StateHigh},
+	{"high", StateHigh}, {"higher", StateHigh}, {"large", StateHigh}, {"larger", StateHigh}, {"big", StateHigh},
+	{"huge", StateHigh}, {"many", StateHigh}, {"unbounded", StateHigh}, {"unlimited", StateHigh},
+	{"raised", StateHigh}, {"increased", StateHigh}, {"bumped", StateHigh}, {"doubled", StateHigh},
+	{"tripled", StateHigh}, {"inflated", StateHigh}, {"scaled up", StateHigh}, {"retrying forever", StateHigh},
+	// a wrong value
+	{"wrong", StateWrong}, {"incorrect", StateWrong}, {"stale", StateWrong}, {"outdated", StateWrong},
+	{"out of date", StateWrong}, {"obsolete", StateWrong}, {"old", StateWrong}, {"typo", StateWrong},
+	{"misspelled", StateWrong}, {"misspelt", StateWrong}, {"mistyped", StateWrong}, {"bogus", StateWrong},
+	{"bad", StateWrong}, {"invalid", StateWrong}, {"nonexistent", StateWrong}, {"non existent", StateWrong},
+	{"does not exist", StateWrong}, {"doesn t exist", StateWrong}, {"unresolvable", StateWrong},
+	{"does not resolve", StateWrong}, {"doesn t resolve", StateWrong}, {"not resolve", StateWrong},
+	{"misconfigured", StateWrong}, {"mis configured", StateWrong}, {"misconfiguration", StateWrong},
+	{"mismatch", StateWrong}, {"mismatched", StateWrong}, {"decommissioned", StateWrong}, {"retired", StateWrong},
+	{"points to", StateWrong}, {"points at", StateWrong}, {"pointing to", StateWrong}, {"pointing at", StateWrong},
+	{"pointed to", StateWrong}, {"pointed at", StateWrong}, {"returns 404", StateWrong}, {"404s", StateWrong},
+	{"404", StateWrong}, {"not found", StateWrong}, {"no such host", StateWrong}, {"nxdomain", StateWrong},
+	{"doesn t serve", StateWrong}, {"does not serve", StateWrong}, {"isn t served", StateWrong}, {"doesn t have", StateWrong},
+	{"broken", StateWrong}, {"changed", StateWrong},
+	// off
+	{"disabled", StateOff}, {"disable", StateOff}, {"off", StateOff}, {"turned off", StateOff},
+	{"switched off", StateOff}, {"not enabled", StateOff}, {"false", StateOff}, {"removed", StateOff},
+	{"missing", StateOff}, {"absent", StateOff}, {"dropped", StateOff}, {"deleted", StateOff},
+	{"unusable", StateOff}, {"not used", StateOff}, {"unused", StateOff}, {"not being used", StateOff},
+	{"no longer used", StateOff}, {"not routed", StateOff}, {"no longer routed", StateOff}, {"bypassed", StateOff},
+	{"stopped", StateOff}, {"paused", StateOff}, {"lacks", StateOff}, {"lacking", StateOff}, {"without", StateOff},
+	// on
+	{"enabled", StateOn}, {"turned on", StateOn}, {"switched on", StateOn}, {"left on", StateOn},
+	{"stuck on", StateOn}, {"left enabled", StateOn}, {"still enabled", StateOn}, {"still on", StateOn},
+	{"active", StateOn}, {"in place", StateOn}, {"left in", StateOn}, {"stuck in", StateOn}, {"true", StateOn},
+	// expired
+	{"expired", StateExpired}, {"expiring", StateExpired}, {"lapsed", StateExpired}, {"revoked", StateExpired},
+	{"rotated", StateExpired}, {"no longer valid", StateExpired}, {"not valid", StateExpired},
+	{"rejected", StateExpired}, {"past its expiry", StateExpired}, {"past expiry", StateExpired},
+	// down
+	{"down", StateDown}, {"crashed", StateDown}, {"crashing", StateDown}, {"dead", StateDown},
+	{"died", StateDown}, {"exited", StateDown}, {"killed", StateDown}, {"offline", StateDown},
+	{"not running", StateDown}, {"isn t running", StateDown}, {"wasn t running", StateDown},
+	{"is gone", StateDown}, {"unavailable", StateDown}, {"oom killed", StateDown}, {"segfaulted", StateDown},
+	{"terminated", StateDown}, {"not started", StateDown}, {"failed to start", StateDown},
+	// leaking
+	{"leak", StateLeaking}, {"leaks", StateLeaking}, {"leaking", StateLeaking}, {"leaky", StateLeaking},
+	{"keeps growing", StateLeaking}, {"grows without bound", StateLeaking}, {"growing steadily", StateLeaking},
+	{"climbing", StateLeaking}, {"creeping", StateLeaking}, {"never freed", StateLeaking}, {"never released", StateLeaking},
+	{"grows", StateLeaking}, {"growing", StateLeaking},
+	// full
+	{"full", StateFull}, {"filled", StateFull}, {"filled up", StateFull}, {"out of space", StateFull},
+	{"no space left", StateFull}, {"100", StateFull},
+	// skewed
+	{"skewed", StateSkewed}, {"skew", StateSkewed}, {"uneven", StateSkewed}, {"unevenly", StateSkewed},
+	{"imbalanced", StateSkewed}, {"unbalanced", StateSkewed}, {"lopsided", StateSkewed}, {"concentrated", StateSkewed},
+	{"concentrates", StateSkewed}, {"pinned", StateSkewed}, {"pins", StateSkewed}, {"pinning", StateSkewed},
+	{"hot", StateSkewed}, {"favours", StateSkewed}, {"favors", StateSkewed},
+}
+
+// negations deny what follows them in their clause ("no memory pressure
+// or evictions"). A phrase of another class that starts with the same word
+// ("not enough", "no longer valid") wins, being longer.
+var negations = []string{
+	"no", "not", "never", "none", "nor", "neither", "nothing", "isn t", "wasn t", "aren t", "weren t",
+	"doesn t", "didn t", "don t", "hasn t", "haven t", "can t", "cannot", "rather than", "instead of",
+	"ruled out", "rule out", "rules out", "ruling out", "excluded", "exclude", "not the cause",
+	"only affected", "just a symptom", "not at fault", "no evidence", "not related", "not relevant",
+}
+
+// verdictDenials deny their whole clause wherever they stand: "the short
+// keep-alive is within band" says nothing is wrong with the keep-alive.
+var verdictDenials = []string{
+	"unrelated", "irrelevant", "red herring", "fine", "ok", "okay", "healthy", "is normal", "are normal", "was normal", "seems normal", "nominal",
+	"as expected", "unchanged", "innocent", "victim", "victims", "a symptom", "symptoms", "symptom",
+	"downstream", "collateral", "looks normal", "looked normal", "within limits", "within its band",
+	"within band", "in band", "inside its band", "inside the band", "benign", "harmless", "noise",
+	"distraction", "transient", "not a factor", "not the problem", "not the issue",
+}
+
+// effects lead from a cause to what it caused; what follows one in its
+// clause describes victims, not causes.
+var effects = []string{
+	"so", "causing", "caused", "causes", "leading to", "leads to", "led to", "resulting in", "results in",
+	"resulted in", "which made", "which meant", "which means", "making", "made", "thus", "therefore",
+	"hence", "meaning", "then", "and so", "as a result", "consequently", "in turn", "which in turn",
+	"knock on", "cascading", "cascaded", "so that", "starving", "piling", "backing up", "triggering",
+	"triggered", "which triggered", "until", "forcing", "forced", "sending", "which sent", "pushing",
+}
+
+// clauseWords end a clause: negation and effects do not reach past them.
+var clauseWords = []string{"but", "however", "although", "though", "whereas", "while", "because", "due to",
+	"caused by", "since", "as", "also", "additionally", "separately", "plus", "second", "secondly", "first",
+	"firstly", "finally", "and also", "in addition", "on top of that", "it s", "it is", "it was", "the real",
+	"actually", "instead"}
+
+// symptomIdioms name what was seen, not why; they mean nothing to the
+// grader and keep their words from being read as states or services
+// ("marked down", "cache misses", "queue depth").
+var symptomIdioms = []string{
+	"marked down", "marked unhealthy", "marked as down", "taken out of rotation", "out of rotation",
+	"cache miss", "cache misses", "cache hit", "cache hits", "cache hit rate", "cache hit ratio", "hit rate",
+	"hit ratio", "miss rate", "queue depth", "queue length", "queue size", "queue backlog", "queued",
+	"queueing", "queuing", "in the queue", "error rate", "error rates", "latency", "response time",
+	"response times", "p95", "p99", "timed out", "timing out", "time out", "times out", "timeouts",
+	"high latency", "slow", "slower", "slowly", "went up", "goes up", "spiked", "spike", "spikes",
+	"up to", "down to", "back up", "backed up", "shut down", "slow down", "slowed down", "fell over",
+	"falls back", "fell back", "fall back", "falling back", "fallback", "load", "traffic",
+	"connection refused", "connections refused", "refused", "refusing", "rejects", "rejecting",
+	"errors", "error", "failing", "failed", "failures", "failure", "fails", "5xx", "502", "503", "504",
+	"500", "500s", "502s", "503s", "504s", "429", "429s", "requests", "request", "cpu", "load average",
+	"in flight", "in use", "busy", "waiting", "waits", "wait", "held", "holding", "retried", "retrying",
+	"upstream", "downstream", "backends", "backend", "the site", "users", "customers", "checkout",
+	"storefront", "orders", "jobs", "job", "messages", "message", "lookups", "reads", "writes", "queries",
+	"query", "statements", "statement", "connections", "connection", "sessions", "session", "clients",
+	"client", "health checked", "tier", "layer", "side", "host",
+	"hosts", "instance", "instances", "node", "nodes", "server", "servers", "pod", "pods",
+}
