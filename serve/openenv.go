@@ -523,20 +523,21 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request, mcp bool) (int,
 			episode = body.(*oeObservation).Observation["episode_id"].(string)
 		}
 	}
+	// A session that says nothing for WSIdle (by default its episode's
+	// lease) is closed with a close frame: it would hold a place under the
+	// session cap forever.
+	idle := time.AfterFunc(s.opt.WSIdle, func() {
+		endAs("idle")
+		c.Close(websocket.StatusPolicyViolation, "idle")
+	})
+	defer idle.Stop()
 	for {
-		// A session that says nothing for WSIdle (by default its
-		// episode's lease) is closed: it would hold a slot of the
-		// session cap forever.
-		rctx, rcancel := context.WithTimeout(ctx, s.opt.WSIdle)
-		typ, data, err := c.Read(rctx)
-		idle := errors.Is(rctx.Err(), context.DeadlineExceeded)
-		rcancel()
+		typ, data, err := c.Read(ctx)
 		if err != nil {
-			if idle {
-				endAs("idle")
-				c.Close(websocket.StatusPolicyViolation, "idle")
-			}
 			return 0, nil // closed or broken: the session ends
+		}
+		if !idle.Reset(s.opt.WSIdle) {
+			return 0, nil // the idle close won the race
 		}
 		if typ != websocket.MessageText {
 			endAs("protocol")
