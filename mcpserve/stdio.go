@@ -70,7 +70,7 @@ func (l *lockedWriter) drain() {
 
 // requests counts the calls (requests with an id) in a line, and
 // responses the responses.
-func requests(line []byte) int { return countMessages(line, true) }
+func requests(line []byte) int  { return countMessages(line, true) }
 func responses(line []byte) int { return countMessages(line, false) }
 
 func countMessages(line []byte, calls bool) int {
