@@ -6,6 +6,7 @@
 package suitegen
 
 import (
+	"crypto/hkdf"
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
@@ -67,7 +68,7 @@ func Build(m *lang.Module, spec *lang.SuiteSpec, workers int, secret string) (*S
 		nTest = int(float64(spec.Tasks)*spec.Splits["test"]/total + 0.5)
 	}
 	public := func(v *lang.Variant) bool { return !spec.Reserved(v) }
-	tasks, err := s.draw(m, workers, uint64(spec.Seed), spec.Tasks-nTest, public)
+	tasks, err := s.draw(m, workers, uint64(spec.Seed), spec.Tasks-nTest, public, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +78,13 @@ func Build(m *lang.Module, spec *lang.SuiteSpec, workers int, secret string) (*S
 		if spec.Reserve == "" {
 			reserved = nil
 		}
-		test, err := s.draw(m, workers, binary.LittleEndian.Uint64(sum[:8]), nTest, reserved)
+		// The held-out ids are keyed with the secret: an unkeyed id could
+		// be recomputed over the public space and would name its answer.
+		idKey, err := hkdf.Key(sha256.New, []byte(secret), nil, "srezc held-out variant id v1", 32)
+		if err != nil {
+			return nil, err
+		}
+		test, err := s.draw(m, workers, binary.LittleEndian.Uint64(sum[:8]), nTest, reserved, idKey)
 		if err != nil {
 			return nil, err
 		}
@@ -142,7 +149,7 @@ func Build(m *lang.Module, spec *lang.SuiteSpec, workers int, secret string) (*S
 // draw samples certified, distinct variants of the spec's mutations with
 // a seed, keeping those keep accepts (nil: all), shuffles them with the
 // seed and returns n of them.
-func (s *Suite) draw(m *lang.Module, workers int, seed uint64, n int, keep func(*lang.Variant) bool) ([]*Task, error) {
+func (s *Suite) draw(m *lang.Module, workers int, seed uint64, n int, keep func(*lang.Variant) bool, idKey []byte) ([]*Task, error) {
 	spec := s.Spec
 	var muts []*lang.Mutation
 	sizes := map[string]int{}
@@ -181,7 +188,7 @@ func (s *Suite) draw(m *lang.Module, workers int, seed uint64, n int, keep func(
 		whole := 0
 		m.Space(mu, func(*lang.Variant) bool { whole++; return true })
 		ask := min(whole, (want*whole+sizes[mu.Name]-1)/sizes[mu.Name])
-		compiler.Mutate(m, mu, compiler.MutateOptions{Sample: ask, Seed: muSeed, Workers: workers}, func(v *compiler.Variant) {
+		compiler.Mutate(m, mu, compiler.MutateOptions{Sample: ask, Seed: muSeed, Workers: workers, IDKey: idKey}, func(v *compiler.Variant) {
 			switch {
 			case keep != nil && !keep(&v.Variant):
 			case v.DuplicateOf != "":
