@@ -36,6 +36,9 @@ type MutateOptions struct {
 	// space, so a held-out id would name its own answer; a keyed one
 	// cannot be inverted without the key.
 	IDKey []byte
+	// KeyOnly, when set, limits IDKey to the variants it accepts (the
+	// held-out partition), so public ids stay as they are.
+	KeyOnly func(*lang.Variant) bool
 }
 
 // Variant is the outcome of one variant, in the space's order.
@@ -102,7 +105,11 @@ func Mutate(m *lang.Module, mu *lang.Mutation, opt MutateOptions, emit func(*Var
 			go func() {
 				defer wg.Done()
 				for i := range next {
-					out[i] = compileVariant(m, mu, batch[i], opt.IDKey)
+					key := opt.IDKey
+					if opt.KeyOnly != nil && !opt.KeyOnly(&batch[i]) {
+						key = nil
+					}
+					out[i] = compileVariant(m, mu, batch[i], key)
 				}
 			}()
 		}
