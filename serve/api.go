@@ -434,9 +434,23 @@ func (s *Server) openToken(id, token string) (*tokenState, *apiError) {
 	return st, nil
 }
 
-// maxBranches bounds the branches an episode keeps for the grader, and so
-// the size of its token.
-const maxBranches = 32
+// maxBranches and maxBranchBytes bound the branches an episode keeps for
+// the grader, and so the size of its token (each action is bounded by
+// MaxAction, an episode's actions by its budget).
+const (
+	maxBranches    = 32
+	maxBranchBytes = 256 << 10
+)
+
+func branchBytes(bs [][]string) int {
+	n := 0
+	for _, b := range bs {
+		for _, a := range b {
+			n += len(a)
+		}
+	}
+	return n
+}
 
 // rebuild leases an episode from its fold, replacing any copy under id,
 // and returns it locked. A replaced copy whose actions the new state does
@@ -459,11 +473,11 @@ func (s *Server) rebuild(id string, t *rt.Task, seed uint64, actions []string, o
 				e.abandoned = append(e.abandoned, slices.Clone(old.actions))
 			}
 		}
-		if len(e.abandoned) > maxBranches {
+		if len(e.abandoned) > maxBranches || branchBytes(e.abandoned) > maxBranchBytes {
 			if old != nil {
 				old.mu.Unlock()
 			}
-			return nil, errBody(http.StatusConflict, fmt.Sprintf("episode %s has been rewound %d times, the most it keeps for the grader; fork it instead", id, maxBranches))
+			return nil, errBody(http.StatusConflict, fmt.Sprintf("episode %s has been rewound as often as it can keep for the grader (%d branches, %d KiB); fork it instead", id, maxBranches, maxBranchBytes>>10))
 		}
 		e.mu.Lock()
 		wait, ok, raced := s.table.replace(e, old)

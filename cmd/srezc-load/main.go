@@ -5,6 +5,10 @@
 //
 //	srezc-load -url http://127.0.0.1:8080 -c 64 -d 30s
 //
+// With -mcp URL it churns sessions of srezc mcp --http instead (the MCP
+// soak): open, a few tool calls, close, and every -abandon-th session
+// left without a word for the server to reap.
+//
 // It acts as a trainer (chosen episode ids, closes, replay tokens) when
 // SREZC_TRAINER_TOKEN holds the server's trainer token; an agent's
 // requests can do none of that.
@@ -35,7 +39,12 @@ func main() {
 	dur := flag.Duration("d", 30*time.Second, "duration")
 	episodes := flag.Int("episodes", 0, "create this many episodes first and keep them live (memory test), then exit")
 	token := flag.Bool("token", false, "send the replay token with each step (as a client of several replicas does)")
+	mcpURL := flag.String("mcp", "", "churn MCP sessions of srezc mcp --http at this URL (http://HOST:PORT/mcp) instead")
+	abandon := flag.Int("abandon", 4, "with -mcp, walk away from every N-th session without closing it")
 	flag.Parse()
+	if *mcpURL != "" {
+		os.Exit(churnMCP(*mcpURL, *conns, *dur, *abandon))
+	}
 	if tok := os.Getenv("SREZC_TRAINER_TOKEN"); tok != "" {
 		http.DefaultTransport = &trainerTransport{base: http.DefaultTransport, token: tok}
 	}
