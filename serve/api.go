@@ -56,13 +56,18 @@ type Info struct {
 	Rubric   int    `json:"rubric_version"`
 	Tasks    int    `json:"tasks"`
 	Grader   bool   `json:"grader_view"`
-	TTL      string `json:"episode_ttl"`
-	Capacity int    `json:"capacity"`
+	// Trainer says whether the trainer's capabilities (tokens, rewind,
+	// fork, close, chosen ids) are on; MaxAction is an action's cap.
+	Trainer   bool   `json:"trainer_api"`
+	MaxAction int    `json:"max_action_bytes"`
+	TTL       string `json:"episode_ttl"`
+	Capacity  int    `json:"capacity"`
 }
 
 func (s *Server) info(w http.ResponseWriter, r *http.Request) (int, any) {
 	return http.StatusOK, Info{Srezc: s.opt.Versions.Srezc, Suite: s.suite, Renderer: rt.RendererVersion, Format: rt.FormatVersion,
-		Profile: eval.Profile(s.tasks), Rubric: rt.RubricVersion, Tasks: len(s.tasks), Grader: s.opt.GraderToken != "", TTL: s.opt.TTL.String(), Capacity: s.opt.Capacity}
+		Profile: eval.Profile(s.tasks), Rubric: rt.RubricVersion, Tasks: len(s.tasks), Grader: s.opt.GraderToken != "", TTL: s.opt.TTL.String(), Capacity: s.opt.Capacity,
+		Trainer: s.opt.TrainerToken != "", MaxAction: s.opt.MaxAction}
 }
 
 // TaskView is what an agent may know of a task: an opaque handle, the
