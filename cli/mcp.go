@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -15,7 +14,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/mcpserve"
@@ -24,13 +22,15 @@ import (
 
 func (e *env) mcpCmd() *cobra.Command {
 	var (
-		addr, task, split, record, name string
-		seed                            uint64
-		listenAny, exportHeldOut        bool
-		structured                      bool
+		addr, task, taskFrom, split, record, name string
+		seed                                      uint64
+		listenAny, exportHeldOut                  bool
+		structured                                bool
+		sessionIdle                               time.Duration
+		maxSessions                               int
 	)
 	c := &cobra.Command{
-		Use:   "mcp [--http ADDR [--listen-any]] [--task ID | --split NAME] [--seed N] [--record DIR [--as mcp:NAME]] [SUITE|PATH...]",
+		Use:   "mcp [--http ADDR [--listen-any]] [--task-from file:PATH|env:VAR | --task ID | --split NAME] [--seed N] [--record DIR [--as mcp:NAME]] [SUITE|PATH...]",
 		Short: "Serve incidents to coding agents (Claude Code, Codex, any MCP client) over MCP, one episode per session",
 		Long: `Serve incidents over the Model Context Protocol, one episode per MCP session:
 on stdin/stdout (the default, for a client that starts srezc mcp itself), or
@@ -41,10 +41,18 @@ SUITE is a compiled suite file (srezc compile --suite FILE), so that the
 machine serving needs no scenario sources; PATHs are sources; with neither,
 the embedded default suite is served.
 
-With --task ID every session plays that incident with --seed. Otherwise
-session k (counting from 0 in the order sessions start) plays the k-th
-incident of --split NAME, or of the whole suite, cycling, with seed
---seed + k / (number of incidents).
+With --task-from file:PATH (the file holds the incident's id or hash) or
+--task-from env:VAR (the variable does) every session plays that incident
+with --seed. --task ID does the same for local authoring, but a command
+line is public on the machine (/proc/*/cmdline, ps): an agent run beside
+the server reads the id, and with it the answer, there; evaluate with
+--task-from. Otherwise session k (counting from 0 in the order sessions
+start) plays the k-th incident of --split NAME, or of the whole suite,
+cycling, with seed --seed + k / (number of incidents).
+
+Over HTTP a session idle for --session-idle is closed and its episode
+recorded; beyond --max-sessions open sessions a new one gets 503 with
+Retry-After; /metrics serves the sessions' counts for Prometheus.
 
 A session's instructions, the resource srezc://incident and the prompt
 "incident" hold the episode's intro (alert, services, tools); the incident's
@@ -57,6 +65,15 @@ when it ends or its session closes (an episode with no step is not), under
 --as (default mcp:CLIENT, the client's name), so that srezc report DIR
 covers agents evaluated over MCP.`,
 		RunE: func(c *cobra.Command, args []string) error {
+			if task != "" && taskFrom != "" {
+				return usageError{errors.New("--task and --task-from both name the incident: give one of them")}
+			}
+			if taskFrom != "" {
+				var err error
+				if task, err = readSelector(taskFrom); err != nil {
+					return usageError{fmt.Errorf("--task-from %s: %v", taskFrom, err)}
+				}
+			}
 			if task != "" && split != "" {
 				return usageError{errors.New("--task plays one incident and --split a selection: give one of them")}
 			}
@@ -78,9 +95,17 @@ covers agents evaluated over MCP.`,
 			if name != "" && (!strings.HasPrefix(name, "mcp:") || len(name) == len("mcp:")) {
 				return usageError{fmt.Errorf("--as takes mcp:NAME, not %q", name)}
 			}
+			if problem := mcpserve.NameProblem(name); problem != "" {
+				return usageError{fmt.Errorf("--as %q %s", name, problem)}
+			}
 			tasks, err := e.loadServed(args)
 			if err != nil {
 				return err
+			}
+			for _, t := range tasks {
+				if taskFrom != "" && t.Hash == task {
+					task = t.ID
+				}
 			}
 			selection, err := selectTasks(tasks, task, split)
 			if err != nil {
@@ -96,6 +121,8 @@ covers agents evaluated over MCP.`,
 				Structured:    structured,
 				Version:       Version,
 				Log:           e.stderr,
+				SessionIdle:   sessionIdle,
+				MaxSessions:   maxSessions,
 			}
 			if record != "" {
 				if err := os.MkdirAll(record, 0o755); err != nil {
@@ -111,7 +138,7 @@ covers agents evaluated over MCP.`,
 			defer stop()
 			if addr == "" {
 				fmt.Fprintf(e.stderr, "srezc mcp: serving %d incidents on stdin/stdout\n", len(selection))
-				return srv.Serve(ctx, &mcp.IOTransport{Reader: readCloser(e.stdin), Writer: nopWriteCloser{e.stdout}})
+				return srv.Serve(ctx, mcpserve.StdioTransport(e.stdin, e.stdout))
 			}
 			return e.serveMCPHTTP(ctx, srv, addr, len(selection))
 		},
@@ -119,7 +146,10 @@ covers agents evaluated over MCP.`,
 	f := c.Flags()
 	f.StringVar(&addr, "http", "", "serve streamable HTTP at ADDR (host:port) instead of stdin/stdout")
 	f.BoolVar(&listenAny, "listen-any", false, "allow --http on an address that is not loopback")
-	f.StringVar(&task, "task", "", "every session plays this incident (its id)")
+	f.StringVar(&task, "task", "", "every session plays this incident (its id; visible to every process: prefer --task-from)")
+	f.StringVar(&taskFrom, "task-from", "", "every session plays the incident whose id or hash file:PATH or env:VAR holds")
+	f.DurationVar(&sessionIdle, "session-idle", 10*time.Minute, "close an HTTP session idle this long, recording its episode")
+	f.IntVar(&maxSessions, "max-sessions", 1000, "most open HTTP sessions (then 503 with Retry-After)")
 	f.StringVar(&split, "split", "", "sessions cycle through the incidents of this split")
 	f.Uint64Var(&seed, "seed", 1, "the seed of the first pass over the incidents")
 	f.StringVar(&record, "record", "", "append each session's episode to DIR/records.jsonl")
@@ -182,6 +212,7 @@ func (e *env) serveMCPHTTP(ctx context.Context, srv *mcpserve.Server, addr strin
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", srv.Handler())
+	mux.Handle("GET /metrics", srv.MetricsHandler())
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
@@ -204,17 +235,29 @@ func (e *env) serveMCPHTTP(ctx context.Context, srv *mcpserve.Server, addr strin
 	return recErr
 }
 
-// readCloser lets the session close standard input when it ends, which
-// unblocks its reader.
-func readCloser(r io.Reader) io.ReadCloser {
-	if rc, ok := r.(io.ReadCloser); ok {
-		return rc
+// readSelector reads the incident --task-from names: file:PATH or
+// env:VAR, holding an id or a hash.
+func readSelector(from string) (string, error) {
+	kind, where, ok := strings.Cut(from, ":")
+	var raw string
+	switch {
+	case ok && kind == "file":
+		data, err := os.ReadFile(where)
+		if err != nil {
+			return "", err
+		}
+		raw = string(data)
+	case ok && kind == "env":
+		v, set := os.LookupEnv(where)
+		if !set {
+			return "", fmt.Errorf("the variable %s is not set", where)
+		}
+		raw = v
+	default:
+		return "", errors.New("give file:PATH or env:VAR")
 	}
-	return io.NopCloser(r)
+	if sel := strings.TrimSpace(raw); sel != "" {
+		return sel, nil
+	}
+	return "", errors.New("it holds no incident")
 }
-
-// nopWriteCloser keeps standard output open when a session ends: the
-// command may still have to report there.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

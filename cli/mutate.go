@@ -12,6 +12,7 @@ import (
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/runtime"
+	"github.com/srezc/srezc/suitegen"
 )
 
 func (e *env) mutateCmd() *cobra.Command {
@@ -84,6 +85,13 @@ of the viable space without compiling anything.`,
 					}
 					if !specs[0].SecretMatches(secret) {
 						fmt.Fprintf(e.stdout, "mutation %s: the held-out partition of %s is kept out without its secret seed\n", mu.Name, specs[0].Name)
+					} else {
+						// Held-out ids are keyed with the secret, as
+						// srezc suite build keys them.
+						opt.IDKey = suitegen.HeldOutIDKey(secret)
+						opt.KeyOnly = func(v *lang.Variant) bool {
+							return slices.ContainsFunc(specs, func(s *lang.SuiteSpec) bool { return s.Reserved(v) })
+						}
 					}
 				}
 				if err := e.mutate(m, mu, opt, out, compile); err != nil {

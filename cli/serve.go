@@ -19,12 +19,12 @@ import (
 
 func (e *env) serveCmd() *cobra.Command {
 	var (
-		addr                         string
-		listenAny                    bool
-		ttl                          time.Duration
-		capacity, pool               int
-		maxBody                      int64
-		keyEnv, apiTokenEnv, gradEnv string
+		addr                                     string
+		listenAny                                bool
+		ttl, wsIdle, wsPing                      time.Duration
+		capacity, pool, maxAction                int
+		maxBody                                  int64
+		keyEnv, apiTokenEnv, gradEnv, trainerEnv string
 	)
 	c := &cobra.Command{
 		Use:   "serve [--addr HOST:PORT] [SUITE|PATH...]",
@@ -35,16 +35,22 @@ close episodes, one at a time or in groups; an OpenEnv-compatible face
 (/reset, /step, /state, /schema, /health, /metadata, /ws, /mcp); and
 /metrics for Prometheus. The README has the API reference.
 
-Every episode reply carries a replay token sealed with the key in the
-variable --token-key-env names: replicas given the same key continue each
-other's episodes, so a load balancer needs no sticky sessions. Without a
-key, tokens work on this process only.
+Agents under evaluation only step forward: they name tasks by opaque
+handle (GET /v1/tasks) or split, get server-drawn episode ids, and see
+observations only. Replay tokens, resume and rewind from them, fork,
+close, chosen episode ids and author task ids are the trainer's: requests
+with the trainer token (header X-Srezc-Trainer-Token), and only when the
+variable --trainer-token-env names is set. A trainer's replies carry a
+token sealed with the key in the variable --token-key-env names: replicas
+given the same key continue each other's episodes, so a load balancer
+needs no sticky sessions for trainers. Without a key, tokens work on this
+process only. The key also keys the task handles.
 
-Rewards, components and records come back only to requests with the
-grader token (header X-Srezc-Grader-Token), and only when the variable
---grader-token-env names is set. With the variable --api-token-env names
-set, every route but /health and /metrics needs Authorization: Bearer.
-Listens on loopback unless --listen-any.`,
+Rewards, components, records and the branches a rewind abandoned come
+back only to requests with the grader token (header X-Srezc-Grader-Token),
+and only when the variable --grader-token-env names is set. With the
+variable --api-token-env names set, every route but /health and /metrics
+needs Authorization: Bearer. Listens on loopback unless --listen-any.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			loopback, err := isLoopback(addr)
 			if err != nil {
@@ -64,8 +70,12 @@ Listens on loopback unless --listen-any.`,
 			} else if len(key) < 16 {
 				return usageError{fmt.Errorf("%s holds %d bytes; a token key needs at least 16", keyEnv, len(key))}
 			}
+			if os.Getenv(trainerEnv) == "" {
+				fmt.Fprintf(e.stderr, "srezc: %s is not set: every client is an agent (no replay tokens, rewind, fork or close)\n", trainerEnv)
+			}
 			srv, err := serve.New(serve.Options{Tasks: tasks, Versions: v, TTL: ttl, Capacity: capacity, Pool: pool, MaxBody: maxBody,
-				TokenKey: key, APIToken: os.Getenv(apiTokenEnv), GraderToken: os.Getenv(gradEnv)})
+				TokenKey: key, APIToken: os.Getenv(apiTokenEnv), GraderToken: os.Getenv(gradEnv), TrainerToken: os.Getenv(trainerEnv),
+				MaxAction: maxAction, WSIdle: wsIdle, WSPing: wsPing})
 			if err != nil {
 				return err
 			}
@@ -112,5 +122,9 @@ Listens on loopback unless --listen-any.`,
 	f.StringVar(&keyEnv, "token-key-env", "SREZC_TOKEN_KEY", "variable holding the replay-token key replicas share")
 	f.StringVar(&apiTokenEnv, "api-token-env", "SREZC_API_TOKEN", "variable holding the bearer token every request needs (unset: none)")
 	f.StringVar(&gradEnv, "grader-token-env", "SREZC_GRADER_TOKEN", "variable holding the grader token (unset: the grader view is off)")
+	f.StringVar(&trainerEnv, "trainer-token-env", "SREZC_TRAINER_TOKEN", "variable holding the trainer token (unset: tokens, rewind, fork and close are off)")
+	f.IntVar(&maxAction, "max-action", 4096, "longest action in bytes (each is folded into the replay token)")
+	f.DurationVar(&wsIdle, "ws-idle", 0, "close a WebSocket session silent this long (default: --ttl)")
+	f.DurationVar(&wsPing, "ws-ping", 30*time.Second, "ping WebSocket sessions this often to find dead peers")
 	return c
 }

@@ -1,6 +1,9 @@
 package compiler
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"math/rand/v2"
 	goruntime "runtime"
@@ -27,6 +30,15 @@ type MutateOptions struct {
 	// Keep, when set, restricts the space to the variants it accepts (a
 	// held-out partition is kept out this way).
 	Keep func(*lang.Variant) bool
+	// IDKey, when set, keys the variants' ids: an HMAC of the variant's
+	// axes under it. The unkeyed id (lang's Variant.Key, a digest of the
+	// fault, target and parameters) can be recomputed over the public
+	// space, so a held-out id would name its own answer; a keyed one
+	// cannot be inverted without the key.
+	IDKey []byte
+	// KeyOnly, when set, limits IDKey to the variants it accepts (the
+	// held-out partition), so public ids stay as they are.
+	KeyOnly func(*lang.Variant) bool
 }
 
 // Variant is the outcome of one variant, in the space's order.
@@ -93,7 +105,11 @@ func Mutate(m *lang.Module, mu *lang.Mutation, opt MutateOptions, emit func(*Var
 			go func() {
 				defer wg.Done()
 				for i := range next {
-					out[i] = compileVariant(m, mu, batch[i])
+					key := opt.IDKey
+					if opt.KeyOnly != nil && !opt.KeyOnly(&batch[i]) {
+						key = nil
+					}
+					out[i] = compileVariant(m, mu, batch[i], key)
 				}
 			}()
 		}
@@ -116,8 +132,11 @@ func Mutate(m *lang.Module, mu *lang.Mutation, opt MutateOptions, emit func(*Var
 	}
 }
 
-func compileVariant(m *lang.Module, mu *lang.Mutation, lv lang.Variant) *Variant {
+func compileVariant(m *lang.Module, mu *lang.Mutation, lv lang.Variant, idKey []byte) *Variant {
 	in := m.VariantIncident(mu, &lv)
+	if len(idKey) > 0 {
+		in.Name = KeyedVariantName(idKey, mu, &lv)
+	}
 	v := &Variant{Variant: lv, Incident: in}
 	t, diags := CompileIncident(m, in, Options{ExpertFromPlan: true})
 	if t == nil {
@@ -129,6 +148,28 @@ func compileVariant(m *lang.Module, mu *lang.Mutation, lv lang.Variant) *Variant
 	v.Task = t
 	v.Difficulty = t.Difficulty // estimated when it compiled
 	return v
+}
+
+// KeyedVariantName is a variant's id under a key: the mutation's name and
+// 48 bits of an HMAC-SHA-256 of every axis of the variant.
+func KeyedVariantName(key []byte, mu *lang.Mutation, v *lang.Variant) string {
+	m := hmac.New(sha256.New, key)
+	field := func(s string) {
+		var n [binary.MaxVarintLen64]byte
+		m.Write(n[:binary.PutUvarint(n[:], uint64(len(s)))])
+		m.Write([]byte(s))
+	}
+	field(mu.Name)
+	field(v.Fault)
+	field(v.Target)
+	for _, p := range v.Params {
+		field(p.Name)
+		field(p.Value.String())
+	}
+	field(v.Distractor)
+	field(v.DistractorTarget)
+	field(v.Noise)
+	return mu.Name + "_" + hex.EncodeToString(m.Sum(nil)[:6])
 }
 
 // behaviourHash identifies what a task does, whatever it is called: the

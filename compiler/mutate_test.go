@@ -124,3 +124,38 @@ func TestMutationHashesAreTheTasks(t *testing.T) {
 		}
 	})
 }
+
+// TestKeyedVariantIDs (issue 15, finding 4): with an id key, no emitted
+// variant's id is the unkeyed one, which anyone can recompute over the
+// public space to read a held-out id's fault, target and parameters; the
+// same key gives the same ids, another key others; nothing else changes.
+func TestKeyedVariantIDs(t *testing.T) {
+	m, mu := mutationModule(t)
+	public := map[string]bool{}
+	m.Space(mu, func(v *lang.Variant) bool { public[mu.VariantName(v)] = true; return true })
+	ids := func(key string) []string {
+		var out []string
+		compiler.Mutate(m, mu, compiler.MutateOptions{Sample: 12, Seed: 3, IDKey: []byte(key)}, func(v *compiler.Variant) {
+			out = append(out, v.Incident.Name)
+			if v.Task != nil && v.Task.ID != v.Incident.Name {
+				t.Errorf("task %s compiled from incident %s", v.Task.ID, v.Incident.Name)
+			}
+		})
+		return out
+	}
+	a, again, other := ids("suite key one"), ids("suite key one"), ids("suite key two")
+	if len(a) == 0 {
+		t.Fatal("no variant emitted")
+	}
+	for i, id := range a {
+		if public[id] {
+			t.Errorf("keyed id %s is the public, unkeyed one", id)
+		}
+		if again[i] != id {
+			t.Errorf("the same key gave %s, then %s", id, again[i])
+		}
+		if other[i] == id {
+			t.Errorf("two keys gave the same id %s", id)
+		}
+	}
+}

@@ -16,10 +16,14 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/eval"
@@ -68,6 +72,12 @@ type Options struct {
 	// ends. It is the operator's log, so it names neither the incident
 	// nor how the episode went.
 	Log io.Writer
+	// SessionIdle closes an HTTP session that has sent no request for
+	// that long, recording its episode (default 10 minutes); MaxSessions
+	// bounds the open HTTP sessions: a new one beyond it is refused with
+	// 503 and Retry-After (default 1000).
+	SessionIdle time.Duration
+	MaxSessions int
 }
 
 // Server holds one episode per MCP session.
@@ -87,6 +97,17 @@ type Server struct {
 	recordErr error
 
 	logMu sync.Mutex
+
+	// deleted are the HTTP sessions their client ended (DELETE), to tell
+	// them from sessions reaped for idleness.
+	deleted sync.Map
+	reg     *prometheus.Registry
+	m       struct {
+		open    prometheus.GaugeFunc
+		started prometheus.Counter
+		ended   *prometheus.CounterVec
+		refused prometheus.Counter
+	}
 }
 
 // session is one MCP session's episode.
@@ -112,7 +133,18 @@ func New(opt Options) (*Server, error) {
 	if len(opt.Tasks) == 0 {
 		return nil, errors.New("mcpserve: no incident to serve")
 	}
-	s := &Server{opt: opt, sessions: map[*mcp.ServerSession]*session{}}
+	if opt.SessionIdle <= 0 {
+		opt.SessionIdle = 10 * time.Minute
+	}
+	if opt.MaxSessions <= 0 {
+		opt.MaxSessions = 1000
+	}
+	s := &Server{opt: opt, sessions: map[*mcp.ServerSession]*session{}, reg: prometheus.NewRegistry()}
+	s.m.open = prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "srezc_mcp_sessions", Help: "Open MCP sessions."}, func() float64 { return float64(s.open()) })
+	s.m.started = prometheus.NewCounter(prometheus.CounterOpts{Name: "srezc_mcp_sessions_started_total", Help: "MCP sessions initialized."})
+	s.m.ended = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "srezc_mcp_sessions_ended_total", Help: "MCP sessions ended, by reason (client, idle, shutdown)."}, []string{"reason"})
+	s.m.refused = prometheus.NewCounter(prometheus.CounterOpts{Name: "srezc_mcp_sessions_refused_total", Help: "New HTTP sessions refused at the session cap."})
+	s.reg.MustRegister(s.m.open, s.m.started, s.m.ended, s.m.refused, prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "srezc", Version: opt.Version}, &mcp.ServerOptions{
 		// Tools, the resource and the prompt are served per session; no
 		// list ever changes within a session, and there is no logging.
@@ -184,9 +216,35 @@ func (s *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSessi
 	return s.mcp.Connect(ctx, t, nil)
 }
 
-// Handler serves sessions over MCP's streamable HTTP transport.
+// Handler serves sessions over MCP's streamable HTTP transport. A session
+// idle for SessionIdle is closed (its episode recorded); a request that
+// would open a session beyond MaxSessions gets 503 with Retry-After.
 func (s *Server) Handler() http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{SessionTimeout: s.opt.SessionIdle})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get("Mcp-Session-Id")
+		switch {
+		case id == "" && r.Method == http.MethodPost && s.open() >= s.opt.MaxSessions:
+			s.m.refused.Inc()
+			w.Header().Set("Retry-After", strconv.Itoa(max(1, int(s.opt.SessionIdle/time.Second))))
+			http.Error(w, fmt.Sprintf("srezc mcp holds %d sessions, its cap (--max-sessions); retry when one ends", s.opt.MaxSessions), http.StatusServiceUnavailable)
+			return
+		case id != "" && r.Method == http.MethodDelete:
+			s.deleted.Store(id, true)
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// MetricsHandler serves the sessions' metrics for Prometheus.
+func (s *Server) MetricsHandler() http.Handler {
+	return promhttp.HandlerFor(s.reg, promhttp.HandlerOpts{})
+}
+
+func (s *Server) open() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.sessions)
 }
 
 // Close closes every open session, recording the episodes they leave
@@ -280,7 +338,9 @@ func (s *Server) begin(ss *mcp.ServerSession, params *mcp.InitializeParams) (*se
 	sess.tools = mcpTools(sess.specs, agents.ParseIntro(sess.intro).Services)
 	sess.client = "unknown"
 	if params != nil && params.ClientInfo != nil && strings.TrimSpace(params.ClientInfo.Name) != "" {
-		sess.client = strings.TrimSpace(params.ClientInfo.Name)
+		// The client names itself: nothing it sends reaches the log or a
+		// record raw.
+		sess.client = CleanName(strings.TrimSpace(params.ClientInfo.Name))
 	}
 	sess.agent = s.opt.Agent
 	if sess.agent == "" {
@@ -294,9 +354,22 @@ func (s *Server) begin(ss *mcp.ServerSession, params *mcp.InitializeParams) (*se
 	// A session of the HTTP transport ends when the client deletes it or
 	// the server closes it; its episode is recorded then if it has not
 	// been already.
+	s.m.started.Inc()
 	go func() {
 		defer s.watchers.Done()
 		_ = ss.Wait()
+		s.mu.Lock()
+		shutdown := s.closed
+		s.mu.Unlock()
+		_, byClient := s.deleted.LoadAndDelete(ss.ID())
+		switch {
+		case shutdown:
+			s.m.ended.WithLabelValues("shutdown").Inc()
+		case byClient || ss.ID() == "":
+			s.m.ended.WithLabelValues("client").Inc()
+		default:
+			s.m.ended.WithLabelValues("idle").Inc()
+		}
 		_ = s.end(ss)
 	}()
 	s.logf("session %d (%s) began", k, sess.client)

@@ -6,9 +6,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/compiler"
@@ -58,13 +56,18 @@ type Info struct {
 	Rubric   int    `json:"rubric_version"`
 	Tasks    int    `json:"tasks"`
 	Grader   bool   `json:"grader_view"`
-	TTL      string `json:"episode_ttl"`
-	Capacity int    `json:"capacity"`
+	// Trainer says whether the trainer's capabilities (tokens, rewind,
+	// fork, close, chosen ids) are on; MaxAction is an action's cap.
+	Trainer   bool   `json:"trainer_api"`
+	MaxAction int    `json:"max_action_bytes"`
+	TTL       string `json:"episode_ttl"`
+	Capacity  int    `json:"capacity"`
 }
 
 func (s *Server) info(w http.ResponseWriter, r *http.Request) (int, any) {
 	return http.StatusOK, Info{Srezc: s.opt.Versions.Srezc, Suite: s.suite, Renderer: rt.RendererVersion, Format: rt.FormatVersion,
-		Profile: eval.Profile(s.tasks), Rubric: rt.RubricVersion, Tasks: len(s.tasks), Grader: s.opt.GraderToken != "", TTL: s.opt.TTL.String(), Capacity: s.opt.Capacity}
+		Profile: eval.Profile(s.tasks), Rubric: rt.RubricVersion, Tasks: len(s.tasks), Grader: s.opt.GraderToken != "", TTL: s.opt.TTL.String(), Capacity: s.opt.Capacity,
+		Trainer: s.opt.TrainerToken != "", MaxAction: s.opt.MaxAction}
 }
 
 // TaskView is what an agent may know of a task: an opaque handle, the
@@ -79,7 +82,7 @@ type TaskView struct {
 }
 
 func (s *Server) taskView(t *rt.Task) TaskView {
-	v := TaskView{Handle: handle(t), Alert: t.Alert, Budget: t.Budget, Services: []string{}, Tools: []string{}}
+	v := TaskView{Handle: s.handle(t), Alert: t.Alert, Budget: t.Budget, Services: []string{}, Tools: []string{}}
 	for _, sv := range t.Services {
 		v.Services = append(v.Services, sv.Name)
 	}
@@ -98,7 +101,7 @@ func (s *Server) catalogue(w http.ResponseWriter, r *http.Request) (int, any) {
 }
 
 func (s *Server) tools(w http.ResponseWriter, r *http.Request) (int, any) {
-	t, msg := s.pickTask(r.PathValue("task"), "", 0)
+	t, msg := s.pickTask(r.PathValue("task"), "", 0, s.trainer(r))
 	if t == nil {
 		return http.StatusNotFound, errBody(http.StatusNotFound, msg)
 	}
@@ -111,13 +114,15 @@ type CreateRequest struct {
 	Split string `json:"split,omitempty"`
 	Seed  uint64 `json:"seed"`
 	// ID, when given, makes creation idempotent: the same id again gives
-	// the same episode.
+	// the same episode. Choosing an id is a trainer's capability.
 	ID string `json:"id,omitempty"`
+	// task, when set, is the task already picked (OpenEnv's default).
+	task *rt.Task
 }
 
-// Reply is what every episode route returns: what the agent sees, and the
-// replay token. Grader is present only for a request with the grader
-// token.
+// Reply is what every episode route returns: what the agent sees, the
+// replay token for a trainer, and for a request with the grader token
+// the grader's view.
 type Reply struct {
 	Episode     string          `json:"episode"`
 	Step        int             `json:"step"`
@@ -126,7 +131,7 @@ type Reply struct {
 	Intro       string          `json:"intro,omitempty"`
 	Observation string          `json:"observation"`
 	Content     json.RawMessage `json:"content,omitempty"`
-	Token       string          `json:"token"`
+	Token       string          `json:"token,omitempty"`
 	Grader      *GraderView     `json:"grader,omitempty"`
 }
 
@@ -143,6 +148,11 @@ type GraderView struct {
 	Terminal   string        `json:"terminal,omitempty"`
 	Record     *rt.Record    `json:"record,omitempty"`
 	Actions    []string      `json:"actions"`
+	// ForkedFrom is "EPISODE@STEP" for a fork; Abandoned are the action
+	// lists of the branches a rewind left, oldest first: what the trainer
+	// tried and took back stays on the record.
+	ForkedFrom string     `json:"forked_from,omitempty"`
+	Abandoned  [][]string `json:"abandoned_branches,omitempty"`
 }
 
 func (s *Server) create(w http.ResponseWriter, r *http.Request) (int, any) {
@@ -150,18 +160,26 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) (int, any) {
 	if st, e := decode(r, &req, false); st != 0 {
 		return st, e
 	}
-	return s.createOne(w, &req, s.grader(r))
+	return s.createOne(&req, s.callerOf(r))
 }
 
-func (s *Server) createOne(w http.ResponseWriter, req *CreateRequest, grader bool) (int, any) {
-	t, msg := s.pickTask(req.Task, req.Split, req.Seed)
+func (s *Server) createOne(req *CreateRequest, c caller) (int, any) {
+	t := req.task
 	if t == nil {
-		return http.StatusBadRequest, errBody(http.StatusBadRequest, msg)
+		var msg string
+		if t, msg = s.pickTask(req.Task, req.Split, req.Seed, c.trainer); t == nil {
+			return http.StatusBadRequest, errBody(http.StatusBadRequest, msg)
+		}
 	}
 	id := req.ID
-	if id == "" {
+	switch {
+	case id == "":
 		id = newID()
-	} else if !idPattern.MatchString(id) {
+	case !c.trainer:
+		// An agent that chose ids could close nothing but could re-create
+		// an id that expired, or attach to another's: ids are drawn.
+		return forbidden("choosing an episode id")
+	case !idPattern.MatchString(id):
 		return http.StatusBadRequest, errBody(http.StatusBadRequest, "an episode id is 1 to 128 of A-Z a-z 0-9 . _ : -")
 	}
 	if e := s.table.get(id); e != nil {
@@ -170,32 +188,36 @@ func (s *Server) createOne(w http.ResponseWriter, req *CreateRequest, grader boo
 		if e.task != t || e.seed != req.Seed {
 			return http.StatusConflict, errBody(http.StatusConflict, fmt.Sprintf("episode %s exists with another task or seed", id))
 		}
-		return http.StatusOK, s.reply(e, grader, true)
+		return http.StatusOK, s.reply(e, c, true)
 	}
-	e := &episode{id: id, task: t, seed: req.Seed}
+	e := &episode{id: id, task: t, seed: req.Seed, owner: c.owner}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if wait, ok := s.table.add(e); !ok {
-		if w != nil {
-			w.Header().Set("Retry-After", strconv.Itoa(int((wait+time.Second-1)/time.Second)))
-		}
-		return http.StatusTooManyRequests, errBody(http.StatusTooManyRequests, fmt.Sprintf("the server holds %d episodes, its capacity; close some, or retry after %s", s.opt.Capacity, wait.Round(time.Second)))
+		return http.StatusTooManyRequests, s.busy(wait)
 	}
 	e.lastText = append(e.lastText[:0], s.intros[t]...)
 	e.lastJSON = nil
 	s.m.created.Inc()
-	return http.StatusCreated, s.reply(e, grader, true)
+	return http.StatusCreated, s.reply(e, c, true)
+}
+
+// state is e as a token holds it. The caller holds e.mu.
+func (e *episode) state() *tokenState {
+	return &tokenState{Episode: e.id, Hash: e.task.Hash, Seed: e.seed, Actions: e.actions, Origin: e.origin, Abandoned: e.abandoned}
 }
 
 // reply builds the reply for e's current state. The caller holds e.mu.
-func (s *Server) reply(e *episode, grader, intro bool) *Reply {
+func (s *Server) reply(e *episode, c caller, intro bool) *Reply {
 	rep := &Reply{Episode: e.id, Step: len(e.actions), StepsLeft: max(0, e.task.Budget-len(e.actions)), Done: e.done,
-		Observation: string(e.lastText), Content: e.lastJSON,
-		Token: s.seal.seal(&tokenState{Episode: e.id, Hash: e.task.Hash, Seed: e.seed, Actions: e.actions})}
+		Observation: string(e.lastText), Content: e.lastJSON}
+	if c.trainer {
+		rep.Token = s.seal.seal(e.state())
+	}
 	if intro || len(e.actions) == 0 {
 		rep.Intro = s.intros[e.task]
 	}
-	if grader {
+	if c.grader {
 		rep.Grader = s.graderView(e)
 	}
 	return rep
@@ -205,7 +227,8 @@ func (s *Server) graderView(e *episode) *GraderView {
 	ep := s.table.materialise(e)
 	defer s.table.unpin(e)
 	g := &GraderView{Task: e.task.ID, Hash: e.task.Hash, Difficulty: e.task.Difficulty, Split: e.task.Split, Seed: e.seed,
-		Reward: e.lastReward, Return: e.reward, Components: ep.Components(), Actions: append([]string{}, e.actions...)}
+		Reward: e.lastReward, Return: e.reward, Components: ep.Components(), Actions: append([]string{}, e.actions...),
+		ForkedFrom: e.origin, Abandoned: e.abandoned}
 	if ep.Done() {
 		rec := ep.Record()
 		g.Record = &rec
@@ -222,8 +245,8 @@ type StepRequest struct {
 	Step   int       `json:"step"`
 	Action string    `json:"action,omitempty"`
 	Tool   *ToolCall `json:"tool,omitempty"`
-	// Token resumes the episode on a replica that does not hold it (or
-	// holds it at another step).
+	// Token resumes the episode on a replica that does not hold it, or
+	// rewinds it to the token's step (a trainer's capability).
 	Token string `json:"token,omitempty"`
 }
 
@@ -238,11 +261,11 @@ func (s *Server) step(w http.ResponseWriter, r *http.Request) (int, any) {
 	if st, e := decode(r, &req, false); st != 0 {
 		return st, e
 	}
-	return s.stepOne(r.PathValue("id"), &req, s.grader(r))
+	return s.stepOne(r.PathValue("id"), &req, s.callerOf(r))
 }
 
 // stepOne plays one step request.
-func (s *Server) stepOne(id string, req *StepRequest, grader bool) (int, any) {
+func (s *Server) stepOne(id string, req *StepRequest, c caller) (int, any) {
 	if req.Step < 1 {
 		return http.StatusBadRequest, errBody(http.StatusBadRequest, "step is the index of the step to take, from 1")
 	}
@@ -250,26 +273,26 @@ func (s *Server) stepOne(id string, req *StepRequest, grader bool) (int, any) {
 	if st != 0 {
 		return st, errBody(st, msg)
 	}
-	e, st, msg := s.resolve(id, req.Token, req.Step-1)
+	e, fail := s.resolve(id, req.Token, req.Step-1, c)
 	if e == nil {
-		return st, errBody(st, msg)
+		return fail.Error.Status, fail
 	}
 	defer e.mu.Unlock()
-	return s.playLocked(e, req.Step, action, grader)
+	return s.playLocked(e, req.Step, action, c)
 }
 
 // playLocked judges step number step of e against where e is, and plays
 // it when it is the next one. The caller holds e.mu.
-func (s *Server) playLocked(e *episode, step int, action string, grader bool) (int, any) {
+func (s *Server) playLocked(e *episode, step int, action string, c caller) (int, any) {
 	cur := len(e.actions)
 	switch {
 	case step == cur && cur > 0:
 		if e.actions[cur-1] != action {
 			return http.StatusConflict, errBody(http.StatusConflict, fmt.Sprintf("step %d was taken with another action; the episode is at step %d", step, cur))
 		}
-		return http.StatusOK, s.reply(e, grader, false) // a retry: the same reply
+		return http.StatusOK, s.reply(e, c, false) // a retry: the same reply
 	case step <= cur:
-		return http.StatusConflict, errBody(http.StatusConflict, fmt.Sprintf("step %d was taken long ago; the episode is at step %d (fork it to go back)", step, cur))
+		return http.StatusConflict, errBody(http.StatusConflict, fmt.Sprintf("step %d was taken long ago; the episode is at step %d (a trainer may fork it to go back)", step, cur))
 	case step > cur+1:
 		return http.StatusConflict, errBody(http.StatusConflict, fmt.Sprintf("step %d skips ahead: the episode is at step %d, so the next is %d", step, cur, cur+1))
 	case e.done:
@@ -286,11 +309,13 @@ func (s *Server) playLocked(e *episode, step int, action string, grader bool) (i
 	e.done = ep.Done()
 	s.table.unpin(e)
 	s.m.steps.Inc()
-	return http.StatusOK, s.reply(e, grader, false)
+	return http.StatusOK, s.reply(e, c, false)
 }
 
-// actionText is a step request's action as text.
+// actionText is a step request's action as text, within MaxAction bytes:
+// every action is folded into the replay token and replayed on rebuilds.
 func (s *Server) actionText(req *StepRequest) (string, int, string) {
+	var action string
 	switch {
 	case req.Tool != nil && req.Action != "":
 		return "", http.StatusBadRequest, "give action or tool, not both"
@@ -298,11 +323,23 @@ func (s *Server) actionText(req *StepRequest) (string, int, string) {
 		if req.Tool.Name == "" {
 			return "", http.StatusBadRequest, "a tool call needs a name"
 		}
-		return agents.CallText(s.toolSpecsFor(req.Tool.Name), req.Tool.Name, string(req.Tool.Arguments)), 0, ""
+		if len(req.Tool.Arguments) > s.opt.MaxAction {
+			return "", http.StatusRequestEntityTooLarge, s.actionTooLong(len(req.Tool.Arguments))
+		}
+		action = agents.CallText(s.toolSpecsFor(req.Tool.Name), req.Tool.Name, string(req.Tool.Arguments))
 	case req.Action == "":
 		return "", http.StatusBadRequest, `a step needs an action ("action": "inspect_logs(database)") or a tool call ("tool": {"name": …, "arguments": {…}})`
+	default:
+		action = req.Action
 	}
-	return req.Action, 0, ""
+	if len(action) > s.opt.MaxAction {
+		return "", http.StatusRequestEntityTooLarge, s.actionTooLong(len(action))
+	}
+	return action, 0, ""
+}
+
+func (s *Server) actionTooLong(n int) string {
+	return fmt.Sprintf("the action is %d bytes; an action is at most %d (srezc serve --max-action)", n, s.opt.MaxAction)
 }
 
 // toolSpecsFor is the spec of a tool, as a list for agents.CallText (every
@@ -314,13 +351,30 @@ func (s *Server) toolSpecsFor(name string) []agents.ToolSpec {
 	return nil
 }
 
-// resolve finds episode id, locked. For a step (want ≥ 0, the step the
-// episode must be at or just past) it is the table's copy when that is at
-// want or want+1 (a retry), else the token's state, which must be too and
-// then replaces the copy. For a read (want < 0) it is the table's copy,
-// or the token's state when the table has none. It returns the status and
-// message of a failure.
-func (s *Server) resolve(id, token string, want int) (*episode, int, string) {
+// resolve finds episode id, locked, for c. Without a token it is the
+// table's copy, if c may use it. A token (a trainer's) is opened and
+// checked first, whatever the table holds, so a tampered token is refused
+// even when the copy is current. For a step (want ≥ 0, the step the
+// episode must be at or just past, a retry) the token must be at want or
+// want+1; the table's copy serves when the token's actions are its own
+// (or the prefix a retry leaves), else the token's state replaces the
+// copy: a resume, or a rewind whose abandoned branch the grader keeps.
+// For a read (want < 0) the copy serves when it continues the token.
+func (s *Server) resolve(id, token string, want int, c caller) (*episode, *apiError) {
+	var st *tokenState
+	if token != "" {
+		if !c.trainer && !c.grader {
+			_, e := forbidden("resuming or rewinding an episode from a token")
+			return nil, e
+		}
+		var fail *apiError
+		if st, fail = s.openToken(id, token); st == nil {
+			return nil, fail
+		}
+		if want >= 0 && len(st.Actions) != want && len(st.Actions) != want+1 {
+			return nil, errBody(http.StatusConflict, fmt.Sprintf("the token is at step %d; step %d needs the episode at step %d", len(st.Actions), want+1, want))
+		}
+	}
 	for range 3 {
 		e := s.table.get(id)
 		if e != nil {
@@ -329,58 +383,124 @@ func (s *Server) resolve(id, token string, want int) (*episode, int, string) {
 				e.mu.Unlock()
 				continue
 			}
-			if token == "" || want < 0 || len(e.actions) == want || len(e.actions) == want+1 {
-				return e, 0, ""
+			if !c.mayUse(e) {
+				e.mu.Unlock()
+				return nil, notHere(id, c)
+			}
+			if st == nil || continues(e.actions, st.Actions, want) {
+				return e, nil
 			}
 			e.mu.Unlock()
 		}
-		if token == "" {
-			return nil, http.StatusNotFound, fmt.Sprintf("no episode %s here (it expired, was closed or never existed); send its token to take it up", id)
-		}
-		st, status, msg := s.openToken(id, token)
 		if st == nil {
-			return nil, status, msg
+			return nil, notHere(id, c)
 		}
-		if want >= 0 && len(st.Actions) != want && len(st.Actions) != want+1 {
-			return nil, http.StatusConflict, fmt.Sprintf("the token is at step %d; step %d needs the episode at step %d", len(st.Actions), want+1, want)
-		}
-		ne, err := s.rebuild(id, s.byHash[st.Hash], st.Seed, st.Actions)
-		if err != "" {
-			return nil, http.StatusTooManyRequests, err
+		ne, fail := s.rebuild(id, s.byHash[st.Hash], st.Seed, st.Actions, st.Origin, st.Abandoned)
+		if ne == nil {
+			return nil, fail
 		}
 		s.m.resumes.Inc()
-		return ne, 0, ""
+		return ne, nil
 	}
-	return nil, http.StatusServiceUnavailable, "the episode changed under the request three times; retry"
+	return nil, errBody(http.StatusServiceUnavailable, "the episode changed under the request three times; retry")
+}
+
+// continues reports whether a copy at actions may serve a request whose
+// token is at tok: the same history, or for a step (want ≥ 0) a copy one
+// step past it (a retry), or for a read a copy further along it.
+func continues(actions, tok []string, want int) bool {
+	if len(actions) < len(tok) || !slices.Equal(actions[:len(tok)], tok) {
+		return false
+	}
+	return want < 0 || len(actions) == want || len(actions) == want+1
+}
+
+func notHere(id string, c caller) *apiError {
+	msg := fmt.Sprintf("no episode %s here (it expired, was closed or never existed)", id)
+	if c.trainer {
+		msg += "; send its token to take it up"
+	}
+	return errBody(http.StatusNotFound, msg)
 }
 
 // openToken opens a token that must be episode id's, of a task this
 // server has.
-func (s *Server) openToken(id, token string) (*tokenState, int, string) {
+func (s *Server) openToken(id, token string) (*tokenState, *apiError) {
 	st, err := s.seal.open(token)
 	if err != nil {
-		return nil, http.StatusBadRequest, err.Error()
+		return nil, errBody(http.StatusBadRequest, err.Error())
 	}
 	if st.Episode != id {
-		return nil, http.StatusBadRequest, fmt.Sprintf("the token is episode %s's, not %s's", st.Episode, id)
+		return nil, errBody(http.StatusBadRequest, fmt.Sprintf("the token is episode %s's, not %s's", st.Episode, id))
 	}
 	if s.byHash[st.Hash] == nil {
-		return nil, http.StatusConflict, "the token's task is not in this server's suite (the replicas serve different suites)"
+		return nil, errBody(http.StatusConflict, "the token's task is not in this server's suite (the replicas serve different suites)")
 	}
-	return st, 0, ""
+	return st, nil
+}
+
+// maxBranches and maxBranchBytes bound the branches an episode keeps for
+// the grader, and so the size of its token (each action is bounded by
+// MaxAction, an episode's actions by its budget).
+const (
+	maxBranches    = 32
+	maxBranchBytes = 256 << 10
+)
+
+func branchBytes(bs [][]string) int {
+	n := 0
+	for _, b := range bs {
+		for _, a := range b {
+			n += len(a)
+		}
+	}
+	return n
 }
 
 // rebuild leases an episode from its fold, replacing any copy under id,
-// and returns it locked.
-func (s *Server) rebuild(id string, t *rt.Task, seed uint64, actions []string) (*episode, string) {
-	e := &episode{id: id, task: t, seed: seed, actions: slices.Clone(actions)}
-	e.mu.Lock()
-	if wait, ok := s.table.replace(e); !ok {
-		e.mu.Unlock()
-		return nil, fmt.Sprintf("the server is at capacity; retry after %s", wait.Round(time.Second))
+// and returns it locked. A replaced copy whose actions the new state does
+// not continue is a branch given up: it joins the abandoned ones, so the
+// grader's view keeps every branch this replica saw.
+func (s *Server) rebuild(id string, t *rt.Task, seed uint64, actions []string, origin string, abandoned [][]string) (*episode, *apiError) {
+	for range 3 {
+		e := &episode{id: id, task: t, seed: seed, actions: slices.Clone(actions), origin: origin, abandoned: slices.Clone(abandoned)}
+		// The old copy's lock, then the table's (the lock order); nobody
+		// can wait on e before the table holds it.
+		old := s.table.peek(id)
+		if old != nil {
+			old.mu.Lock()
+			for _, b := range old.abandoned {
+				if !slices.ContainsFunc(e.abandoned, func(x []string) bool { return slices.Equal(x, b) }) {
+					e.abandoned = append(e.abandoned, b)
+				}
+			}
+			if len(old.actions) > len(actions) || !slices.Equal(old.actions, actions[:len(old.actions)]) {
+				e.abandoned = append(e.abandoned, slices.Clone(old.actions))
+			}
+		}
+		if len(e.abandoned) > maxBranches || branchBytes(e.abandoned) > maxBranchBytes {
+			if old != nil {
+				old.mu.Unlock()
+			}
+			return nil, errBody(http.StatusConflict, fmt.Sprintf("episode %s has been rewound as often as it can keep for the grader (%d branches, %d KiB); fork it instead", id, maxBranches, maxBranchBytes>>10))
+		}
+		e.mu.Lock()
+		wait, ok, raced := s.table.replace(e, old)
+		if old != nil {
+			old.mu.Unlock()
+		}
+		switch {
+		case raced:
+			e.mu.Unlock()
+			continue
+		case !ok:
+			e.mu.Unlock()
+			return nil, s.busy(wait)
+		}
+		s.rebuildLast(e)
+		return e, nil
 	}
-	s.rebuildLast(e)
-	return e, ""
+	return nil, errBody(http.StatusServiceUnavailable, "the episode changed under the request three times; retry")
 }
 
 // rebuildLast materialises e and renders its last observation, replaying
@@ -407,12 +527,13 @@ func (s *Server) rebuildLast(e *episode) {
 }
 
 func (s *Server) observe(w http.ResponseWriter, r *http.Request) (int, any) {
-	e, st, msg := s.resolve(r.PathValue("id"), r.URL.Query().Get("token"), -1)
+	c := s.callerOf(r)
+	e, fail := s.resolve(r.PathValue("id"), r.URL.Query().Get("token"), -1, c)
 	if e == nil {
-		return st, errBody(st, msg)
+		return fail.Error.Status, fail
 	}
 	defer e.mu.Unlock()
-	return http.StatusOK, s.reply(e, s.grader(r), false)
+	return http.StatusOK, s.reply(e, c, false)
 }
 
 // ForkRequest is POST /v1/episodes/{id}/fork: a new episode that continues
@@ -424,6 +545,10 @@ type ForkRequest struct {
 }
 
 func (s *Server) fork(w http.ResponseWriter, r *http.Request) (int, any) {
+	c := s.callerOf(r)
+	if !c.trainer {
+		return forbidden("forking an episode")
+	}
 	var req ForkRequest
 	if st, e := decode(r, &req, true); st != 0 {
 		return st, e
@@ -433,15 +558,15 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) (int, any) {
 	var actions []string
 	if req.Token != "" {
 		// Fork from the token's state, whatever the table holds.
-		st, status, msg := s.openToken(r.PathValue("id"), req.Token)
+		st, fail := s.openToken(r.PathValue("id"), req.Token)
 		if st == nil {
-			return status, errBody(status, msg)
+			return fail.Error.Status, fail
 		}
 		t, seed, actions = s.byHash[st.Hash], st.Seed, st.Actions
 	} else {
-		e, status, msg := s.resolve(r.PathValue("id"), "", -1)
+		e, fail := s.resolve(r.PathValue("id"), "", -1, c)
 		if e == nil {
-			return status, errBody(status, msg)
+			return fail.Error.Status, fail
 		}
 		t, seed, actions = e.task, e.seed, slices.Clone(e.actions)
 		e.mu.Unlock()
@@ -461,16 +586,21 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) (int, any) {
 	} else if s.table.get(id) != nil {
 		return http.StatusConflict, errBody(http.StatusConflict, fmt.Sprintf("episode %s exists already", id))
 	}
-	ne, err := s.rebuild(id, t, seed, actions[:at])
-	if err != "" {
-		return http.StatusTooManyRequests, errBody(http.StatusTooManyRequests, err)
+	ne, fail := s.rebuild(id, t, seed, actions[:at], fmt.Sprintf("%s@%d", r.PathValue("id"), at), nil)
+	if ne == nil {
+		return fail.Error.Status, fail
 	}
 	defer ne.mu.Unlock()
 	s.m.forks.Inc()
-	return http.StatusCreated, s.reply(ne, s.grader(r), true)
+	return http.StatusCreated, s.reply(ne, c, true)
 }
 
 func (s *Server) close(w http.ResponseWriter, r *http.Request) (int, any) {
+	if !s.trainer(r) {
+		// Closing and creating again under the same id would be a rewind
+		// that erases the first attempt from the grader's view.
+		return forbidden("closing an episode")
+	}
 	id := r.PathValue("id")
 	if !s.table.remove(id) {
 		return http.StatusNotFound, errBody(http.StatusNotFound, fmt.Sprintf("no episode %s here", id))
@@ -490,11 +620,13 @@ type BatchCreateRequest struct {
 	} `json:"group,omitempty"`
 }
 
-// BatchItem is one result of a batch: the reply, or the error.
+// BatchItem is one result of a batch: the reply, or the error, and for a
+// 429 the seconds to wait (the Retry-After a single request would get).
 type BatchItem struct {
-	Status int     `json:"status"`
-	Reply  *Reply  `json:"reply,omitempty"`
-	Error  *string `json:"error,omitempty"`
+	Status     int     `json:"status"`
+	Reply      *Reply  `json:"reply,omitempty"`
+	Error      *string `json:"error,omitempty"`
+	RetryAfter int     `json:"retry_after,omitempty"`
 }
 
 const maxBatch = 1024
@@ -524,10 +656,10 @@ func (s *Server) batchCreate(w http.ResponseWriter, r *http.Request) (int, any) 
 		return http.StatusBadRequest, errBody(http.StatusBadRequest, fmt.Sprintf("a batch has 1 to %d episodes", maxBatch))
 	}
 	s.m.batchSize.Observe(float64(len(reqs)))
-	grader := s.grader(r)
+	c := s.callerOf(r)
 	out := make([]BatchItem, len(reqs))
 	for i := range reqs {
-		st, body := s.createOne(nil, &reqs[i], grader)
+		st, body := s.createOne(&reqs[i], c)
 		out[i] = batchItem(st, body)
 	}
 	return http.StatusOK, map[string]any{"episodes": out}
@@ -550,10 +682,10 @@ func (s *Server) batchStep(w http.ResponseWriter, r *http.Request) (int, any) {
 		return http.StatusBadRequest, errBody(http.StatusBadRequest, fmt.Sprintf("a batch has 1 to %d steps", maxBatch))
 	}
 	s.m.batchSize.Observe(float64(len(req.Steps)))
-	grader := s.grader(r)
+	c := s.callerOf(r)
 	out := make([]BatchItem, len(req.Steps))
 	for i := range req.Steps {
-		st, body := s.stepOne(req.Steps[i].Episode, &req.Steps[i].StepRequest, grader)
+		st, body := s.stepOne(req.Steps[i].Episode, &req.Steps[i].StepRequest, c)
 		out[i] = batchItem(st, body)
 	}
 	return http.StatusOK, map[string]any{"results": out}
@@ -566,6 +698,9 @@ func batchItem(status int, body any) BatchItem {
 		it.Reply = b
 	case *apiError:
 		it.Error = &b.Error.Message
+		if b.retryAfter > 0 {
+			it.RetryAfter = retrySeconds(b.retryAfter)
+		}
 	}
 	return it
 }
@@ -603,9 +738,9 @@ func (s *Server) graderCatalogue(w http.ResponseWriter, r *http.Request) (int, a
 }
 
 func (s *Server) graderEpisode(w http.ResponseWriter, r *http.Request) (int, any) {
-	e, st, msg := s.resolve(r.PathValue("id"), r.URL.Query().Get("token"), -1)
+	e, fail := s.resolve(r.PathValue("id"), r.URL.Query().Get("token"), -1, s.callerOf(r))
 	if e == nil {
-		return st, errBody(st, msg)
+		return fail.Error.Status, fail
 	}
 	defer e.mu.Unlock()
 	return http.StatusOK, s.graderView(e)

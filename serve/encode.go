@@ -28,7 +28,9 @@ func (r *Reply) appendJSON(b []byte) []byte {
 		b = append(b, `,"content":`...)
 		b = append(b, r.Content...)
 	}
-	b = append(b, `,"token":`...)
-	b = value.AppendJSONString(b, r.Token)
+	if r.Token != "" {
+		b = append(b, `,"token":`...)
+		b = value.AppendJSONString(b, r.Token)
+	}
 	return append(b, '}')
 }

@@ -20,6 +20,12 @@ type episode struct {
 	seed    uint64
 	actions []string
 	slot    *slot // guarded by the table's mu for ownership
+	// owner is the WebSocket connection that created the episode (empty:
+	// whoever holds the id). origin and abandoned are the grader's: where
+	// a fork came from, and the branches rewinds left behind.
+	owner     string
+	origin    string
+	abandoned [][]string
 
 	// The last step's observation (the intro before any step), its
 	// structured form, and the grader's side of it.
@@ -50,6 +56,9 @@ type table struct {
 	pool     *list.List // of *slot, most recently used first
 	poolMax  int
 	now      func() time.Time
+	// onRebuild counts an episode replayed into a slot it did not hold
+	// (evicted from the pool, or taken up from a token).
+	onRebuild func()
 }
 
 func newTable(capacity, poolMax int, ttl time.Duration, now func() time.Time) *table {
@@ -96,15 +105,27 @@ func (tb *table) add(e *episode) (retryAfter time.Duration, ok bool) {
 	return 0, true
 }
 
-// replace puts e under its id in place of whatever was there (a resume
-// from a token).
-func (tb *table) replace(e *episode) (time.Duration, bool) {
+// peek returns the episode under id, expired or not, without renewing it.
+func (tb *table) peek(id string) *episode {
 	tb.mu.Lock()
-	if old := tb.byID[e.id]; old != nil {
+	defer tb.mu.Unlock()
+	return tb.byID[id]
+}
+
+// replace puts e under its id in place of old (a resume or rewind from a
+// token); raced says the table no longer holds old there.
+func (tb *table) replace(e, old *episode) (retryAfter time.Duration, ok, raced bool) {
+	tb.mu.Lock()
+	if cur := tb.byID[e.id]; cur != old {
+		tb.mu.Unlock()
+		return 0, false, true
+	}
+	if old != nil {
 		tb.dropLocked(old)
 	}
 	tb.mu.Unlock()
-	return tb.add(e)
+	retryAfter, ok = tb.add(e)
+	return retryAfter, ok, false
 }
 
 func (tb *table) remove(id string) bool {
@@ -179,6 +200,9 @@ func (tb *table) pin(e *episode) (ep *rt.Episode, fresh bool) {
 func (tb *table) materialise(e *episode) *rt.Episode {
 	ep, fresh := tb.pin(e)
 	if fresh {
+		if tb.onRebuild != nil && len(e.actions) > 0 {
+			tb.onRebuild()
+		}
 		ep.Reset(e.seed)
 		for _, a := range e.actions {
 			act := compiler.BindText(e.task, a)

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/coder/websocket"
 )
@@ -19,7 +20,10 @@ import (
 // episode: /reset returns its id in the observation, and /step takes it
 // back as the extra key episode_id (OpenEnv's own HTTP steps are
 // stateless; its clients keep episodes on /ws). `reward` is a number only
-// for a request with the grader token, and null otherwise.
+// for a request with the grader token, and null otherwise; `token` is in
+// the observation only for a trainer. An agent on this face can only step
+// forward: choosing an episode_id, resuming from a token and closing a
+// session are the trainer's; a WebSocket's episodes are its own.
 
 func (s *Server) routeOpenEnv() {
 	s.route("GET /health", "health", true, func(w http.ResponseWriter, r *http.Request) (int, any) {
@@ -88,7 +92,10 @@ type oeObservation struct {
 }
 
 func (s *Server) oeFromReply(rep *Reply) *oeObservation {
-	obs := map[string]any{"text": rep.Observation, "episode_id": rep.Episode, "step": rep.Step, "steps_left": rep.StepsLeft, "token": rep.Token}
+	obs := map[string]any{"text": rep.Observation, "episode_id": rep.Episode, "step": rep.Step, "steps_left": rep.StepsLeft}
+	if rep.Token != "" {
+		obs["token"] = rep.Token
+	}
 	if len(rep.Content) > 0 {
 		obs["content"] = rep.Content
 	}
@@ -108,7 +115,7 @@ type oeResetArgs struct {
 	Split     string `json:"split,omitempty"`
 }
 
-func (s *Server) oeResetWith(args oeResetArgs, grader bool) (int, any) {
+func (s *Server) oeResetWith(args oeResetArgs, c caller) (int, any) {
 	if args.Seed != nil && *args.Seed < 0 {
 		return http.StatusUnprocessableEntity, fastAPIError("greater_than_equal", []string{"body", "seed"}, "Input should be greater than or equal to 0", *args.Seed)
 	}
@@ -118,9 +125,9 @@ func (s *Server) oeResetWith(args oeResetArgs, grader bool) (int, any) {
 	}
 	req := CreateRequest{Task: args.Task, Split: args.Split, Seed: seed, ID: args.EpisodeID}
 	if req.Task == "" && req.Split == "" {
-		req.Task = s.tasks[seed%uint64(len(s.tasks))].ID
+		req.task = s.tasks[seed%uint64(len(s.tasks))]
 	}
-	st, body := s.createOne(nil, &req, grader)
+	st, body := s.createOne(&req, c)
 	rep, ok := body.(*Reply)
 	if !ok {
 		return st, body
@@ -136,7 +143,7 @@ func (s *Server) oeReset(w http.ResponseWriter, r *http.Request) (int, any) {
 		}
 		return st, e
 	}
-	return s.oeResetWith(args, s.grader(r))
+	return s.oeResetWith(args, s.callerOf(r))
 }
 
 // oeAction is an OpenEnv action.
@@ -172,18 +179,18 @@ func (s *Server) oeStep(w http.ResponseWriter, r *http.Request) (int, any) {
 		return http.StatusUnprocessableEntity, fastAPIError("missing", []string{"body", "episode_id"},
 			"srezc keeps episodes: pass the episode_id /reset returned (or use the /ws session)", nil)
 	}
-	return s.oeStepWith(req.EpisodeID, req.Token, req.Action, s.grader(r))
+	return s.oeStepWith(req.EpisodeID, req.Token, req.Action, s.callerOf(r))
 }
 
 // oeStepWith plays an OpenEnv action on an episode: the next step, or a
 // tools listing.
-func (s *Server) oeStepWith(id, token string, a *oeAction, grader bool) (int, any) {
+func (s *Server) oeStepWith(id, token string, a *oeAction, c caller) (int, any) {
 	step := StepRequest{Step: 1}
 	switch {
 	case a.Type == "list_tools":
-		e, st, msg := s.resolve(id, token, -1)
+		e, fail := s.resolve(id, token, -1, c)
 		if e == nil {
-			return st, errBody(st, msg)
+			return fail.Error.Status, fail
 		}
 		t := e.task
 		e.mu.Unlock()
@@ -205,13 +212,13 @@ func (s *Server) oeStepWith(id, token string, a *oeAction, grader bool) (int, an
 	if st != 0 {
 		return st, errBody(st, msg)
 	}
-	e, st, msg := s.resolve(id, token, -1)
+	e, fail := s.resolve(id, token, -1, c)
 	if e == nil {
-		return st, errBody(st, msg)
+		return fail.Error.Status, fail
 	}
 	// OpenEnv steps carry no index: the next one is meant, judged under
 	// the same lock that found where the episode is.
-	st, body := s.playLocked(e, len(e.actions)+1, action, grader)
+	st, body := s.playLocked(e, len(e.actions)+1, action, c)
 	e.mu.Unlock()
 	rep, ok := body.(*Reply)
 	if !ok {
@@ -232,9 +239,9 @@ func (s *Server) oeState(w http.ResponseWriter, r *http.Request) (int, any) {
 	if id == "" {
 		return http.StatusOK, map[string]any{"episode_id": nil, "step_count": 0}
 	}
-	e, st, msg := s.resolve(id, r.URL.Query().Get("token"), -1)
+	e, fail := s.resolve(id, r.URL.Query().Get("token"), -1, s.callerOf(r))
 	if e == nil {
-		return st, errBody(st, msg)
+		return fail.Error.Status, fail
 	}
 	defer e.mu.Unlock()
 	return http.StatusOK, map[string]any{"episode_id": e.id, "step_count": len(e.actions), "done": e.done, "steps_left": max(0, e.task.Budget-len(e.actions))}
@@ -267,7 +274,7 @@ func (s *Server) oeMCP(w http.ResponseWriter, r *http.Request) (int, any) {
 	if err := json.NewDecoder(r.Body).Decode(&raw); err != nil {
 		return http.StatusOK, rpcFail(nil, -32700, "Parse error")
 	}
-	return http.StatusOK, s.rpc(raw, "", s.grader(r))
+	return http.StatusOK, s.rpc(raw, "", s.callerOf(r))
 }
 
 func rpcFail(id json.RawMessage, code int, msg string) *rpcReply {
@@ -278,8 +285,8 @@ func rpcFail(id json.RawMessage, code int, msg string) *rpcReply {
 }
 
 // rpc answers one JSON-RPC request; session, when set, is the episode a
-// WebSocket connection holds.
-func (s *Server) rpc(raw json.RawMessage, session string, grader bool) *rpcReply {
+// WebSocket connection holds. Errors carry a message, never a Go value.
+func (s *Server) rpc(raw json.RawMessage, session string, c caller) *rpcReply {
 	var req rpcRequest
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.DisallowUnknownFields()
@@ -307,15 +314,18 @@ func (s *Server) rpc(raw json.RawMessage, session string, grader bool) *rpcReply
 	ok := func(result any) *rpcReply { return &rpcReply{JSONRPC: "2.0", ID: orNull(req.ID), Result: result} }
 	switch req.Method {
 	case "openenv/session/create":
-		st, body := s.oeResetWith(oeResetArgs{Task: p.Task, Seed: p.Seed}, grader)
+		st, body := s.oeResetWith(oeResetArgs{Task: p.Task, Seed: p.Seed}, c)
 		o, isObs := body.(*oeObservation)
 		if st != http.StatusOK || !isObs {
-			return rpcFail(req.ID, -32000, fmt.Sprintf("cannot create a session: %v", body))
+			return rpcFailBody(req.ID, -32000, "cannot create a session: ", body)
 		}
 		return ok(map[string]any{"session_id": o.Observation["episode_id"]})
 	case "openenv/session/close":
 		if p.SessionID == "" {
 			return rpcFail(req.ID, -32602, "Invalid params: session_id is required")
+		}
+		if !c.trainer {
+			return rpcFail(req.ID, -32001, "closing a session "+trainerOnly)
 		}
 		if !s.table.remove(p.SessionID) {
 			return rpcFail(req.ID, -32602, "Invalid params: unknown session_id "+p.SessionID)
@@ -325,7 +335,7 @@ func (s *Server) rpc(raw json.RawMessage, session string, grader bool) *rpcReply
 		t := s.tasks[0]
 		if p.SessionID != "" {
 			e := s.table.get(p.SessionID)
-			if e == nil {
+			if e == nil || !c.mayUse(e) {
 				return rpcFail(req.ID, -32602, "Invalid params: unknown session_id "+p.SessionID)
 			}
 			t = e.task
@@ -343,24 +353,38 @@ func (s *Server) rpc(raw json.RawMessage, session string, grader bool) *rpcReply
 		if id == "" {
 			// Without a session each call plays on a fresh episode, as
 			// OpenEnv's reference does.
-			st, body := s.oeResetWith(oeResetArgs{}, grader)
+			st, body := s.oeResetWith(oeResetArgs{}, c)
 			o, isObs := body.(*oeObservation)
 			if st != http.StatusOK || !isObs {
-				return rpcFail(req.ID, -32000, fmt.Sprintf("cannot create an episode: %v", body))
+				return rpcFailBody(req.ID, -32000, "cannot create an episode: ", body)
 			}
 			id = o.Observation["episode_id"].(string)
 			defer s.table.remove(id)
-		} else if s.table.get(id) == nil {
+		} else if e := s.table.get(id); e == nil || !c.mayUse(e) {
 			return rpcFail(req.ID, -32602, "Invalid params: unknown session_id "+id)
 		}
-		st, body := s.oeStepWith(id, "", &oeAction{Type: "call_tool", ToolName: p.Name, Arguments: p.Arguments}, grader)
+		st, body := s.oeStepWith(id, "", &oeAction{Type: "call_tool", ToolName: p.Name, Arguments: p.Arguments}, c)
 		o, isObs := body.(*oeObservation)
 		if st != http.StatusOK || !isObs {
-			return rpcFail(req.ID, -32603, fmt.Sprintf("%v", body))
+			return rpcFailBody(req.ID, -32603, "", body)
 		}
 		return ok(o.Observation["result"])
 	}
 	return rpcFail(req.ID, -32601, "Method not found: "+req.Method)
+}
+
+// rpcFailBody is the JSON-RPC error for an HTTP-style failure: its
+// message, and for a 429 the seconds to wait in data.retry_after.
+func rpcFailBody(id json.RawMessage, code int, prefix string, body any) *rpcReply {
+	out := rpcFail(id, code, prefix+messageOf(body))
+	if e, ok := body.(*apiError); ok {
+		data := map[string]any{"status": e.Error.Status}
+		if e.retryAfter > 0 {
+			data["retry_after"] = retrySeconds(e.retryAfter)
+		}
+		out.Error.Data = data
+	}
+	return out
 }
 
 func orNull(id json.RawMessage) json.RawMessage {
@@ -433,17 +457,22 @@ func (s *Server) oeWSMCP(w http.ResponseWriter, r *http.Request) (int, any) {
 
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request, mcp bool) (int, any) {
 	// Accept hijacks the connection, which clears the server's per-request
-	// deadlines (TestWebSocketOutlivesRequestDeadlines); an idle session's
-	// episode still loses its lease.
+	// deadlines (TestWebSocketOutlivesRequestDeadlines): the session's own
+	// idle timeout and pings bound it instead.
 	c, err := websocket.Accept(w, r, nil)
 	if err != nil {
 		return 0, nil // Accept wrote the refusal
 	}
 	c.SetReadLimit(s.opt.MaxBody)
-	ctx := r.Context()
-	grader := s.grader(r)
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	// The session's episodes are its own: another connection naming their
+	// ids finds nothing.
+	who := s.callerOf(r)
+	who.owner = "ws:" + newID()
 	n, ok := s.ws.enter()
 	if !ok {
+		s.m.wsClosed.WithLabelValues("capacity").Inc()
 		wsError(ctx, c, "CAPACITY_REACHED", fmt.Sprintf("Server at capacity: %d/%d sessions active. Cannot accept new connections.", n, s.ws.max),
 			map[string]any{"active_sessions": n, "max_sessions": s.ws.max})
 		c.Close(websocket.StatusTryAgainLater, "capacity")
@@ -452,29 +481,72 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request, mcp bool) (int,
 	defer s.ws.leave()
 	s.m.wsOpen.Inc()
 	defer s.m.wsOpen.Dec()
-	episode := ""
+	var reasonMu sync.Mutex
+	reason := ""
+	endAs := func(why string) {
+		reasonMu.Lock()
+		if reason == "" {
+			reason = why
+		}
+		reasonMu.Unlock()
+	}
 	defer func() {
-		if episode != "" {
-			s.table.remove(episode)
+		endAs("client")
+		s.m.wsClosed.WithLabelValues(reason).Inc()
+	}()
+	// Pings find a peer that vanished without closing; the pong is read by
+	// the loop below, which is always waiting in Read between messages.
+	go func() {
+		tick := time.NewTicker(s.opt.WSPing)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				pctx, pcancel := context.WithTimeout(ctx, s.opt.WSPing)
+				err := c.Ping(pctx)
+				pcancel()
+				if err != nil && ctx.Err() == nil {
+					endAs("dead_peer")
+					c.CloseNow()
+					return
+				}
+			}
 		}
 	}()
+	// An episode a session leaves (by a new reset, or by closing) keeps
+	// its lease, so the grader can still read it; it is nobody's to step.
+	episode := ""
 	if mcp {
-		if st, body := s.oeResetWith(oeResetArgs{}, grader); st == http.StatusOK {
+		if st, body := s.oeResetWith(oeResetArgs{}, who); st == http.StatusOK {
 			episode = body.(*oeObservation).Observation["episode_id"].(string)
 		}
 	}
+	// A session that says nothing for WSIdle (by default its episode's
+	// lease) is closed with a close frame: it would hold a place under the
+	// session cap forever.
+	idle := time.AfterFunc(s.opt.WSIdle, func() {
+		endAs("idle")
+		c.Close(websocket.StatusPolicyViolation, "idle")
+	})
+	defer idle.Stop()
 	for {
 		typ, data, err := c.Read(ctx)
 		if err != nil {
 			return 0, nil // closed or broken: the session ends
 		}
+		if !idle.Reset(s.opt.WSIdle) {
+			return 0, nil // the idle close won the race
+		}
 		if typ != websocket.MessageText {
+			endAs("protocol")
 			wsError(ctx, c, "SESSION_ERROR", "binary frames are not part of the protocol", nil)
 			c.Close(websocket.StatusUnsupportedData, "binary frame")
 			return 0, nil
 		}
 		if mcp {
-			if err := c.Write(ctx, websocket.MessageText, mustJSON(s.rpc(data, episode, grader))); err != nil {
+			if err := c.Write(ctx, websocket.MessageText, mustJSON(s.rpc(data, episode, who))); err != nil {
 				return 0, nil
 			}
 			continue
@@ -492,6 +564,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request, mcp bool) (int,
 			var te *json.UnmarshalTypeError
 			switch {
 			case errors.As(err, &te) && te.Field == "":
+				endAs("protocol")
 				wsError(ctx, c, "SESSION_ERROR", "a message is a JSON object", nil)
 				c.Close(websocket.StatusUnsupportedData, "not an object")
 				return 0, nil
@@ -513,16 +586,12 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request, mcp bool) (int,
 					break
 				}
 			}
-			if episode != "" {
-				s.table.remove(episode)
-				episode = ""
-			}
-			st, body := s.oeResetWith(args, grader)
+			st, body := s.oeResetWith(args, who)
 			if o, isObs := body.(*oeObservation); st == http.StatusOK && isObs {
 				episode = o.Observation["episode_id"].(string)
 				werr = wsSend(ctx, c, "observation", o)
 			} else {
-				werr = wsError(ctx, c, "EXECUTION_ERROR", fmt.Sprintf("%v", messageOf(body)), nil)
+				werr = wsError(ctx, c, "EXECUTION_ERROR", messageOf(body), retryExtra(body))
 			}
 		case "step":
 			var a oeAction
@@ -533,16 +602,18 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request, mcp bool) (int,
 				break
 			}
 			if episode == "" {
-				st, body := s.oeResetWith(oeResetArgs{}, grader)
-				if st == http.StatusOK {
-					episode = body.(*oeObservation).Observation["episode_id"].(string)
+				st, body := s.oeResetWith(oeResetArgs{}, who)
+				if st != http.StatusOK {
+					werr = wsError(ctx, c, "EXECUTION_ERROR", messageOf(body), retryExtra(body))
+					break
 				}
+				episode = body.(*oeObservation).Observation["episode_id"].(string)
 			}
-			st, body := s.oeStepWith(episode, "", &a, grader)
+			st, body := s.oeStepWith(episode, "", &a, who)
 			if o, isObs := body.(*oeObservation); st == http.StatusOK && isObs {
 				werr = wsSend(ctx, c, "observation", o)
 			} else {
-				werr = wsError(ctx, c, "EXECUTION_ERROR", fmt.Sprintf("%v", messageOf(body)), nil)
+				werr = wsError(ctx, c, "EXECUTION_ERROR", messageOf(body), retryExtra(body))
 			}
 		case "state":
 			state := map[string]any{"episode_id": nil, "step_count": 0}
@@ -556,7 +627,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request, mcp bool) (int,
 			c.Close(websocket.StatusNormalClosure, "")
 			return 0, nil
 		case "mcp":
-			werr = wsSend(ctx, c, "mcp", json.RawMessage(mustJSON(s.rpc(m.Data, episode, grader))))
+			werr = wsSend(ctx, c, "mcp", json.RawMessage(mustJSON(s.rpc(m.Data, episode, who))))
 		default:
 			werr = wsError(ctx, c, "UNKNOWN_TYPE", "Unknown message type: "+m.Type, nil)
 		}
@@ -564,6 +635,14 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request, mcp bool) (int,
 			return 0, nil
 		}
 	}
+}
+
+// retryExtra is the retry_after of a 429, for a WebSocket error.
+func retryExtra(body any) map[string]any {
+	if e, ok := body.(*apiError); ok && e.retryAfter > 0 {
+		return map[string]any{"retry_after": retrySeconds(e.retryAfter)}
+	}
+	return nil
 }
 
 func mustJSON(v any) []byte {
@@ -574,10 +653,18 @@ func mustJSON(v any) []byte {
 	return js
 }
 
-func messageOf(body any) any {
+// messageOf is the human message of a failure's body.
+func messageOf(body any) string {
 	switch b := body.(type) {
 	case *apiError:
 		return b.Error.Message
+	case map[string]any: // FastAPI's 422
+		if d, ok := b["detail"].([]any); ok && len(d) > 0 {
+			if m, ok := d[0].(map[string]any); ok {
+				return fmt.Sprint(m["msg"])
+			}
+		}
 	}
-	return body
+	js, _ := json.Marshal(body)
+	return string(js)
 }

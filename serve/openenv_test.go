@@ -54,9 +54,10 @@ func TestOpenEnvConformance(t *testing.T) {
 func TestOpenEnvHTTP(t *testing.T) {
 	_, hs := newServer(t, nil)
 	tk := tasks(t)[0]
+	handle := handleOf(t, hs.URL, tk)
 	for _, grader := range []bool{false, true} {
 		c := client{t: t, base: hs.URL, grader: grader}
-		st, r := c.do("POST", "/reset", map[string]any{"seed": 1, "task": tk.ID})
+		st, r := c.do("POST", "/reset", map[string]any{"seed": 1, "task": handle})
 		if st != 200 || r["done"] != false {
 			t.Fatalf("/reset: %d %v", st, r)
 		}
@@ -138,8 +139,12 @@ func TestOpenEnvJSONRPC(t *testing.T) {
 			t.Errorf("%s: %d %v, want error %v", body, st, r, code)
 		}
 	}
-	_, closed := c.do("POST", "/mcp", fmt.Sprintf(`{"jsonrpc":"2.0","method":"openenv/session/close","params":{"session_id":%q},"id":8}`, sid))
-	if closed["result"].(map[string]any)["closed"] != true {
+	closeSession := fmt.Sprintf(`{"jsonrpc":"2.0","method":"openenv/session/close","params":{"session_id":%q},"id":8}`, sid)
+	if _, refused := c.do("POST", "/mcp", closeSession); refused["error"] == nil || !strings.Contains(fmt.Sprint(refused["error"]), "trainer capability") {
+		t.Errorf("an agent's session/close: %v, want the trainer's refusal", refused)
+	}
+	trainer := client{t: t, base: hs.URL, trainer: true}
+	if _, closed := trainer.do("POST", "/mcp", closeSession); closed["result"].(map[string]any)["closed"] != true {
 		t.Errorf("session/close: %v", closed)
 	}
 }
@@ -172,7 +177,7 @@ func TestOpenEnvWebSocket(t *testing.T) {
 		return out
 	}
 	tk := tasks(t)[0]
-	r := send(fmt.Sprintf(`{"type": "reset", "data": {"seed": 7, "task": %q}}`, tk.ID))
+	r := send(fmt.Sprintf(`{"type": "reset", "data": {"seed": 7, "task": %q}}`, handleOf(t, hs.URL, tk)))
 	if r["type"] != "observation" {
 		t.Fatalf("reset: %v", r)
 	}

@@ -39,7 +39,7 @@ func tasks(t testing.TB) []*rt.Task {
 }
 
 func newServer(t testing.TB, mod func(*serve.Options)) (*serve.Server, *httptest.Server) {
-	opt := serve.Options{Tasks: tasks(t), Versions: eval.Versions{Srezc: "test"}, GraderToken: "grader", TokenKey: []byte("0123456789abcdef0123456789abcdef")}
+	opt := serve.Options{Tasks: tasks(t), Versions: eval.Versions{Srezc: "test"}, GraderToken: "grader", TrainerToken: "trainer", TokenKey: []byte("0123456789abcdef0123456789abcdef")}
 	if mod != nil {
 		mod(&opt)
 	}
@@ -52,10 +52,12 @@ func newServer(t testing.TB, mod func(*serve.Options)) (*serve.Server, *httptest
 	return s, hs
 }
 
+// client is a test's HTTP client: an agent, unless it presents the
+// grader's or the trainer's token.
 type client struct {
-	t      testing.TB
-	base   string
-	grader bool
+	t               testing.TB
+	base            string
+	grader, trainer bool
 }
 
 func (c client) do(method, path string, body any) (int, map[string]any) {
@@ -72,6 +74,9 @@ func (c client) do(method, path string, body any) (int, map[string]any) {
 	req, _ := http.NewRequest(method, c.base+path, rd)
 	if c.grader {
 		req.Header.Set("X-Srezc-Grader-Token", "grader")
+	}
+	if c.trainer {
+		req.Header.Set("X-Srezc-Trainer-Token", "trainer")
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -108,7 +113,7 @@ func actionsOf(t *rt.Task, seed uint64) []string {
 // replay with the same actions: the expert's plan and a random agent's.
 func TestRepliesMatchReplay(t *testing.T) {
 	_, hs := newServer(t, nil)
-	c := client{t: t, base: hs.URL, grader: true}
+	c := client{t: t, base: hs.URL, grader: true, trainer: true}
 	for _, tk := range tasks(t) {
 		for i, actions := range [][]string{tk.Expert, actionsOf(tk, 3)} {
 			seed := uint64(1 + i)
@@ -150,15 +155,20 @@ func TestRepliesMatchReplay(t *testing.T) {
 	}
 }
 
-// What an agent-side reply carries: no reward, no components, no task id.
+// What an agent-side reply carries: no reward, no components, no task id,
+// no replay token.
 func TestAgentViewHidesTheGrader(t *testing.T) {
 	_, hs := newServer(t, nil)
 	c := client{t: t, base: hs.URL}
 	tk := tasks(t)[0]
-	_, rep := c.do("POST", "/v1/episodes", map[string]any{"task": tk.ID, "seed": 1, "id": "x"})
-	_, rep = c.do("POST", "/v1/episodes/x/step", map[string]any{"step": 1, "action": tk.Expert[0]})
+	st, rep := c.do("POST", "/v1/episodes", map[string]any{"task": handleOf(t, hs.URL, tk), "seed": 1})
+	if st != http.StatusCreated {
+		t.Fatalf("an agent's create by handle: %d %v", st, rep)
+	}
+	id := rep["episode"].(string)
+	_, rep = c.do("POST", "/v1/episodes/"+id+"/step", map[string]any{"step": 1, "action": tk.Expert[0]})
 	js, _ := json.Marshal(rep)
-	for _, bad := range []string{"grader", "reward", "components", tk.ID, `"difficulty"`, `"split"`} {
+	for _, bad := range []string{"grader", "reward", "components", tk.ID, `"difficulty"`, `"split"`, `"token"`} {
 		if strings.Contains(string(js), bad) {
 			t.Errorf("an agent-side reply holds %q: %s", bad, js)
 		}
@@ -168,13 +178,27 @@ func TestAgentViewHidesTheGrader(t *testing.T) {
 	if strings.Contains(string(js), tk.ID) || strings.Contains(string(js), "difficulty") {
 		t.Errorf("the public catalogue shows grader fields")
 	}
-	if st, _ := c.do("GET", "/v1/grader/episodes/x", nil); st != http.StatusForbidden {
+	if st, _ := c.do("GET", "/v1/grader/episodes/"+id, nil); st != http.StatusForbidden {
 		t.Errorf("the grader view without its token: %d, want 403", st)
 	}
 	_, hs2 := newServer(t, func(o *serve.Options) { o.GraderToken = "" })
 	if st, _ := (client{t: t, base: hs2.URL, grader: true}).do("GET", "/v1/grader/tasks", nil); st != http.StatusNotFound {
 		t.Errorf("the grader view of a server without one: %d, want 404", st)
 	}
+}
+
+// handleOf is a task's handle, as the grader's catalogue pairs it with
+// the task's id.
+func handleOf(t testing.TB, base string, tk *rt.Task) string {
+	t.Helper()
+	_, cat := (client{t: t, base: base, grader: true}).do("GET", "/v1/grader/tasks", nil)
+	for _, x := range cat["tasks"].([]any) {
+		if m := x.(map[string]any); m["id"] == tk.ID {
+			return m["handle"].(string)
+		}
+	}
+	t.Fatalf("no handle for %s", tk.ID)
+	return ""
 }
 
 // Two replicas sharing a key, with steps alternating between them and
@@ -187,8 +211,8 @@ func TestTokensAcrossReplicas(t *testing.T) {
 	_, single := newServer(t, nil)
 	tk := tasks(t)[3]
 	actions := actionsOf(tk, 5)
-	replicas := []client{{t: t, base: a.URL, grader: true}, {t: t, base: b.URL, grader: true}}
-	one := client{t: t, base: single.URL, grader: true}
+	replicas := []client{{t: t, base: a.URL, grader: true, trainer: true}, {t: t, base: b.URL, grader: true, trainer: true}}
+	one := client{t: t, base: single.URL, grader: true, trainer: true}
 	_, r1 := replicas[0].do("POST", "/v1/episodes", map[string]any{"task": tk.ID, "seed": 9, "id": "rr"})
 	one.do("POST", "/v1/episodes", map[string]any{"task": tk.ID, "seed": 9, "id": "rr"})
 	token := r1["token"].(string)
@@ -209,7 +233,7 @@ func TestTokensAcrossReplicas(t *testing.T) {
 		}
 		token = rep["token"].(string)
 		if k == 1 {
-			st, rep := (client{t: t, base: other.URL}).do("POST", "/v1/episodes/rr/step", map[string]any{"step": k + 2, "action": act, "token": token})
+			st, rep := (client{t: t, base: other.URL, trainer: true}).do("POST", "/v1/episodes/rr/step", map[string]any{"step": k + 2, "action": act, "token": token})
 			if st != http.StatusBadRequest || !strings.Contains(fmt.Sprint(rep), "not one this server's key sealed") {
 				t.Fatalf("a replica with another key took the token: %d %v", st, rep)
 			}
@@ -235,7 +259,7 @@ func TestTokensAcrossReplicas(t *testing.T) {
 // at is intact afterwards.
 func TestFaults(t *testing.T) {
 	_, hs := newServer(t, func(o *serve.Options) { o.MaxBody = 4096 })
-	c := client{t: t, base: hs.URL, grader: true}
+	c := client{t: t, base: hs.URL, grader: true, trainer: true}
 	tk := tasks(t)[0]
 	c.do("POST", "/v1/episodes", map[string]any{"task": tk.ID, "seed": 1, "id": "f"})
 	cases := []struct {
@@ -261,6 +285,7 @@ func TestFaults(t *testing.T) {
 	}
 	for _, k := range cases {
 		req, _ := http.NewRequest(k.method, hs.URL+k.path, bodyOf(k.body))
+		req.Header.Set("X-Srezc-Trainer-Token", "trainer")
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatalf("%s: %v", k.name, err)
@@ -357,7 +382,7 @@ func TestLeases(t *testing.T) {
 	var mu sync.Mutex
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	s, hs := newServer(t, func(o *serve.Options) { o.Capacity = 2; o.TTL = time.Minute; o.Now = clock })
-	c := client{t: t, base: hs.URL}
+	c := client{t: t, base: hs.URL, trainer: true}
 	tk := tasks(t)[0]
 	for _, id := range []string{"a", "b"} {
 		if st, _ := c.do("POST", "/v1/episodes", map[string]any{"task": tk.ID, "id": id}); st != 201 {
@@ -365,6 +390,7 @@ func TestLeases(t *testing.T) {
 		}
 	}
 	req, _ := http.NewRequest("POST", hs.URL+"/v1/episodes", strings.NewReader(`{"task":"`+tk.ID+`","id":"c"}`))
+	req.Header.Set("X-Srezc-Trainer-Token", "trainer")
 	resp, _ := http.DefaultClient.Do(req)
 	resp.Body.Close()
 	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "60" {
@@ -387,7 +413,7 @@ func TestLeases(t *testing.T) {
 // actions and play on exactly as if they had stayed.
 func TestPoolEviction(t *testing.T) {
 	_, small := newServer(t, func(o *serve.Options) { o.Pool = 1 })
-	c := client{t: t, base: small.URL, grader: true}
+	c := client{t: t, base: small.URL, grader: true, trainer: true}
 	ts := tasks(t)[:4]
 	plans := make([][]string, len(ts))
 	for i, tk := range ts {
@@ -417,7 +443,7 @@ func TestPoolEviction(t *testing.T) {
 // identical replies; forking goes back to an earlier step.
 func TestBatchAndFork(t *testing.T) {
 	_, hs := newServer(t, nil)
-	c := client{t: t, base: hs.URL}
+	c := client{t: t, base: hs.URL, trainer: true}
 	tk := tasks(t)[2]
 	st, out := c.do("POST", "/v1/batch/episodes", map[string]any{"group": map[string]any{"task": tk.ID, "seed": 4, "count": 8, "id": "g"}})
 	if st != 200 || len(out["episodes"].([]any)) != 8 {
@@ -454,7 +480,7 @@ func TestBatchAndFork(t *testing.T) {
 // what encoding/json would have written.
 func TestReplyEncoding(t *testing.T) {
 	_, hs := newServer(t, nil)
-	c := client{t: t, base: hs.URL}
+	c := client{t: t, base: hs.URL, trainer: true}
 	tk := tasks(t)[1]
 	c.do("POST", "/v1/episodes", map[string]any{"task": tk.ID, "id": "enc"})
 	for k, a := range append([]string{"not an action", `inspect_logs("a \"quoted\" \u00e9 <b>&amp; name")`}, tk.Expert...) {

@@ -1,18 +1,28 @@
 // Package serve is srezc's environment server: a JSON HTTP API over a
-// compiled suite for trainers (episodes you create, step, observe, fork and
-// close, one at a time or in groups), an OpenEnv-compatible face for
-// OpenEnv clients, and Prometheus metrics. Every reply carries a replay
-// token, so replicas sharing a key need no sticky sessions: the episode
-// table is only a cache.
+// compiled suite (episodes you create, step, observe, fork and close, one
+// at a time or in groups), an OpenEnv-compatible face for OpenEnv clients,
+// and Prometheus metrics.
 //
-// What an agent may see and what a grader reads are separate: episode
-// replies carry observations only; rewards, components, records and the
-// task's identity come back only to requests that present the grader
-// token, and only when the server was started with one.
+// Three roles, each a header the server compares in constant time:
+//
+//   - An agent (no credential beyond the optional API bearer) can only
+//     step forward: it names tasks by opaque handle or split, gets
+//     server-drawn episode ids (bearer capabilities; a WebSocket's episodes
+//     belong to its connection), and sees observations only. No replay
+//     token, no rewind, fork, close or chosen id.
+//   - A trainer (X-Srezc-Trainer-Token) also gets the replay token in every
+//     reply and may resume or rewind from it, fork, close, choose ids and
+//     name tasks by author id. Tokens let replicas sharing a key serve
+//     trainers without sticky sessions: for them the table is a cache.
+//   - A grader (X-Srezc-Grader-Token) reads rewards, components, records,
+//     the task's identity and every branch a rewind left behind.
 package serve
 
 import (
+	"crypto/hkdf"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
@@ -52,6 +62,19 @@ type Options struct {
 	// GraderToken enables the grader view for requests that present it in
 	// the X-Srezc-Grader-Token header.
 	GraderToken string
+	// TrainerToken enables the trainer's capabilities (replay tokens,
+	// resume, rewind, fork, close, chosen ids, author ids) for requests
+	// that present it in the X-Srezc-Trainer-Token header; empty turns
+	// them off.
+	TrainerToken string
+	// MaxAction bounds one action's text in bytes (a step's action, or a
+	// tool call rendered as text): every action is folded into the replay
+	// token and replayed on rebuilds.
+	MaxAction int
+	// WSIdle closes a WebSocket session that has sent nothing for that
+	// long (default: TTL, when its episode's lease runs out too); WSPing is
+	// how often the server pings a session to find dead peers.
+	WSIdle, WSPing time.Duration
 	// MaxBody bounds a request body in bytes.
 	MaxBody int64
 	// Now is the clock of leases (tests set it); nothing an episode
@@ -76,6 +99,9 @@ type Server struct {
 	unseen    map[string]bool
 	table     *table
 	seal      *sealer
+	// handleKey keys task handles: derived from the token key, so replicas
+	// sharing it give tasks the same handles.
+	handleKey []byte
 	mux       *http.ServeMux
 	reg       *prometheus.Registry
 	m         metrics
@@ -97,6 +123,7 @@ type metrics struct {
 	forks     prometheus.Counter
 	closed    prometheus.Counter
 	batchSize prometheus.Histogram
+	wsClosed  *prometheus.CounterVec
 }
 
 // New builds a server over opt.Tasks.
@@ -119,17 +146,37 @@ func New(opt Options) (*Server, error) {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	seal, err := newSealer(opt.TokenKey)
+	if opt.MaxAction <= 0 {
+		opt.MaxAction = 4096
+	}
+	if opt.WSIdle <= 0 {
+		opt.WSIdle = opt.TTL
+	}
+	if opt.WSPing <= 0 {
+		opt.WSPing = 30 * time.Second
+	}
+	secret := opt.TokenKey
+	if len(secret) == 0 {
+		secret = make([]byte, 32)
+		if _, err := rand.Read(secret); err != nil {
+			return nil, err
+		}
+	}
+	seal, err := newSealer(secret)
+	if err != nil {
+		return nil, err
+	}
+	handleKey, err := hkdf.Key(sha256.New, secret, nil, "srezc task handle v1", 32)
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{opt: opt, tasks: opt.Tasks, byID: map[string]*rt.Task{}, byHash: map[string]*rt.Task{}, handles: map[string]*rt.Task{},
-		suite: rt.SuiteHash(opt.Tasks), specs: map[*rt.Task][]agents.ToolSpec{}, seal: seal, mux: http.NewServeMux(), reg: prometheus.NewRegistry()}
+		suite: rt.SuiteHash(opt.Tasks), specs: map[*rt.Task][]agents.ToolSpec{}, seal: seal, handleKey: handleKey, mux: http.NewServeMux(), reg: prometheus.NewRegistry()}
 	s.toolSpecs, s.intros, s.unseen = map[string]agents.ToolSpec{}, map[*rt.Task]string{}, eval.UnseenIncidents(opt.Tasks)
 	for _, t := range opt.Tasks {
 		s.byID[t.ID] = t
 		s.byHash[t.Hash] = t
-		s.handles[handle(t)] = t
+		s.handles[s.handle(t)] = t
 		s.specs[t] = eval.TaskToolSpecs(t)
 		for _, sp := range s.specs[t] {
 			if _, ok := s.toolSpecs[sp.Name]; !ok {
@@ -143,12 +190,19 @@ func New(opt Options) (*Server, error) {
 	s.table = newTable(opt.Capacity, opt.Pool, opt.TTL, opt.Now)
 	s.ws = newWSSessions(s)
 	s.registerMetrics()
+	s.table.onRebuild = s.m.replays.Inc
 	s.routes()
 	return s, nil
 }
 
-// handle is a task's opaque public name: a prefix of its hash.
-func handle(t *rt.Task) string { return "t-" + t.Hash[:16] }
+// handle is a task's opaque public name: an HMAC of its hash under the
+// deployment's key, so that nobody without the key can map a handle to
+// the task's id or hash (a prefix of the public hash could be).
+func (s *Server) handle(t *rt.Task) string {
+	m := hmac.New(sha256.New, s.handleKey)
+	m.Write([]byte(t.Hash))
+	return "t-" + hex.EncodeToString(m.Sum(nil)[:12])
+}
 
 func (s *Server) registerMetrics() {
 	s.m.live = prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "srezc_episodes_live", Help: "Leased episodes."}, func() float64 { return float64(s.table.live()) })
@@ -166,8 +220,9 @@ func (s *Server) registerMetrics() {
 	s.m.wsOpen = prometheus.NewGauge(prometheus.GaugeOpts{Name: "srezc_websocket_sessions", Help: "Open OpenEnv WebSocket sessions."})
 	s.m.panics = prometheus.NewCounter(prometheus.CounterOpts{Name: "srezc_handler_panics_total", Help: "Handler panics turned into 500s."})
 	s.m.batchSize = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "srezc_batch_size", Help: "Items per batch request.", Buckets: prometheus.ExponentialBuckets(1, 2, 10)})
+	s.m.wsClosed = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "srezc_websocket_closed_total", Help: "OpenEnv WebSocket sessions ended, by reason (client, idle, dead_peer, capacity, protocol)."}, []string{"reason"})
 	s.reg.MustRegister(s.m.live, s.m.created, s.m.steps, s.m.rejected, s.m.latency, s.m.requests, s.m.replays, s.m.resumes, s.m.forks,
-		s.m.closed, s.m.expired, s.m.wsOpen, s.m.panics, s.m.batchSize, prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+		s.m.closed, s.m.expired, s.m.wsOpen, s.m.panics, s.m.batchSize, s.m.wsClosed, prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
 }
 
 // Handler is the server's HTTP handler.
@@ -211,6 +266,9 @@ func (s *Server) route(pattern, name string, public bool, h func(w http.Response
 		if status >= 400 {
 			s.m.rejected.WithLabelValues(reason(status)).Inc()
 		}
+		if e, ok := body.(*apiError); ok && e.retryAfter > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(retrySeconds(e.retryAfter)))
+		}
 		writeJSON(w, status, body)
 	})
 }
@@ -243,19 +301,55 @@ func bearer(r *http.Request, token string) bool {
 // grader reports whether r presents the grader token (and the server has
 // one).
 func (s *Server) grader(r *http.Request) bool {
-	if s.opt.GraderToken == "" {
-		return false
-	}
-	got := r.Header.Get("X-Srezc-Grader-Token")
-	return subtle.ConstantTimeCompare([]byte(got), []byte(s.opt.GraderToken)) == 1
+	return presents(r, "X-Srezc-Grader-Token", s.opt.GraderToken)
 }
 
-// apiError is the body of every error reply.
+// trainer reports whether r presents the trainer token (and the server has
+// one).
+func (s *Server) trainer(r *http.Request) bool {
+	return presents(r, "X-Srezc-Trainer-Token", s.opt.TrainerToken)
+}
+
+func presents(r *http.Request, header, secret string) bool {
+	if secret == "" {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(r.Header.Get(header)), []byte(secret)) == 1
+}
+
+// caller is who a request acts as: what it may do and see.
+type caller struct {
+	grader, trainer bool
+	// owner is the WebSocket connection a request comes over; episodes it
+	// creates are its own. Over plain HTTP it is empty: the episode id,
+	// drawn by the server, is the capability.
+	owner string
+}
+
+func (s *Server) callerOf(r *http.Request) caller {
+	return caller{grader: s.grader(r), trainer: s.trainer(r)}
+}
+
+// mayUse reports whether c may act on e: its own, an HTTP episode whose
+// id it holds, or anything for a trainer or grader.
+func (c caller) mayUse(e *episode) bool {
+	return c.trainer || c.grader || e.owner == "" || e.owner == c.owner
+}
+
+const trainerOnly = "is a trainer capability: it needs the X-Srezc-Trainer-Token header (an agent under evaluation only steps forward)"
+
+func forbidden(what string) (int, *apiError) {
+	return http.StatusForbidden, errBody(http.StatusForbidden, what+" "+trainerOnly)
+}
+
+// apiError is the body of every error reply. retryAfter, when set, goes
+// out as the Retry-After header (or a batch item's retry_after).
 type apiError struct {
 	Error struct {
 		Status  int    `json:"status"`
 		Message string `json:"message"`
 	} `json:"error"`
+	retryAfter time.Duration
 }
 
 func errBody(status int, msg string) *apiError {
@@ -263,6 +357,16 @@ func errBody(status int, msg string) *apiError {
 	e.Error.Status, e.Error.Message = status, msg
 	return e
 }
+
+// busy is the 429 of a full server, saying when a lease runs out.
+func (s *Server) busy(wait time.Duration) *apiError {
+	e := errBody(http.StatusTooManyRequests, fmt.Sprintf("the server holds %d episodes, its capacity; close some, or retry after %s", s.opt.Capacity, wait.Round(time.Second)))
+	e.retryAfter = max(wait, time.Second)
+	return e
+}
+
+// retrySeconds rounds a wait up to whole seconds, as Retry-After counts.
+func retrySeconds(d time.Duration) int { return int((d + time.Second - 1) / time.Second) }
 
 func writeJSON(w http.ResponseWriter, status int, body any) {
 	if r, ok := body.(*Reply); ok && r.Grader == nil {
@@ -323,24 +427,28 @@ func (s *Server) toolSchemas(t *rt.Task) []llm.Tool {
 	return llm.Schemas(s.specs[t], services)
 }
 
-// pickTask finds the task a create request names: an author id, an opaque
-// handle or a full hash (task), or a split (the seed picks among its tasks,
-// in suite order).
-func (s *Server) pickTask(task, split string, seed uint64) (*rt.Task, string) {
+// pickTask finds the task a create request names: an opaque handle
+// (task), or for a trainer also an author id or a full hash, or a split
+// (the seed picks among its tasks, in suite order). An agent naming a
+// task by author id gets the same answer as for a name that exists
+// nowhere, so the route is no oracle for guessed ids.
+func (s *Server) pickTask(task, split string, seed uint64, trainer bool) (*rt.Task, string) {
 	switch {
 	case task != "" && split != "":
 		return nil, "give task or split, not both"
 	case task != "":
-		if t := s.byID[task]; t != nil {
-			return t, ""
-		}
 		if t := s.handles[task]; t != nil {
 			return t, ""
 		}
-		if t := s.byHash[task]; t != nil {
-			return t, ""
+		if trainer {
+			if t := s.byID[task]; t != nil {
+				return t, ""
+			}
+			if t := s.byHash[task]; t != nil {
+				return t, ""
+			}
 		}
-		return nil, fmt.Sprintf("no task %q in this suite (GET /v1/tasks lists them)", task)
+		return nil, fmt.Sprintf("no task %q in this suite (GET /v1/tasks lists the handles)", task)
 	case split != "":
 		var in []*rt.Task
 		for _, t := range s.tasks {

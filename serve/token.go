@@ -16,7 +16,8 @@ import (
 // A replay token is an episode's state, sealed so that any replica holding
 // the same key can continue the episode and nobody else can read or forge
 // it. The state is the episode as a fold: its id, its task's hash, its seed
-// and the actions played so far. An episode is a pure function of these
+// and the actions played so far; and, for the grader, where a fork came
+// from and the branches rewinds abandoned. An episode is a pure function of these
 // (DESIGN: determinism), so replaying them rebuilds it exactly; and they
 // take a few hundred bytes where the slot snapshot (MarshalState) takes
 // 28 KB, which every reply would carry.
@@ -30,7 +31,7 @@ type sealer struct {
 	mac  []byte
 }
 
-const tokenVersion = 1
+const tokenVersion = 2
 
 // tokenEncoding is strict so that a token has one spelling: unpadded
 // base64 otherwise ignores the spare bits of the last character, and two
@@ -69,6 +70,10 @@ type tokenState struct {
 	Hash    string
 	Seed    uint64
 	Actions []string
+	// Origin is "EPISODE@STEP" for a fork; Abandoned are the action lists
+	// of the branches rewinds left, oldest first.
+	Origin    string
+	Abandoned [][]string
 }
 
 func (s *sealer) seal(st *tokenState) string {
@@ -81,9 +86,17 @@ func (s *sealer) seal(st *tokenState) string {
 	str(st.Episode)
 	str(st.Hash)
 	plain = binary.AppendUvarint(plain, st.Seed)
-	plain = binary.AppendUvarint(plain, uint64(len(st.Actions)))
-	for _, a := range st.Actions {
-		str(a)
+	list := func(xs []string) {
+		plain = binary.AppendUvarint(plain, uint64(len(xs)))
+		for _, a := range xs {
+			str(a)
+		}
+	}
+	list(st.Actions)
+	str(st.Origin)
+	plain = binary.AppendUvarint(plain, uint64(len(st.Abandoned)))
+	for _, b := range st.Abandoned {
+		list(b)
 	}
 	m := hmac.New(sha256.New, s.mac)
 	m.Write(plain)
@@ -128,14 +141,27 @@ func (s *sealer) open(token string) (*tokenState, error) {
 		r = r[l:]
 		return x
 	}
+	list := func() []string {
+		count := uv()
+		if count > uint64(len(r)) {
+			bad = true
+		}
+		var out []string
+		for i := uint64(0); i < count && !bad; i++ {
+			out = append(out, str())
+		}
+		return out
+	}
 	st := &tokenState{Episode: str(), Hash: str()}
 	st.Seed = uv()
-	count := uv()
-	if count > uint64(len(r)) {
+	st.Actions = list()
+	st.Origin = str()
+	branches := uv()
+	if branches > uint64(len(r)) {
 		bad = true
 	}
-	for i := uint64(0); i < count && !bad; i++ {
-		st.Actions = append(st.Actions, str())
+	for i := uint64(0); i < branches && !bad; i++ {
+		st.Abandoned = append(st.Abandoned, list())
 	}
 	if bad || len(r) != 0 {
 		return nil, errBadToken

@@ -6,8 +6,10 @@
 package suitegen
 
 import (
+	"crypto/hkdf"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -67,7 +69,7 @@ func Build(m *lang.Module, spec *lang.SuiteSpec, workers int, secret string) (*S
 		nTest = int(float64(spec.Tasks)*spec.Splits["test"]/total + 0.5)
 	}
 	public := func(v *lang.Variant) bool { return !spec.Reserved(v) }
-	tasks, err := s.draw(m, workers, uint64(spec.Seed), spec.Tasks-nTest, public)
+	tasks, err := s.draw(m, workers, uint64(spec.Seed), spec.Tasks-nTest, public, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -77,19 +79,24 @@ func Build(m *lang.Module, spec *lang.SuiteSpec, workers int, secret string) (*S
 		if spec.Reserve == "" {
 			reserved = nil
 		}
-		test, err := s.draw(m, workers, binary.LittleEndian.Uint64(sum[:8]), nTest, reserved)
+		// The held-out ids are keyed with the secret: an unkeyed id could
+		// be recomputed over the public space and would name its answer.
+		idKey := HeldOutIDKey(secret)
+		test, err := s.draw(m, workers, binary.LittleEndian.Uint64(sum[:8]), nTest, reserved, idKey)
 		if err != nil {
 			return nil, err
 		}
 		shares := map[string]float64{"train": spec.Splits["train"], "dev": spec.Splits["dev"]}
 		assignSplits(tasks, shares)
+		// A variant drawn for both is public: the ids differ (the
+		// held-out one is keyed), the behaviour does not.
 		seen := map[string]bool{}
 		for _, t := range tasks {
-			seen[t.Task.Hash] = true
+			seen[behaviour(t.Task)] = true
 		}
 		tag := "heldout:" + spec.SecretHash[:16]
 		for _, t := range test {
-			if seen[t.Task.Hash] {
+			if seen[behaviour(t.Task)] {
 				continue
 			}
 			t.Incident.Tags = append(t.Incident.Tags, "heldout", tag)
@@ -142,7 +149,27 @@ func Build(m *lang.Module, spec *lang.SuiteSpec, workers int, secret string) (*S
 // draw samples certified, distinct variants of the spec's mutations with
 // a seed, keeping those keep accepts (nil: all), shuffles them with the
 // seed and returns n of them.
-func (s *Suite) draw(m *lang.Module, workers int, seed uint64, n int, keep func(*lang.Variant) bool) ([]*Task, error) {
+// HeldOutIDKey is the key of held-out variant ids, derived from the
+// secret seed: the same secret gives the same ids, and without it they
+// cannot be mapped back to their variants.
+func HeldOutIDKey(secret string) []byte {
+	key, err := hkdf.Key(sha256.New, []byte(secret), nil, "srezc held-out variant id v1", 32)
+	if err != nil {
+		panic(err) // only for a key length SHA-256 cannot give
+	}
+	return key
+}
+
+// behaviour identifies what a task does, whatever its id.
+func behaviour(t *runtime.Task) string {
+	if t.Behaviour != "" {
+		return t.Behaviour
+	}
+	body := runtime.BodyHash(t)
+	return hex.EncodeToString(body[:])
+}
+
+func (s *Suite) draw(m *lang.Module, workers int, seed uint64, n int, keep func(*lang.Variant) bool, idKey []byte) ([]*Task, error) {
 	spec := s.Spec
 	var muts []*lang.Mutation
 	sizes := map[string]int{}
@@ -181,7 +208,7 @@ func (s *Suite) draw(m *lang.Module, workers int, seed uint64, n int, keep func(
 		whole := 0
 		m.Space(mu, func(*lang.Variant) bool { whole++; return true })
 		ask := min(whole, (want*whole+sizes[mu.Name]-1)/sizes[mu.Name])
-		compiler.Mutate(m, mu, compiler.MutateOptions{Sample: ask, Seed: muSeed, Workers: workers}, func(v *compiler.Variant) {
+		compiler.Mutate(m, mu, compiler.MutateOptions{Sample: ask, Seed: muSeed, Workers: workers, IDKey: idKey}, func(v *compiler.Variant) {
 			switch {
 			case keep != nil && !keep(&v.Variant):
 			case v.DuplicateOf != "":

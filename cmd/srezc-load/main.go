@@ -5,6 +5,14 @@
 //
 //	srezc-load -url http://127.0.0.1:8080 -c 64 -d 30s
 //
+// With -mcp URL it churns sessions of srezc mcp --http instead (the MCP
+// soak): open, a few tool calls, close, and every -abandon-th session
+// left without a word for the server to reap.
+//
+// It acts as a trainer (chosen episode ids, closes, replay tokens) when
+// SREZC_TRAINER_TOKEN holds the server's trainer token; an agent's
+// requests can do none of that.
+//
 // Pin it and the server to separate cores to measure the server:
 //
 //	taskset -c 0 srezc serve --addr 127.0.0.1:8080 &
@@ -31,7 +39,15 @@ func main() {
 	dur := flag.Duration("d", 30*time.Second, "duration")
 	episodes := flag.Int("episodes", 0, "create this many episodes first and keep them live (memory test), then exit")
 	token := flag.Bool("token", false, "send the replay token with each step (as a client of several replicas does)")
+	mcpURL := flag.String("mcp", "", "churn MCP sessions of srezc mcp --http at this URL (http://HOST:PORT/mcp) instead")
+	abandon := flag.Int("abandon", 4, "with -mcp, walk away from every N-th session without closing it")
 	flag.Parse()
+	if *mcpURL != "" {
+		os.Exit(churnMCP(*mcpURL, *conns, *dur, *abandon))
+	}
+	if tok := os.Getenv("SREZC_TRAINER_TOKEN"); tok != "" {
+		http.DefaultTransport = &trainerTransport{base: http.DefaultTransport, token: tok}
+	}
 	if *episodes > 0 {
 		os.Exit(fill(*url, *episodes))
 	}
@@ -49,7 +65,11 @@ func main() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1, MaxConnsPerHost: 1}}
+			var rt http.RoundTripper = &http.Transport{MaxIdleConnsPerHost: 1, MaxConnsPerHost: 1}
+			if tt, ok := http.DefaultTransport.(*trainerTransport); ok {
+				rt = &trainerTransport{base: rt, token: tt.token}
+			}
+			hc := &http.Client{Transport: rt}
 			for ep := 0; time.Now().Before(deadline); ep++ {
 				id := fmt.Sprintf("load-%d-%d", c, ep)
 				var rep reply
@@ -207,4 +227,16 @@ func fill(url string, n int) int {
 		return 1
 	}
 	return 0
+}
+
+// trainerTransport presents the trainer token on every request.
+type trainerTransport struct {
+	base  http.RoundTripper
+	token string
+}
+
+func (t *trainerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("X-Srezc-Trainer-Token", t.token)
+	return t.base.RoundTrip(r)
 }

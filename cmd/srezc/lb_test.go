@@ -68,6 +68,7 @@ func lbPost(t *testing.T, url string, body any) lbReply {
 	js, _ := json.Marshal(body)
 	req, _ := http.NewRequest("POST", url, bytes.NewReader(js))
 	req.Header.Set("X-Srezc-Grader-Token", "g")
+	req.Header.Set("X-Srezc-Trainer-Token", "tr")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +110,7 @@ func TestReplicasBehindNginx(t *testing.T) {
 		}
 		t.Fatal("nginx is not installed")
 	}
-	env := []string{"SREZC_TOKEN_KEY=a key both replicas share, 32+ bytes", "SREZC_GRADER_TOKEN=g"}
+	env := []string{"SREZC_TOKEN_KEY=a key both replicas share, 32+ bytes", "SREZC_GRADER_TOKEN=g", "SREZC_TRAINER_TOKEN=tr"}
 	a, b := startServe(t, nil, env...), startServe(t, nil, env...)
 	// The single server runs from a compiled suite file, with no sources.
 	dir := t.TempDir()
@@ -141,6 +142,7 @@ http {
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_set_header X-Srezc-Grader-Token $http_x_srezc_grader_token;
+      proxy_set_header X-Srezc-Trainer-Token $http_x_srezc_trainer_token;
     }
   }
 }

@@ -77,6 +77,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--url", default=os.environ.get("SREZC_URL", "http://127.0.0.1:8080"))
     ap.add_argument("--grader-token", default=os.environ.get("SREZC_GRADER_TOKEN"))
     ap.add_argument("--api-token", default=os.environ.get("SREZC_API_TOKEN"))
+    ap.add_argument("--trainer-token", default=os.environ.get("SREZC_TRAINER_TOKEN"),
+                    help="the server's trainer token: groups with ids, so a retried creation is the same group")
     ap.add_argument("--tasks", default="", help="comma-separated task ids or handles (default: the first --n-tasks of the catalogue)")
     ap.add_argument("--n-tasks", type=int, default=3)
     ap.add_argument("--seeds", default="0,1", help="comma-separated seeds; each (task, seed) is a prompt")
@@ -87,7 +89,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         print("grpo_rollout: returns come from the grader view: pass --grader-token (or set SREZC_GRADER_TOKEN)", file=sys.stderr)
         return 2
 
-    client = Client(a.url, api_token=a.api_token, grader_token=a.grader_token)
+    client = Client(a.url, api_token=a.api_token, grader_token=a.grader_token, trainer_token=a.trainer_token or None)
     tasks = [t for t in a.tasks.split(",") if t] or [t["handle"] for t in client.tasks()[:a.n_tasks]]
     seeds = [int(s) for s in a.seeds.split(",") if s]
     policy = ToyPolicy(random.Random(a.policy_seed))

@@ -1,12 +1,17 @@
 """A client for `srezc serve`'s JSON HTTP API (standard library only).
 
 One Client keeps one keep-alive connection per thread, tracks each
-episode's step index and latest replay token, sends the token with every
-step (so any replica sharing the token key can serve it) and retries
-connection errors, 5xx and 429 (honouring Retry-After). Retrying is safe:
-a step names its index and a retry of the step just taken returns the same
-reply; creations and forks carry a client-drawn id, so a retried creation
-returns the same episode.
+episode's step index and retries connection errors, 5xx and 429
+(honouring Retry-After). Retrying a step is safe: a step names its index
+and a retry of the step just taken returns the same reply.
+
+With the trainer token (X-Srezc-Trainer-Token, the server's
+SREZC_TRAINER_TOKEN) the client is a trainer's: it tracks each episode's
+latest replay token and sends it with every step (so any replica sharing
+the token key can serve it), may fork, close and name tasks by author id,
+and creations carry a client-drawn id, so a retried creation returns the
+same episode. Without it the client is an agent's: it only steps forward,
+names tasks by handle (catalogue()) or split, and the server draws ids.
 """
 
 from __future__ import annotations
@@ -114,7 +119,7 @@ class Client:
     """
 
     def __init__(self, base_url: str, api_token: Optional[str] = None, grader_token: Optional[str] = None,
-                 timeout: float = 30.0, retries: int = 5, backoff: float = 0.2, max_backoff: float = 10.0,
+                 trainer_token: Optional[str] = None, timeout: float = 30.0, retries: int = 5, backoff: float = 0.2, max_backoff: float = 10.0,
                  max_retry_after: float = 60.0):
         u = urlsplit(base_url)
         if u.scheme not in ("http", "https") or not u.hostname:
@@ -126,6 +131,7 @@ class Client:
         self._prefix = u.path.rstrip("/")
         self.api_token = api_token
         self.grader_token = grader_token
+        self.trainer_token = trainer_token
         self.timeout = timeout
         self.retries = retries
         self.backoff = backoff
@@ -175,6 +181,8 @@ class Client:
             headers["Authorization"] = "Bearer " + self.api_token
         if self.grader_token:
             headers["X-Srezc-Grader-Token"] = self.grader_token
+        if self.trainer_token:
+            headers["X-Srezc-Trainer-Token"] = self.trainer_token
         attempt = 0
         while True:
             attempt += 1
@@ -272,24 +280,30 @@ class Client:
 
     def create(self, task: Optional[str] = None, split: Optional[str] = None, seed: int = 0,
                id: Optional[str] = None) -> Reply:
-        """Creates an episode of a task (id, handle or hash) or of a split
-        (the seed picks the task). Without an id the client draws one, so a
-        retried creation is the same episode."""
-        body = _create_body(task, split, seed, id or _new_id())
+        """Creates an episode of a task (a handle; for a trainer also an id
+        or hash) or of a split (the seed picks the task). A trainer's client
+        draws an id when none is given, so a retried creation is the same
+        episode; an agent's gets the server's."""
+        body = _create_body(task, split, seed, id or self._drawn_id())
         return self._track(Reply.from_json(self._request("POST", "/v1/episodes", body)))
 
     def create_batch(self, specs: Iterable[Mapping[str, Any]]) -> List[Reply]:
         """Creates several episodes at once, each spec a dict of create()'s
         arguments (task or split, seed, id)."""
-        reqs = [_create_body(s.get("task"), s.get("split"), s.get("seed", 0), s.get("id") or _new_id()) for s in specs]
+        reqs = [_create_body(s.get("task"), s.get("split"), s.get("seed", 0), s.get("id") or self._drawn_id()) for s in specs]
         return self._batch_create({"episodes": reqs})
 
     def create_group(self, task: str, seed: int, count: int, id: Optional[str] = None) -> List[Reply]:
         """Creates `count` episodes of one task and seed (a GRPO group),
         with ids ID-0 ... ID-(count-1)."""
-        g = _create_body(task, None, seed, id or _new_id())
+        g = _create_body(task, None, seed, id or self._drawn_id())
         g["count"] = count
         return self._batch_create({"group": g})
+
+    def _drawn_id(self) -> Optional[str]:
+        # Choosing an id is the trainer's; an agent's episodes get the
+        # server's ids.
+        return _new_id() if self.trainer_token else None
 
     def _batch_create(self, body: Dict[str, Any]) -> List[Reply]:
         # Every item has an id, so sending the whole batch again is safe:
@@ -318,7 +332,7 @@ class Client:
                 r = self.observe(episode, token=token)
                 held = (r.step, r.token)
             step = held[0] + 1
-        if token is None and held is not None:
+        if token is None and held is not None and held[1]:
             token = held[1]
         body: Dict[str, Any] = {"step": step}
         if action is not None:

@@ -41,24 +41,27 @@ def episode_end(r: Reply) -> Tuple[bool, bool]:
 class SrezcEnv:
     """One episode at a time over a srezc server.
 
-    env = SrezcEnv("http://127.0.0.1:8080", task="db_crash", grader_token="g")
+    env = SrezcEnv("http://127.0.0.1:8080", task="db_crash", grader_token="g", trainer_token="t")
     obs, info = env.reset(seed=3)
     obs, reward, terminated, truncated, info = env.step("inspect_logs(database)")
 
     reset's options may name {"task": ...} or {"split": ...} (and an "id")
-    for that episode. info carries episode, step, steps_left, token, the
-    structured observation (content) and, with the grader token, grader.
+    for that episode. info carries episode, step, steps_left, token (with
+    the trainer token), the structured observation (content) and, with the
+    grader token, grader. Naming a task by its id, and closing episodes,
+    need the trainer token; an agent names a handle or a split.
     """
 
     metadata: Dict[str, Any] = {"render_modes": []}
 
     def __init__(self, client: Union[Client, str], task: Optional[str] = None, split: Optional[str] = None,
-                 *, api_token: Optional[str] = None, grader_token: Optional[str] = None, timeout: float = 30.0,
-                 close_on_reset: bool = True):
+                 *, api_token: Optional[str] = None, grader_token: Optional[str] = None,
+                 trainer_token: Optional[str] = None, timeout: float = 30.0, close_on_reset: bool = True):
         if isinstance(client, Client):
             self.client, self._owns = client, False
         else:
-            self.client = Client(client, api_token=api_token, grader_token=grader_token, timeout=timeout)
+            self.client = Client(client, api_token=api_token, grader_token=grader_token, trainer_token=trainer_token,
+                                 timeout=timeout)
             self._owns = True
         self.task, self.split = task, split
         self.close_on_reset = close_on_reset
@@ -81,7 +84,9 @@ class SrezcEnv:
             seed = self._rng.getrandbits(63)
         else:
             self._rng.seed(seed)
-        if self.episode is not None and self.close_on_reset:
+        if self.episode is not None and self.close_on_reset and self.client.trainer_token:
+            # Closing is the trainer's; an agent's episode keeps its lease
+            # until it runs out.
             self.client.close(self.episode)
         r = self.client.create(task=task, split=split, seed=seed, id=ep_id)
         self.episode, self.last = r.episode, r
@@ -114,7 +119,10 @@ class SrezcEnv:
         environment made it."""
         if self.episode is not None:
             try:
-                self.client.close(self.episode)
+                if self.client.trainer_token:
+                    self.client.close(self.episode)
+                else:
+                    self.client.forget(self.episode)
             finally:
                 self.episode = None
         if self._owns:

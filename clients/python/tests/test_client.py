@@ -1,7 +1,7 @@
 """Tests of srezc_client against a live `srezc serve`.
 
-    SREZC_GRADER_TOKEN=g SREZC_TOKEN_KEY=0123456789abcdef0123456789abcdef srezc serve --addr 127.0.0.1:8080 &
-    SREZC_URL=http://127.0.0.1:8080 SREZC_GRADER_TOKEN=g python3 -m unittest discover -s clients/python/tests -v
+    SREZC_GRADER_TOKEN=g SREZC_TRAINER_TOKEN=t SREZC_TOKEN_KEY=0123456789abcdef0123456789abcdef srezc serve --addr 127.0.0.1:8080 &
+    SREZC_URL=http://127.0.0.1:8080 SREZC_GRADER_TOKEN=g SREZC_TRAINER_TOKEN=t python3 -m unittest discover -s clients/python/tests -v
 
 Without SREZC_URL every test skips; without SREZC_GRADER_TOKEN the tests
 that read rewards skip. .ci/run starts a server and runs them.
@@ -30,6 +30,7 @@ from srezc_client import Client, SrezcEnv, SrezcError, episode_end  # noqa: E402
 URL = os.environ.get("SREZC_URL", "")
 GRADER = os.environ.get("SREZC_GRADER_TOKEN", "")
 API = os.environ.get("SREZC_API_TOKEN") or None
+TRAINER = os.environ.get("SREZC_TRAINER_TOKEN") or None
 
 # db_crash's certified optimum, from `srezc show db_crash`; step 2 as a
 # structured tool call, the others as text actions.
@@ -49,14 +50,15 @@ class SetupTest(unittest.TestCase):
     def test_server_given_in_ci(self) -> None:
         # Like the Go tests that need an installed tool: skip outside CI,
         # fail in it.
-        if os.environ.get("CI") and not (URL and GRADER):
-            self.fail("CI is set but SREZC_URL or SREZC_GRADER_TOKEN is not: .ci/run starts srezc serve and sets both")
+        if os.environ.get("CI") and not (URL and GRADER and TRAINER):
+            self.fail("CI is set but SREZC_URL, SREZC_GRADER_TOKEN or SREZC_TRAINER_TOKEN is not: .ci/run starts srezc serve and sets them")
 
 
 @unittest.skipUnless(URL, "SREZC_URL is unset: start `srezc serve` and set SREZC_URL (and SREZC_GRADER_TOKEN) to run these")
 class ClientTest(unittest.TestCase):
-    def client(self, grader: bool = True, **kw: Any) -> Client:
-        c = Client(kw.pop("url", URL), api_token=API, grader_token=(GRADER or None) if grader else None, **kw)
+    def client(self, grader: bool = True, trainer: bool = True, **kw: Any) -> Client:
+        c = Client(kw.pop("url", URL), api_token=API, grader_token=(GRADER or None) if grader else None,
+                   trainer_token=TRAINER if trainer else None, **kw)
         self.addCleanup(c.close_connections)
         return c
 
@@ -191,7 +193,7 @@ class ClientTest(unittest.TestCase):
 
     def test_env_terminated(self) -> None:
         self.need_grader()
-        env = SrezcEnv(URL, task="db_crash", api_token=API, grader_token=GRADER)
+        env = SrezcEnv(URL, task="db_crash", api_token=API, grader_token=GRADER, trainer_token=TRAINER)
         self.addCleanup(env.close)
         obs, info = env.reset(seed=4)
         self.assertIn("Services:", obs)
@@ -233,7 +235,7 @@ class ClientTest(unittest.TestCase):
         self.assertEqual(info["grader"]["terminal"], "step_budget_exhausted")
 
     def test_env_without_grader(self) -> None:
-        env = SrezcEnv(URL, task="db_crash", api_token=API)
+        env = SrezcEnv(URL, task="db_crash", api_token=API, trainer_token=TRAINER)
         self.addCleanup(env.close)
         _, info = env.reset(seed=4)
         self.assertNotIn("grader", info)
@@ -247,6 +249,29 @@ class ClientTest(unittest.TestCase):
             out = env.step(("check_status", {"service": "cache"}))
         self.assertEqual(out[1:4], (None, False, True))
         self.assertEqual(episode_end(env.last), (False, True))
+
+    def test_agent_only_steps_forward(self) -> None:
+        # Without the trainer token: no replay token, no fork or close, no
+        # author ids; the server draws the episode id.
+        agent = self.client(grader=False, trainer=False)
+        r = agent.create(split="train", seed=3)
+        self.assertEqual(r.token, "")
+        self.assertTrue(r.episode.startswith("ep-"))
+        s = agent.step(r.episode, action="check_status(cache)")
+        self.assertEqual((s.step, s.token), (1, ""))
+        for call in (lambda: agent.fork(r.episode, at=0), lambda: agent.close(r.episode),
+                     lambda: agent.create(task="db_crash")):
+            with self.assertRaises(SrezcError) as e:
+                call()
+            self.assertIn(e.exception.status, (400, 403))
+        handle = agent.tasks()[0]["handle"]
+        self.assertEqual(agent.create(task=handle).step, 0)
+        env = SrezcEnv(URL, split="train", api_token=API)
+        self.addCleanup(env.close)
+        _, info = env.reset(seed=5)
+        self.assertNotIn("token", {k: v for k, v in info.items() if v})
+        env.step("check_status(cache)")
+        env.reset(seed=6)  # an agent's reset leaves the last episode to its lease
 
     def test_retries_through_faults(self) -> None:
         proxy = FaultyProxy(URL)
@@ -285,7 +310,8 @@ class ClientTest(unittest.TestCase):
     def test_example_runs(self) -> None:
         self.need_grader()
         script = os.path.join(ROOT, "examples", "grpo_rollout.py")
-        cmd = [sys.executable, script, "--url", URL, "--grader-token", GRADER, "--n-tasks", "2", "--seeds", "0,1", "--group", "4"]
+        cmd = [sys.executable, script, "--url", URL, "--grader-token", GRADER, "--trainer-token", TRAINER or "", "--n-tasks", "2",
+               "--seeds", "0,1", "--group", "4"]
         if API:
             cmd += ["--api-token", API]
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)

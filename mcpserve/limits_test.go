@@ -1,0 +1,113 @@
+package mcpserve_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/srezc/srezc/mcpserve"
+	"github.com/srezc/srezc/runtime"
+)
+
+// metricsOf reads the server's metrics text.
+func metricsOf(t *testing.T, srv *mcpserve.Server) string {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	srv.MetricsHandler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	return rec.Body.String()
+}
+
+// waitMetric waits until the metrics hold line (an event the server
+// reports), failing after a generous bound rather than sleeping a guess.
+func waitMetric(t *testing.T, srv *mcpserve.Server, line string) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(metricsOf(t, srv), line+"\n") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the metrics never held %q:\n%s", line, metricsOf(t, srv))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// HTTP sessions a client walks away from are reaped after SessionIdle,
+// their episodes recorded; beyond MaxSessions a new session is refused
+// with 503 and Retry-After; each is counted (issue 15, finding 6: 3,000
+// abandoned sessions were held forever).
+func TestHTTPSessionsAreReapedAndCapped(t *testing.T) {
+	tk := task(t, "db_pool")
+	srv, path := newServer(t, mcpserve.Options{Tasks: []*runtime.Task{tk}, Seed: 2, SessionIdle: 100 * time.Millisecond, MaxSessions: 2})
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	ctx := context.Background()
+	open := func() *mcp.ClientSession {
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "walker", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL, DisableStandaloneSSE: true}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cs
+	}
+	a := open()
+	callText(t, a, "check_status", map[string]any{"service": "database"}, false)
+	b := open()
+	// Two open: a third is refused.
+	resp, err := http.Post(hs.URL, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"third","version":"1"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("a session over the cap: %d Retry-After %q %s", resp.StatusCode, resp.Header.Get("Retry-After"), body)
+	}
+	waitMetric(t, srv, "srezc_mcp_sessions_refused_total 1")
+	// Both walk away without closing: reaped, and a's episode recorded.
+	_ = a
+	_ = b
+	waitMetric(t, srv, `srezc_mcp_sessions_ended_total{reason="idle"} 2`)
+	waitMetric(t, srv, "srezc_mcp_sessions 0")
+	if recs := readRecords(t, path); len(recs) != 1 || recs[0].Agent != "mcp:walker" {
+		t.Errorf("records after the reaping: %+v", recs)
+	}
+	// Room again.
+	c := open()
+	c.Close()
+	waitMetric(t, srv, `srezc_mcp_sessions_ended_total{reason="client"} 1`)
+}
+
+// A client's name with control or bidi characters reaches neither the
+// log nor the record raw.
+func TestClientNamesAreCleaned(t *testing.T) {
+	var log bytes.Buffer
+	tk := task(t, "db_pool")
+	srv, path := newServer(t, mcpserve.Options{Tasks: []*runtime.Task{tk}, Seed: 1, Log: &log})
+	cs := connect(t, srv, "evil\x1b[2J\u202eexe.txt\nforged line")
+	callText(t, cs, "check_status", map[string]any{"service": "database"}, false)
+	cs.Close()
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	recs := readRecords(t, path)
+	for _, got := range []string{log.String(), recs[0].Agent} {
+		if strings.ContainsAny(got, "\x1b\u202e") || strings.Contains(got, "\nforged") {
+			t.Errorf("a client's raw name came through: %q", got)
+		}
+	}
+	if recs[0].Agent != "mcp:evil?[2J?exe.txt?forged line" {
+		t.Errorf("recorded agent %q", recs[0].Agent)
+	}
+	for _, bad := range []string{"mcp:a\u202eb", "mcp:tab\there", "mcp:" + strings.Repeat("x", 70)} {
+		if mcpserve.NameProblem(bad) == "" {
+			t.Errorf("--as %q is taken", bad)
+		}
+	}
+	if p := mcpserve.NameProblem("mcp:claude-code é"); p != "" {
+		t.Errorf("a plain name is refused: %s", p)
+	}
+}
