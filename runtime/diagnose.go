@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -311,18 +312,22 @@ func (r *reader) tokenize(text string) {
 		case c == '-' && inWord && isWordRune(next):
 			r.norm = append(r.norm, '-')
 			hasDash = true
+		case c == '.' && inWord && isWordRune(next) && bytes.IndexByte(r.norm[wStart:], '_') >= 0 && !unicode.IsDigit(next):
+			// web_server.cache_host: a path of identifiers reads as words.
+			r.norm = append(r.norm, '_')
 		case c == '.' && inWord && isWordRune(next):
 			// A host name, a version or a decimal stays one word.
 			r.norm = append(r.norm, '.')
 			if !unicode.IsDigit(prev) || !unicode.IsDigit(next) {
 				opaque = true
 			}
-		case c == '/' && (inWord || isWordRune(next)):
-			if !inWord {
-				wStart, opaque, hasDash = len(r.norm), false, false
-			}
+		case c == '/' && !inWord && isWordRune(next):
+			// A path (/healthz) is one opaque word; "expired/rotated"
+			// is two.
+			wStart, opaque, hasDash = len(r.norm), true, false
 			r.norm = append(r.norm, '/')
-			opaque = true
+		case c == '/' && inWord && opaque:
+			r.norm = append(r.norm, '/')
 		default:
 			r.flush(wStart, opaque)
 			wStart = -1
@@ -405,7 +410,9 @@ type item struct {
 	id     int32
 	comp   bool
 	change bool
-	pos    int // word index
+	pos    int // word index of the first word
+	end    int // word index of the last word
+	prep   bool // a service after "on", "in", "at", "of" or "for" ("dedup disabled on the queue")
 	seg    int
 	cl     int // clause index
 	neg    bool
@@ -557,14 +564,17 @@ func (r *reader) scan(lx *diagLexicon) {
 		}
 		if best < 0 {
 			if x, ok := leadingNumber(r.norm[tk.start:tk.end]); ok {
-				r.items = append(r.items, item{kind: lexNumber, num: x, pos: wordIdx, seg: seg, cl: cl, neg: neg, eff: eff})
+				r.items = append(r.items, item{kind: lexNumber, num: x, pos: wordIdx, end: wordIdx, seg: seg, cl: cl, neg: neg, eff: eff})
 			}
 			i++
 			wordIdx++
 			continue
 		}
 		e := &entries[best]
-		it := item{kind: e.kind, id: e.id, comp: e.comp, change: e.change, pos: wordIdx, seg: seg, cl: cl}
+		it := item{kind: e.kind, id: e.id, comp: e.comp, change: e.change, pos: wordIdx, end: wordIdx + len(e.words) - 1, seg: seg, cl: cl}
+		if e.kind == lexService {
+			it.prep = r.afterPreposition(i)
+		}
 		switch e.kind {
 		case lexNeg:
 			neg = true
@@ -618,6 +628,25 @@ func leadingNumber(w []byte) (float64, bool) {
 	return x, true
 }
 
+// afterPreposition reports whether the word at token i follows "on",
+// "in", "at", "of" or "for", perhaps with "the" between.
+func (r *reader) afterPreposition(i int) bool {
+	for j, seen := i-1, 0; j >= 0 && seen < 2; j, seen = j-1, seen+1 {
+		tk := r.toks[j]
+		if tk.punct != 0 {
+			return false
+		}
+		switch string(r.norm[tk.start:tk.end]) {
+		case "on", "in", "at", "of", "for", "inside", "within":
+			return true
+		case "the", "its", "our":
+			continue
+		}
+		return false
+	}
+	return false
+}
+
 func (r *reader) matchWords(i int, words []string) bool {
 	if i+len(words) > len(r.toks) {
 		return false
@@ -632,7 +661,7 @@ func (r *reader) matchWords(i int, words []string) bool {
 }
 
 const (
-	bindBefore = 6 // words a state may follow its topic by
+	bindBefore = 7 // words a state may follow its topic by
 	bindAfter  = 4 // words a state may precede its topic by
 )
 
@@ -702,10 +731,14 @@ func (r *reader) readClaims(t *Task, lx *diagLexicon, text string, fixed int16) 
 			}
 			after := items[bj].pos > it.pos
 			st := State(it.id)
-			if it.change && !after {
-				// "pool_size=10, raised to 50": without "was" it is the
-				// fix being described, and the words do not say which way
-				// the value was wrong.
+			if it.change && after && !r.fixVerb(k) {
+				// "the 17:30 change lowered max_connections to 20": a change
+				// verb with a subject before it says what happened.
+				after = false
+			}
+			if it.change && !after && items[bj].cl != it.cl {
+				// "pool_size=10, raised to 50" describes the fix without
+				// saying which way the value was wrong.
 				continue
 			}
 			if it.comp && after {
@@ -751,6 +784,36 @@ func (r *reader) denies(seg int) bool {
 	return false
 }
 
+// fixVerb reports whether the change verb at item k opens its clause or
+// follows "I" or "we": the answer says what it did ("raised pool_size to
+// 50"), so the value was wrong the other way.
+func (r *reader) fixVerb(k int) bool {
+	it := r.items[k]
+	// Count the words of the clause before the verb.
+	w := -1
+	for i, n := 0, 0; i < len(r.toks); i++ {
+		if r.toks[i].punct != 0 {
+			if n <= it.pos {
+				w = -1
+			}
+			continue
+		}
+		if n == it.pos {
+			break
+		}
+		if w < 0 {
+			w = 0
+		}
+		w++
+		switch string(r.norm[r.toks[i].start:r.toks[i].end]) {
+		case "i", "we", "then", "and", "so", "fix", "fixed", "by", "after":
+			w = 0
+		}
+		n++
+	}
+	return w <= 0
+}
+
 // valueClaim reads a quoted value ("query_timeout_ms=20", "a TTL of 30
 // s") as a state when it lies outside its setting's healthy band and the
 // segment says more than the bare value ("..., so statements are
@@ -760,18 +823,24 @@ func (r *reader) valueClaim(t *Task, lx *diagLexicon, k int, fixed int16) {
 	items := r.items
 	it := items[k]
 	tj := -1
-	for j := k - 1; j >= 0 && items[j].cl == it.cl && it.pos-items[j].pos <= 3; j-- {
+	for j := k - 1; j >= 0 && items[j].cl == it.cl && it.pos-items[j].end <= 4; j-- {
+		if items[j].kind == lexService || items[j].kind == lexNumber {
+			break
+		}
 		if items[j].kind == lexTopic {
 			tj = j
 			break
 		}
+	}
+	if tj < 0 && k+1 < len(items) && items[k+1].kind == lexTopic && items[k+1].cl == it.cl && items[k+1].pos == it.pos+1 {
+		tj = k + 1 // "8 workers"
 	}
 	if tj < 0 {
 		return
 	}
 	more := false
 	for _, o := range items {
-		if o.seg == it.seg && (o.kind == lexState || o.kind == lexMech || o.kind == lexIdiom) {
+		if o.kind == lexState || o.kind == lexMech || o.kind == lexIdiom {
 			more = true
 		}
 	}
@@ -808,6 +877,11 @@ func (r *reader) attribute(k int, topicOwner, fixed int16) int16 {
 	it := items[k]
 	if h := r.heads[it.seg]; h >= 0 {
 		return h
+	}
+	for _, o := range items {
+		if o.kind == lexService && o.prep && o.cl == it.cl && !o.eff && o.pos > it.end && o.pos-it.end <= 4 {
+			return int16(o.id)
+		}
 	}
 	best, bestD := int16(-1), 1<<30
 	for _, o := range items {
@@ -852,13 +926,22 @@ func (r *reader) attribute(k int, topicOwner, fixed int16) int16 {
 
 func bindState(items []item, k int) int {
 	it := items[k]
+	if it.comp && !it.change {
+		// "set max_connections to 20, below the pool's 50": a comparative
+		// is about what precedes it.
+		for j := k - 1; j >= 0 && items[j].seg == it.seg && it.pos-items[j].end <= bindBefore+2; j-- {
+			if items[j].kind == lexTopic && !items[j].eff && !items[j].neg {
+				return j
+			}
+		}
+	}
 	for _, kind := range [...]lexKind{lexTopic, lexService} {
 		before, after := -1, -1
 		for j, o := range items {
 			if o.cl != it.cl || o.kind != kind || o.eff {
 				continue
 			}
-			if o.pos < it.pos && it.pos-o.pos <= bindBefore+1 {
+			if o.pos < it.pos && it.pos-o.end <= bindBefore {
 				before = j // the last one before is the nearest
 			}
 			if o.pos > it.pos && o.pos-it.pos <= bindAfter && after < 0 {
@@ -874,9 +957,9 @@ func bindState(items []item, k int) int {
 	}
 	// "pool_size=10, far too small": a state alone in its clause goes
 	// with the nearest topic before it in its segment.
-	for j := k - 1; j >= 0 && items[j].seg == it.seg && it.pos-items[j].pos <= bindBefore+3; j-- {
+	for j := k - 1; j >= 0 && items[j].seg == it.seg && it.pos-items[j].end <= bindBefore+3; j-- {
 		o := items[j]
-		if o.cl == it.cl && (o.kind == lexTopic || o.kind == lexService) {
+		if o.cl == it.cl && o.kind == lexTopic {
 			return -1
 		}
 		if o.kind == lexTopic && !o.eff && !o.neg {
