@@ -94,6 +94,7 @@ func (e *env) evalCmd() *cobra.Command {
 		exportHeldOut, resume, overwrite bool
 		lo                               llmOptions
 		ro                               reportOptions
+		jo                               judgeOptions
 	)
 	c := &cobra.Command{
 		Use:   "eval [--out DIR] [--agents LIST] [--seeds N] [--seed S] [PATH...]",
@@ -169,6 +170,9 @@ GOMAXPROCS; an LLM agent's records differ only in usage.latency_ms.`,
 					}
 				}
 			}
+			if err := jo.check(); err != nil {
+				return err
+			}
 			m, tasks, err := e.loadModule(args, compiler.Options{})
 			if err != nil {
 				return err
@@ -228,7 +232,11 @@ GOMAXPROCS; an LLM agent's records differ only in usage.latency_ms.`,
 				fmt.Fprintf(e.stdout, "%s: %d episodes played, %d kept from before; continue with --resume\n", why, res.Played, res.Resumed)
 				return nil
 			}
-			return e.summarise(out, ropts, res)
+			judgeErr := e.judgeSweep(ctx, out, m, tasks, &jo)
+			if err := e.summarise(out, ropts, res); err != nil {
+				return err
+			}
+			return judgeErr
 		},
 	}
 	f := c.Flags()
@@ -245,6 +253,7 @@ GOMAXPROCS; an LLM agent's records differ only in usage.latency_ms.`,
 	f.StringVar(&noise, "noise", "authored", "authored, or both: play every episode with the incident's noise and without it")
 	lo.flags(f)
 	ro.flags(f, "bootstrap-seed")
+	jo.flags(f)
 	return c
 }
 
