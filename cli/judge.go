@@ -176,6 +176,9 @@ func (e *env) judgeRegraded(ctx context.Context, dir, file string, recs []eval.R
 	if err != nil {
 		return err
 	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
 	cache, err := eval.OpenJudgeCache(filepath.Join(dir, eval.JudgeCacheFile))
 	if err != nil {
 		return err
