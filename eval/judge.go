@@ -372,6 +372,7 @@ func JudgeRecords(ctx context.Context, recs []RecordLine, truths map[string]*Jud
 	}
 	st.Asked = len(jobs)
 
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -385,6 +386,9 @@ func JudgeRecords(ctx context.Context, recs []RecordLine, truths map[string]*Jud
 		go func() {
 			defer wg.Done()
 			for jb := range next {
+				if ctx.Err() != nil {
+					continue // stopped: left without a verdict, below
+				}
 				correct, reason, err := j.Judge(ctx, jb.caseJS)
 				if err == nil {
 					err = cache.put(cachedVerdict{Key: jb.key, Prompt: prompt, Model: model, DiagnosisCorrect: correct, Reason: reason})
@@ -422,6 +426,9 @@ func JudgeRecords(ctx context.Context, recs []RecordLine, truths map[string]*Jud
 	}
 	close(next)
 	wg.Wait()
+	if abortErr == nil && parent.Err() != nil {
+		abortErr = parent.Err()
+	}
 	if err := cache.Close(); err != nil && abortErr == nil {
 		abortErr = err
 	}
