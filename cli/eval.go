@@ -129,7 +129,12 @@ second stops them. An error no retry can fix (401, 403, 404, an unknown
 model) aborts at once.
 
 For the built-in agents, output is byte-identical across runs and
-GOMAXPROCS; an LLM agent's records differ only in usage.latency_ms.`,
+GOMAXPROCS; an LLM agent's records differ only in usage.latency_ms.
+
+--judge also has a model judge grade each resolved episode's diagnosis
+against the ground truth (--judge-model, --judge-base-url; README "Model
+judge"); its verdicts, cached in judge-cache.jsonl, sit beside the score
+in the records and the report, and never change it.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			if seeds < 1 {
 				return usageError{fmt.Errorf("--seeds must be at least 1")}
