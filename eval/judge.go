@@ -87,6 +87,11 @@ func JudgeTruths(m *lang.Module, tasks []*rt.Task) map[string]*JudgeTruth {
 			jt.Incident.Services = append(jt.Incident.Services, s.Name)
 		}
 		if t.Ref != nil {
+			if len(jt.Incident.Services) == 0 {
+				for _, s := range t.Ref.Services {
+					jt.Incident.Services = append(jt.Incident.Services, s.Name)
+				}
+			}
 			jt.GroundTruth = []JudgeCause{{Service: t.Ref.Fix.Service, MechanismDescription: t.Ref.RootCause}}
 			out[t.ID] = jt
 			continue

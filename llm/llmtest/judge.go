@@ -13,8 +13,9 @@ import (
 // that tests know every verdict in advance. A diagnosis is correct when,
 // for every ground-truth cause, root_cause names the cause's service and
 // at least one word of four letters or more of its mechanism's name
-// ("leak" or "memory" for memory_leak), ignoring case and reading
-// punctuation as spaces. bad makes the answer unusable: Prose is a
+// ("leak" or "memory" for memory_leak; an imported sre_zero task's cause
+// has no mechanism name, so there the service is enough), ignoring case
+// and reading punctuation as spaces. bad makes the answer unusable: Prose is a
 // sentence with no JSON, GarbageCall a JSON object whose
 // diagnosis_correct is not a boolean.
 func JudgeAnswer(req *llm.Request, bad Fault) llm.Message {
@@ -54,9 +55,11 @@ func judgeVerdict(req *llm.Request) string {
 		case !strings.Contains(said, words(cause.Service)):
 			correct = false
 			reason = append(reason, "does not name "+cause.Service)
-		case !namesMechanism(said, cause.Mechanism):
+		case cause.Mechanism != "" && !namesMechanism(said, cause.Mechanism):
 			correct = false
 			reason = append(reason, fmt.Sprintf("names %s but not %s", cause.Service, cause.Mechanism))
+		case cause.Mechanism == "":
+			reason = append(reason, "names "+cause.Service)
 		default:
 			reason = append(reason, fmt.Sprintf("names %s and %s", cause.Service, cause.Mechanism))
 		}
