@@ -221,9 +221,9 @@ func JudgeKey(prompt, model string, caseJSON []byte) string {
 }
 
 // JudgeCache holds verdicts by JudgeKey in a JSON-lines file: a line per
-// verdict, appended as it arrives, so a crash loses at most the line
-// being written. Only verdicts are cached; a failure is asked again next
-// time.
+// verdict, appended as it arrives (so a killed process loses at most the
+// line being written, and keeps every verdict paid for), synced by Close.
+// Only verdicts are cached; a failure is asked again next time.
 type JudgeCache struct {
 	path    string
 	mu      sync.Mutex
