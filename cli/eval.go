@@ -94,6 +94,7 @@ func (e *env) evalCmd() *cobra.Command {
 		exportHeldOut, resume, overwrite bool
 		lo                               llmOptions
 		ro                               reportOptions
+		jo                               judgeOptions
 	)
 	c := &cobra.Command{
 		Use:   "eval [--out DIR] [--agents LIST] [--seeds N] [--seed S] [PATH...]",
@@ -128,7 +129,12 @@ second stops them. An error no retry can fix (401, 403, 404, an unknown
 model) aborts at once.
 
 For the built-in agents, output is byte-identical across runs and
-GOMAXPROCS; an LLM agent's records differ only in usage.latency_ms.`,
+GOMAXPROCS; an LLM agent's records differ only in usage.latency_ms.
+
+--judge also has a model judge grade each resolved episode's diagnosis
+against the ground truth (--judge-model, --judge-base-url; README "Model
+judge"); its verdicts, cached in judge-cache.jsonl, sit beside the score
+in the records and the report, and never change it.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			if seeds < 1 {
 				return usageError{fmt.Errorf("--seeds must be at least 1")}
@@ -168,6 +174,9 @@ GOMAXPROCS; an LLM agent's records differ only in usage.latency_ms.`,
 						return usageError{err}
 					}
 				}
+			}
+			if err := jo.check(); err != nil {
+				return err
 			}
 			m, tasks, err := e.loadModule(args, compiler.Options{})
 			if err != nil {
@@ -228,7 +237,11 @@ GOMAXPROCS; an LLM agent's records differ only in usage.latency_ms.`,
 				fmt.Fprintf(e.stdout, "%s: %d episodes played, %d kept from before; continue with --resume\n", why, res.Played, res.Resumed)
 				return nil
 			}
-			return e.summarise(out, ropts, res)
+			judgeErr := e.judgeSweep(ctx, out, m, tasks, &jo)
+			if err := e.summarise(out, ropts, res); err != nil {
+				return err
+			}
+			return judgeErr
 		},
 	}
 	f := c.Flags()
@@ -245,6 +258,7 @@ GOMAXPROCS; an LLM agent's records differ only in usage.latency_ms.`,
 	f.StringVar(&noise, "noise", "authored", "authored, or both: play every episode with the incident's noise and without it")
 	lo.flags(f)
 	ro.flags(f, "bootstrap-seed")
+	jo.flags(f)
 	return c
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -16,6 +17,7 @@ import (
 
 func (e *env) regradeCmd() *cobra.Command {
 	var out string
+	var jo judgeOptions
 	c := &cobra.Command{
 		Use:   "regrade RECORDS [PATH...] [-o OUT]",
 		Short: "Re-grade recorded episodes offline against the tasks as compiled now",
@@ -27,14 +29,22 @@ differently; -o OUT writes the re-graded records.
 An episode whose task hash differs from the task's now is refused with the
 reason (the task changed, so its actions would be answered differently),
 as are episodes with no trajectory and infrastructure errors. Exit 1 if
-any episode was refused.`,
+any episode was refused.
+
+--judge also has a model judge grade each re-graded episode's diagnosis
+(see srezc eval --help and README "Model judge"); its verdicts are cached
+in judge-cache.jsonl beside OUT (beside RECORDS without -o), so asking
+again costs no call.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := jo.check(); err != nil {
+				return err
+			}
 			recs, err := eval.ReadRecords(args[0])
 			if err != nil {
 				return err
 			}
-			_, tasks, err := e.loadModule(args[1:], compiler.Options{})
+			m, tasks, err := e.loadModule(args[1:], compiler.Options{})
 			if err != nil {
 				return err
 			}
@@ -43,7 +53,8 @@ any episode was refused.`,
 				byID[t.ID] = t
 			}
 			v := eval.VersionsFor(Version, tasks)
-			var buf bytes.Buffer
+			var regraded []eval.RecordLine
+			var at []int // regraded[k] is recs[at[k]]
 			same, changed, refused := 0, 0, 0
 			for i := range recs {
 				r := &recs[i]
@@ -67,18 +78,34 @@ any episode was refused.`,
 					fmt.Fprintf(e.stdout, "%s: changed %s (success %v -> %v, reward %.3f -> %.3f)\n", where, strings.Join(diff, ", "),
 						r.Metrics.Success, nr.Metrics.Success, r.Metrics.FinalReward, nr.Metrics.FinalReward)
 				}
-				line, err := json.Marshal(nr)
+				regraded = append(regraded, nr)
+				at = append(at, i)
+			}
+			fmt.Fprintf(e.stdout, "regraded %d episodes: %d unchanged, %d changed, %d refused\n", same+changed, same, changed, refused)
+			var judgeErr error
+			if jo.enabled {
+				dir := filepath.Dir(args[0])
+				if out != "" {
+					dir = filepath.Dir(out)
+				}
+				judgeErr = e.judgeRegraded(cmd.Context(), dir, args[0], regraded, at, m, tasks, &jo)
+			}
+			var buf bytes.Buffer
+			for i := range regraded {
+				line, err := json.Marshal(&regraded[i])
 				if err != nil {
 					return err
 				}
 				buf.Write(line)
 				buf.WriteByte('\n')
 			}
-			fmt.Fprintf(e.stdout, "regraded %d episodes: %d unchanged, %d changed, %d refused\n", same+changed, same, changed, refused)
 			if out != "" {
 				if err := writeAtomic(out, buf.Bytes()); err != nil {
 					return err
 				}
+			}
+			if judgeErr != nil {
+				return judgeErr
 			}
 			if refused > 0 {
 				return errPrinted
@@ -87,6 +114,7 @@ any episode was refused.`,
 		},
 	}
 	c.Flags().StringVarP(&out, "out", "o", "", "write the re-graded records here")
+	jo.flags(c.Flags())
 	return c
 }
 

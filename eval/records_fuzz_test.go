@@ -15,6 +15,8 @@ func FuzzDecodeRecords(f *testing.F) {
 	f.Add([]byte(`{"task":"t","hash":"h","outcome":"scored","trajectory":[]}` + "\n"))
 	f.Add([]byte("{\"task\":\n"))
 	f.Add([]byte(`{"task":"t","hash":"h","usage":{"calls":1},"metrics":{"success":true}}`))
+	f.Add([]byte(`{"task":"t","agent":"a","judge":{"judge_prompt":"judge-1","model":"m","key":"k","diagnosis_correct":false,"reason":"r"}}` + "\n" +
+		`{"task":"t","agent":"a","judge":{"judge_prompt":"judge-1","model":"m","key":"k","infra_error":"HTTP 500"}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		recs, err := eval.DecodeRecords("r.jsonl", bytes.NewReader(data))
 		if err != nil {

@@ -113,6 +113,9 @@ func Regrade(t *rt.Task, r *RecordLine, v Versions) (out RecordLine, changed []s
 		ep.Record.Terminal = TerminalAgentError
 	}
 	out = NewRecord(r.Agent, r.Suite, v, t, &ep, true)
+	// The same actions give the same answer on the same task: a judge's
+	// verdict on it still holds.
+	out.Judge = r.Judge
 	for i := range out.Trajectory {
 		if i < len(r.Trajectory) {
 			out.Trajectory[i].Reply = r.Trajectory[i].Reply

@@ -62,6 +62,10 @@ type RecordLine struct {
 	Metrics    rt.Record     `json:"metrics"`
 	// Usage is what the episode cost an LLM agent; nil for the others.
 	Usage *Usage `json:"usage,omitempty"`
+	// Judge is the model judge's verdict on the diagnosis (--judge),
+	// beside the deterministic one in Metrics.Diagnosed, which stays the
+	// score; absent when no judge ran or the episode did not resolve.
+	Judge *JudgeRecord `json:"judge,omitempty"`
 	// HeldOut is the published hash prefix of the secret seed a held-out
 	// test task was generated from (never the seed).
 	HeldOut string `json:"heldout,omitempty"`

@@ -14,6 +14,10 @@
 // metric and counted beside them; a model whose infra-error share exceeds
 // Options.MaxInfraShare is not ranked.
 //
+// Records that carry a model judge's verdict (srezc eval --judge) add the
+// judge's agreement with the deterministic diagnosis verdict (judge.go);
+// the verdicts are reported, never scored.
+//
 // The package imports runtime (records and aggregation) and eval (the
 // record format); nothing imports it but the cli.
 package report

@@ -86,6 +86,9 @@ type Summary struct {
 	// Paired compares every pair of models on the (task, seed) episodes
 	// both scored.
 	Paired []PairedDifference `json:"paired_differences"`
+	// Judge compares the model judge's verdicts with the grader's;
+	// absent when no record carries one (report/judge.go).
+	Judge *JudgeAgreement `json:"judge,omitempty"`
 }
 
 // BootstrapSettings say how the intervals were computed.
@@ -297,6 +300,7 @@ func Build(records []eval.RecordLine, opts Options) (*Summary, error) {
 	}
 	s.Ranking = rank(s.Models, opts)
 	s.Paired = b.allPairs(models)
+	s.Judge = b.judgeAgreement(models)
 	return s, nil
 }
 

@@ -255,7 +255,7 @@ func sections(s *Summary) []section {
 		}
 	}
 	out = append(out, list)
-	return out
+	return append(out, judgeSections(s)...)
 }
 
 func findModel(s *Summary, name string) *Model {

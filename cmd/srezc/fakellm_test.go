@@ -13,13 +13,14 @@ import (
 	"github.com/srezc/srezc/llm/llmtest"
 )
 
-// cmdFakeLLM implements "fakellm [flaky] [garbage] [dead=N] [status=CODE]":
+// cmdFakeLLM implements "fakellm [flaky] [garbage] [unusable] [dead=N] [status=CODE]":
 // it starts llmtest's fake OpenAI-compatible server on loopback for the
 // rest of the script and points OPENAI_BASE_URL and OPENAI_MODEL at it.
 //
 //	flaky     every request fails its first two attempts, with a
 //	          transient fault picked by the request's hash
 //	garbage   one answer in four is prose or a garbage tool call
+//	unusable  every answer is prose or garbage (a judge's: no verdict)
 //	dead=N    one request in N fails every attempt (HTTP 500)
 //	status=C  every request gets the error C (401, 404, context_length)
 func cmdFakeLLM(ts *testscript.TestScript, neg bool, args []string) {
@@ -45,6 +46,13 @@ func cmdFakeLLM(ts *testscript.TestScript, neg bool, args []string) {
 					return llmtest.GarbageCall
 				}
 				return llmtest.None
+			}
+		case "unusable":
+			srv.Answers = func(sum uint64) llmtest.Fault {
+				if sum%2 == 0 {
+					return llmtest.Prose
+				}
+				return llmtest.GarbageCall
 			}
 		case "dead":
 			n, err := strconv.ParseUint(v, 10, 64)

@@ -4,7 +4,8 @@
 // providers have (429 with Retry-After, 500s, timeouts, dropped
 // connections, malformed JSON, no choices, bad keys, missing models, a
 // full context, a content filter) and the unusable answers models give
-// (prose instead of a call, a garbage tool call).
+// (prose instead of a call, a garbage tool call). A request carrying
+// llm.JudgeSystemPrompt is answered as a judge (JudgeAnswer).
 package llmtest
 
 import (
@@ -179,7 +180,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if s.Answers != nil {
 		answer = s.Answers(sum)
 	}
-	msg := Answer(&req, answer)
+	var msg llm.Message
+	if len(req.Messages) > 0 && req.Messages[0].Text() == llm.JudgeSystemPrompt {
+		msg = JudgeAnswer(&req, answer)
+	} else {
+		msg = Answer(&req, answer)
+	}
 	resp := map[string]any{
 		"id":      fmt.Sprintf("cmpl-%016x", sum),
 		"object":  "chat.completion",
