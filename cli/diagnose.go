@@ -19,6 +19,7 @@ type diagnoseReport struct {
 	Matched []bool   `json:"matched"`
 	Blamed  []string `json:"blamed"`
 	Reasons []string `json:"reasons"`
+	Read    []string `json:"read"`
 }
 
 func (e *env) diagnoseCmd() *cobra.Command {
@@ -75,7 +76,7 @@ correct, 1 when not, 2 for an unknown TASK.`,
 
 func diagnoseReportOf(t *runtime.Task, answer string) diagnoseReport {
 	v := t.DiagnoseText(answer)
-	rep := diagnoseReport{ID: t.ID, Answer: answer, Correct: v.OK, Matched: v.Matched, Reasons: v.Reasons, Blamed: []string{}}
+	rep := diagnoseReport{ID: t.ID, Answer: answer, Correct: v.OK, Matched: v.Matched, Reasons: v.Reasons, Blamed: []string{}, Read: append([]string{}, v.Read...)}
 	if rep.Reasons == nil {
 		rep.Reasons = []string{}
 	}
@@ -104,6 +105,9 @@ func writeDiagnoseReport(w io.Writer, rep diagnoseReport) {
 		fmt.Fprintf(w, "  fault %s: %s\n", f, mark)
 	}
 	fmt.Fprintf(w, "  blames: %s\n", strings.Join(rep.Blamed, ", "))
+	for _, r := range rep.Read {
+		fmt.Fprintf(w, "  read: %s\n", r)
+	}
 	for _, r := range rep.Reasons {
 		fmt.Fprintf(w, "  - %s\n", r)
 	}

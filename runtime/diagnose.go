@@ -74,6 +74,9 @@ type DiagnosisVerdict struct {
 	Blamed []int16
 	// Reasons explain a rejection, one line each.
 	Reasons []string
+	// Read lists, when explaining, what the reader took the answer to
+	// assert, one line per assertion.
+	Read []string
 }
 
 type lexKind uint8
@@ -205,7 +208,11 @@ func buildLexicon(t *Task) *diagLexicon {
 		add(s.phrase, lexState, int32(s.state))
 	}
 	for _, p := range negations {
-		add(p, lexNeg, 0)
+		id := int32(0)
+		if exculpations[p] {
+			id = 2
+		}
+		add(p, lexNeg, id)
 	}
 	for _, p := range verdictDenials {
 		add(p, lexNeg, 1)
@@ -503,6 +510,28 @@ func (r *reader) read(t *Task, lx *diagLexicon, text string, explain bool) Diagn
 		r.readClaims(t, lx, text, -1)
 	}
 	v = r.decide(t, v, explain)
+	if explain {
+		for _, a := range r.asserted {
+			svc := t.Services[a.svc].Name
+			switch {
+			case a.head:
+				v.Read = append(v.Read, svc+": stated as a cause")
+			case a.mech >= 0:
+				v.Read = append(v.Read, svc+": "+t.Mechanisms[a.mech].Name+" (named)")
+			default:
+				c := &t.Claims[a.claim]
+				what := c.Kind
+				if what == "" {
+					what = "setting " + c.Topics[0]
+				}
+				verb := "asserts "
+				if a.contradicts {
+					verb = "contradicts "
+				}
+				v.Read = append(v.Read, svc+": "+verb+what)
+			}
+		}
+	}
 	if unknown {
 		v.OK = false
 	}
@@ -554,7 +583,7 @@ func (r *reader) scan(lx *diagLexicon) {
 			i++
 			continue
 		}
-		entries := lx.byFirst[r.word(tk)]
+		entries := lx.byFirst[string(r.norm[tk.start:tk.end])]
 		best := -1
 		for k := range entries {
 			if r.matchWords(i, entries[k].words) {
@@ -593,7 +622,7 @@ func (r *reader) scan(lx *diagLexicon) {
 		wordIdx += len(e.words)
 	}
 	for _, d := range r.items {
-		if d.kind == lexNeg && d.id == 1 {
+		if d.kind == lexNeg && d.id >= 1 {
 			for k := range r.items {
 				if r.items[k].cl == d.cl {
 					r.items[k].neg = true
@@ -777,7 +806,7 @@ func (r *reader) readClaims(t *Task, lx *diagLexicon, text string, fixed int16) 
 // denial.
 func (r *reader) denies(seg int) bool {
 	for _, o := range r.items {
-		if (seg < 0 || o.seg == seg) && (o.neg || o.kind == lexNeg) {
+		if (seg < 0 || o.seg == seg) && o.kind == lexNeg && o.id >= 1 {
 			return true
 		}
 	}
@@ -814,6 +843,29 @@ func (r *reader) fixVerb(k int) bool {
 	return w <= 0
 }
 
+// valueWords may stand between a setting and the value quoted for it
+// ("max_connections was cut to 20", "a pool of 10").
+var valueWords = map[string]bool{"is": true, "was": true, "are": true, "were": true, "of": true, "at": true, "to": true,
+	"set": true, "now": true, "just": true, "still": true, "from": true, "only": true, "left": true, "a": true,
+	"cut": true, "lowered": true, "raised": true, "reduced": true, "dropped": true, "increased": true, "been": true,
+	"has": true, "had": true, "currently": true, "configured": true, "down": true, "up": true}
+
+// valueWordsBetween reports whether every word strictly between word
+// indexes a and b is a value word.
+func (r *reader) valueWordsBetween(a, b int) bool {
+	n := 0
+	for _, tk := range r.toks {
+		if tk.punct != 0 {
+			continue
+		}
+		if n > a && n < b && !valueWords[string(r.norm[tk.start:tk.end])] {
+			return false
+		}
+		n++
+	}
+	return true
+}
+
 // valueClaim reads a quoted value ("query_timeout_ms=20", "a TTL of 30
 // s") as a state when it lies outside its setting's healthy band and the
 // segment says more than the bare value ("..., so statements are
@@ -824,11 +876,13 @@ func (r *reader) valueClaim(t *Task, lx *diagLexicon, k int, fixed int16) {
 	it := items[k]
 	tj := -1
 	for j := k - 1; j >= 0 && items[j].cl == it.cl && it.pos-items[j].end <= 4; j-- {
-		if items[j].kind == lexService || items[j].kind == lexNumber {
+		if items[j].kind != lexTopic && !(items[j].kind == lexState && items[j].change) {
 			break
 		}
 		if items[j].kind == lexTopic {
-			tj = j
+			if r.valueWordsBetween(items[j].end, it.pos) {
+				tj = j
+			}
 			break
 		}
 	}
@@ -935,38 +989,43 @@ func bindState(items []item, k int) int {
 			}
 		}
 	}
-	for _, kind := range [...]lexKind{lexTopic, lexService} {
-		before, after := -1, -1
-		for j, o := range items {
-			if o.cl != it.cl || o.kind != kind || o.eff {
-				continue
+	if j := nearestInClause(items, k, lexTopic); j >= 0 {
+		return j
+	}
+	if State(it.id) != StateDown {
+		// "pool_size=10, far too small", "the balancer probes /status,
+		// web_server answers 404": a state with no topic in its clause
+		// goes with the nearest topic before it in its segment.
+		for j := k - 1; j >= 0 && items[j].seg == it.seg && it.pos-items[j].end <= bindBefore+3; j-- {
+			if o := items[j]; o.kind == lexTopic && !o.eff && !o.neg {
+				return j
 			}
-			if o.pos < it.pos && it.pos-o.end <= bindBefore {
-				before = j // the last one before is the nearest
-			}
-			if o.pos > it.pos && o.pos-it.pos <= bindAfter && after < 0 {
-				after = j
-			}
-		}
-		if before >= 0 {
-			return before
-		}
-		if after >= 0 {
-			return after
 		}
 	}
-	// "pool_size=10, far too small": a state alone in its clause goes
-	// with the nearest topic before it in its segment.
-	for j := k - 1; j >= 0 && items[j].seg == it.seg && it.pos-items[j].end <= bindBefore+3; j-- {
-		o := items[j]
-		if o.cl == it.cl && o.kind == lexTopic {
-			return -1
+	return nearestInClause(items, k, lexService)
+}
+
+// nearestInClause finds the item of kind nearest to item k in its clause:
+// the nearest before it within bindBefore words, else the nearest after it
+// within bindAfter.
+func nearestInClause(items []item, k int, kind lexKind) int {
+	it := items[k]
+	before, after := -1, -1
+	for j, o := range items {
+		if o.cl != it.cl || o.kind != kind || o.eff {
+			continue
 		}
-		if o.kind == lexTopic && !o.eff && !o.neg {
-			return j
+		if o.pos < it.pos && it.pos-o.end <= bindBefore {
+			before = j // the last one before is the nearest
+		}
+		if o.pos > it.end && o.pos-it.end <= bindAfter && after < 0 {
+			after = j
 		}
 	}
-	return -1
+	if before >= 0 {
+		return before
+	}
+	return after
 }
 
 func (r *reader) appendClaim(t *Task, svc int16, ci int32, st State) {

@@ -85,7 +85,7 @@ var statePhrases = []struct {
 	{"insufficient", StateLow}, {"inadequate", StateLow}, {"starved", StateLow}, {"starvation", StateLow},
 	{"exhausted", StateLow}, {"exhaustion", StateLow}, {"saturated", StateLow}, {"saturation", StateLow},
 	{"maxed out", StateLow}, {"at capacity", StateLow}, {"ran out", StateLow}, {"running out", StateLow},
-	{"scaled down", StateLow}, {"dropped to", StateLow}, {"went down to", StateLow}, {"down to", StateLow},
+	{"scaled down", StateLow}, {"single", StateLow}, {"dropped to", StateLow}, {"went down to", StateLow}, {"down to", StateLow},
 	{"is the cap", StateLow}, {"is the limit", StateLow}, {"lower than", StateLow}, {"smaller than", StateLow}, {"less than", StateLow},
 	{"fewer than", StateLow}, {"shorter than", StateLow}, {"below", StateLow}, {"under", StateLow},
 	{"low", StateLow}, {"lower", StateLow}, {"small", StateLow}, {"smaller", StateLow}, {"few", StateLow},
@@ -107,7 +107,7 @@ var statePhrases = []struct {
 	{"huge", StateHigh}, {"many", StateHigh}, {"unbounded", StateHigh}, {"unlimited", StateHigh},
 	{"raised", StateHigh}, {"increased", StateHigh}, {"bumped", StateHigh}, {"doubled", StateHigh},
 	{"tripled", StateHigh}, {"inflated", StateHigh}, {"scaled up", StateHigh}, {"retrying forever", StateHigh},
-	{"endlessly", StateHigh}, {"again and again", StateHigh}, {"over and over", StateHigh}, {"dozens of times", StateHigh},
+	{"times each", StateHigh}, {"a hundred times", StateHigh}, {"hundreds of times", StateHigh}, {"endlessly", StateHigh}, {"again and again", StateHigh}, {"over and over", StateHigh}, {"dozens of times", StateHigh},
 	{"up to", StateHigh}, {"went up to", StateHigh},
 	// a wrong value
 	{"wrong", StateWrong}, {"incorrect", StateWrong}, {"stale", StateWrong}, {"outdated", StateWrong},
@@ -147,7 +147,7 @@ var statePhrases = []struct {
 	{"down", StateDown}, {"crashed", StateDown}, {"crashing", StateDown}, {"dead", StateDown},
 	{"died", StateDown}, {"exited", StateDown}, {"killed", StateDown}, {"offline", StateDown},
 	{"not running", StateDown}, {"isn t running", StateDown}, {"wasn t running", StateDown},
-	{"is gone", StateDown}, {"unavailable", StateDown}, {"oom killed", StateDown}, {"segfaulted", StateDown},
+	{"unavailable", StateDown}, {"oom killed", StateDown}, {"segfaulted", StateDown},
 	{"terminated", StateDown}, {"not started", StateDown}, {"failed to start", StateDown},
 	// leaking
 	{"leak", StateLeaking}, {"leaks", StateLeaking}, {"leaking", StateLeaking}, {"leaky", StateLeaking},
@@ -156,7 +156,7 @@ var statePhrases = []struct {
 	{"grows", StateLeaking}, {"growing", StateLeaking},
 	// full
 	{"full", StateFull}, {"filled", StateFull}, {"filled up", StateFull}, {"out of space", StateFull},
-	{"no space left", StateFull}, {"100", StateFull},
+	{"no space left", StateFull},
 	// skewed
 	{"skewed", StateSkewed}, {"skew", StateSkewed}, {"uneven", StateSkewed}, {"unevenly", StateSkewed},
 	{"imbalanced", StateSkewed}, {"unbalanced", StateSkewed}, {"lopsided", StateSkewed}, {"concentrated", StateSkewed},
@@ -174,10 +174,15 @@ var negations = []string{
 	"only affected", "just a symptom", "not at fault", "no evidence", "not related", "not relevant",
 }
 
+// exculpations say a service stated as a cause is not one ("web_server:
+// only affected"); with verdictDenials they keep a head from blaming.
+var exculpations = map[string]bool{"not the cause": true, "only affected": true, "just a symptom": true,
+	"not at fault": true, "no evidence": true, "not related": true, "not relevant": true}
+
 // verdictDenials deny their whole clause wherever they stand: "the short
 // keep-alive is within band" says nothing is wrong with the keep-alive.
 var verdictDenials = []string{
-	"unrelated", "irrelevant", "red herring", "fine", "ok", "okay", "healthy", "is normal", "are normal", "was normal", "seems normal", "nominal",
+	"unrelated", "irrelevant", "red herring", "fine", "ok", "okay", "is healthy", "are healthy", "was healthy", "were healthy", "looks healthy", "look healthy", "stayed healthy", "is normal", "are normal", "was normal", "seems normal", "nominal",
 	"as expected", "unchanged", "innocent", "victim", "victims", "a symptom", "symptoms", "symptom",
 	"downstream", "collateral", "looks normal", "looked normal", "within limits", "within its band",
 	"within band", "in band", "inside its band", "inside the band", "benign", "harmless", "noise",
@@ -205,20 +210,20 @@ var clauseWords = []string{"but", "however", "although", "though", "whereas", "w
 // ("marked down", "cache misses", "queue depth").
 var symptomIdioms = []string{
 	"needs", "need", "expected", "normally", "default", "defaults", "recommended", "vs", "versus",
-	"root cause", "the cause", "culprit", "the problem", "the issue", "cancelled", "canceled", "killed",
-	"kills", "evicted", "refuses", "turned away",
+	"deadline exceeded", "context deadline exceeded", "root cause", "the cause", "culprit", "the problem", "the issue", "cancelled", "canceled", "killed",
+	"kills", "evicted", "refuses", "turned away", "arriving", "completed", "processed", "backlog",
 	"marked down", "marked unhealthy", "marked as down", "taken out of rotation", "out of rotation",
 	"cache miss", "cache misses", "cache hit", "cache hits", "cache hit rate", "cache hit ratio", "hit rate",
 	"hit ratio", "miss rate", "queue depth", "queue length", "queue size", "queue backlog", "queued",
 	"queueing", "queuing", "in the queue", "error rate", "error rates", "latency", "response time",
-	"response times", "p95", "p99", "timed out", "timing out", "time out", "times out", "timeouts",
+	"response times", "p95", "p99", "timed out", "timing out", "time out", "times out", "timeouts", "response times",
 	"high latency", "slow", "slower", "slowly", "went up", "goes up", "spiked", "spike", "spikes",
 	"back up", "backed up", "shut down", "slow down", "slowed down", "fell over",
 	"falls back", "fell back", "fall back", "falling back", "fallback", "load", "traffic",
 	"connection refused", "connections refused", "refused", "refusing", "rejects", "rejecting",
 	"errors", "error", "failing", "failed", "failures", "failure", "fails", "5xx", "502", "503", "504",
 	"500", "500s", "502s", "503s", "504s", "429", "429s", "requests", "request", "cpu", "load average",
-	"in flight", "in use", "busy", "waiting", "waits", "wait", "held", "holding", "retried", "retrying",
+	"in flight", "in use", "busy", "waiting", "waits", "wait", "held", "holding",
 	"upstream", "backends", "backend", "the site", "users", "customers", "checkout",
 	"storefront", "orders", "jobs", "job", "messages", "message", "lookups", "reads", "writes", "queries",
 	"query", "statements", "statement", "connections", "connection", "sessions", "session", "clients",

@@ -33,7 +33,7 @@ rubric "native" {
   # ------------------------------------------------------------ components
 
   component "database" {
-    phrases = ["database", "db", "postgres", "postgresql", "sql"]
+    phrases = ["database", "db", "postgres", "postgresql", "sql", "primary", "the primary", "database primary"]
   }
 
   component "web_server" {
@@ -56,7 +56,7 @@ rubric "native" {
 
   mechanism "process_crashed" {
     description = "The process is not running."
-    phrases     = ["crashed", "process crashed", "process died", "process exited", "not running", "oom killed"]
+    phrases     = ["crashed", "process crashed", "process died", "process exited", "not running"]
     about       = ["itself", "process", "service", "instance", "server", "primary", "broker", "daemon"]
     states      = ["down"]
   }

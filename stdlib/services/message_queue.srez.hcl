@@ -38,7 +38,7 @@ service_kind "message_queue" {
     high        = 64
     unit        = "consumers"
     description = "Jobs processed in parallel by the consumer pool."
-    aka         = ["consumers", "consumer concurrency", "consumer count", "consumer pool", "consumer workers", "workers", "concurrency"]
+    aka         = ["consumers", "consumer", "consumer concurrency", "consumer count", "consumer pool", "consumer workers", "workers", "concurrency"]
   }
 
   config "retry_limit" {
@@ -48,7 +48,7 @@ service_kind "message_queue" {
     high        = 5
     unit        = "attempts"
     description = "Redeliveries of a failing job before it is moved to the dead-letter queue."
-    aka         = ["retry limit", "retries", "max retries", "retry count", "redelivery limit", "max attempts", "attempts", "retry cap"]
+    aka         = ["retry limit", "retries", "retried", "retrying", "max retries", "retry count", "redelivery limit", "max attempts", "attempts", "retry cap"]
   }
 
   config "visibility_timeout_ms" {
