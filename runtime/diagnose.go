@@ -417,8 +417,8 @@ type item struct {
 	id     int32
 	comp   bool
 	change bool
-	pos    int // word index of the first word
-	end    int // word index of the last word
+	pos    int  // word index of the first word
+	end    int  // word index of the last word
 	prep   bool // a service after "on", "in", "at", "of" or "for" ("dedup disabled on the queue")
 	seg    int
 	cl     int // clause index

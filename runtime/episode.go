@@ -364,6 +364,12 @@ func (e *Episode) countInvalid(canon uint64) {
 func (e *Episode) finish(term Terminal) {
 	e.done = true
 	e.terminal = term
+	if e.ref == nil {
+		// Evidence pays for reading that led somewhere: in full when the
+		// agent diagnosed or mitigated, half when it handed over to a
+		// human, nothing when it read and then guessed or ran out of steps.
+		e.comp.Evidence *= evidenceCredit(e.rec.Diagnosed, e.rec.Mitigated, term == TermEscalated)
+	}
 	e.rec.FinalReward = roundReward(clamp(e.comp.Raw(), 0, 1))
 	if e.rec.WrongChange && e.wrongChanges() == 0 {
 		e.rec.Recovered = true

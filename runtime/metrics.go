@@ -39,7 +39,7 @@ var MetricNames = []string{
 	"wrong_remediation_rate", "distractor_failure_rate", "premature_resolution_rate",
 	"root_cause_identification_rate", "fix_identification_rate", "correct_service_remediation_rate",
 	"correct_remediation_rate", "remediation_precision",
-	"diagnosis_rate", "mitigation_rate", "e2e_rate", "mean_steps_to_resolution", "recovery_rate",
+	"diagnosis_rate", "mitigation_rate", "e2e_rate", "evidence_credit", "mean_steps_to_resolution", "recovery_rate",
 	"step_efficiency", "marks",
 }
 
@@ -99,6 +99,18 @@ func mean(n int, f func(i int) float64) float64 {
 	return s / float64(n)
 }
 
+// evidenceCredit is the share of its evidence credit an episode keeps:
+// reading pays only when it leads to acting on what was read.
+func evidenceCredit(diagnosed, mitigated, escalated bool) float64 {
+	switch {
+	case diagnosed || mitigated:
+		return 1
+	case escalated:
+		return 0.5
+	}
+	return 0
+}
+
 func b2f(b bool) float64 {
 	if b {
 		return 1
@@ -136,6 +148,10 @@ func Aggregate(rs []Record) Metrics {
 		{"diagnosis_rate", mean(n, func(i int) float64 { return b2f(rs[i].Diagnosed) })},
 		{"mitigation_rate", mean(n, func(i int) float64 { return b2f(rs[i].Mitigated) })},
 		{"e2e_rate", mean(n, func(i int) float64 { return b2f(rs[i].Diagnosed && rs[i].Mitigated) })},
+		{"evidence_credit", mean(n, func(i int) float64 {
+			r := &rs[i]
+			return r.EvidenceCoverage * evidenceCredit(r.Diagnosed, r.Mitigated, r.Terminal == "escalated")
+		})},
 	}
 	resolved, resolvedSteps, wrong, recovered, effSum := 0, 0, 0, 0, 0.0
 	for i := range rs {
@@ -167,14 +183,19 @@ func Aggregate(rs []Record) Metrics {
 // replaced by success_rate × step_efficiency, so a run at the certified
 // optimum earns the full 10 (the reference formula, with a fixed target of
 // 8 steps, gives an optimal 8-step plan nothing).
+//
+// Its evidence term is evidence_credit, not evidence_coverage: reading
+// everything and then guessing or running out of steps earns no evidence
+// marks, so investigation pays only when it leads to a diagnosis, a
+// mitigation or (for half) an escalation.
 func NativeMarks(m Metrics) float64 {
 	eff := m.Get("success_rate") * m.Get("step_efficiency")
-	return marks(m, eff)
+	return marks(m, eff, m.Get("evidence_credit"))
 }
 
-func marks(m Metrics, eff float64) float64 {
+func marks(m Metrics, eff, evidence float64) float64 {
 	validity := math.Max(0, 1-m.Get("invalid_action_rate"))
-	score := 40*m.Get("success_rate") + 25*m.Get("mean_reward") + 20*m.Get("evidence_coverage") + 10*eff + 5*validity
+	score := 40*m.Get("success_rate") + 25*m.Get("mean_reward") + 20*evidence + 10*eff + 5*validity
 	return math.Round(score*1000) / 1000
 }
 
@@ -183,5 +204,5 @@ func marks(m Metrics, eff float64) float64 {
 // the reference).
 func Marks(m Metrics, target float64) float64 {
 	eff := m.Get("success_rate") * math.Max(0, 1-math.Max(0, m.Get("mean_steps")-1)/math.Max(1, target-1))
-	return marks(m, eff)
+	return marks(m, eff, m.Get("evidence_coverage"))
 }

@@ -14,8 +14,8 @@ rubric "native" {
 
   weights {
     evidence   = 0.15
-    diagnosis  = 0.25
-    mitigation = 0.25
+    diagnosis  = 0.20
+    mitigation = 0.30
     resolution = 0.20
     efficiency = 0.15
   }
