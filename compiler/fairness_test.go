@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/runtime"
 )
 
@@ -126,6 +127,39 @@ func TestFairness(t *testing.T) {
 		}
 		if c := fairnessCeiling[slice]; r.rightRejected > c[0] || r.wrongAccepted > c[1] {
 			t.Errorf("%s: %d right answers rejected, %d wrong accepted; the ceiling is %d and %d", slice, r.rightRejected, r.wrongAccepted, c[0], c[1])
+		}
+	}
+}
+
+// TestStructuredCauses: a tool-calling agent's list of causes, turned into
+// a text action the way every face does (agents.CallText), is graded cause
+// by cause; its explanations blame nobody.
+func TestStructuredCauses(t *testing.T) {
+	var tk *runtime.Task
+	for _, x := range suiteTasks(t) {
+		if x.ID == "two_faults" {
+			tk = x
+		}
+	}
+	specs := []agents.ToolSpec{{Name: "resolve_incident", Args: []agents.ArgSpec{{Name: "root_cause", Type: "text"}, {Name: "fix", Type: "text"}}}}
+	for _, c := range []struct {
+		args string
+		ok   bool
+	}{
+		{`{"root_cause": [{"service": "web_server", "what": "cache host points at a name that no longer exists", "explanation": "every read falls through to the database and the load_balancer sees 5xx"}, {"service": "database", "what": "connection pool far too small"}], "fix": "x"}`, true},
+		{`{"root_cause": [{"service": "web_server", "what": "cache host wrong"}], "fix": "x"}`, false},
+		{`{"root_cause": [{"service": "web_server", "what": "cache host wrong"}, {"service": "database", "what": "pool too small"}, {"service": "load_balancer", "what": "returning 5xx"}], "fix": "x"}`, false},
+		{`{"root_cause": [{"service": "web_server", "what": "cache host wrong"}, {"service": "database", "what": "pool too large"}], "fix": "x"}`, false},
+		{`{"root_cause": [{"service": "payments", "what": "pool too small"}], "fix": "x"}`, false},
+	} {
+		text := agents.CallText(specs, "resolve_incident", c.args)
+		act := bind(t, tk, text)
+		if act.Err != runtime.OK {
+			t.Fatalf("%s: invalid action %s", c.args, text)
+		}
+		v := tk.DiagnoseText(act.Text[0])
+		if v.OK != c.ok {
+			t.Errorf("%s: graded %v, want %v (%v)", c.args, v.OK, c.ok, v.Reasons)
 		}
 	}
 }

@@ -305,3 +305,21 @@ func TestConfigCheck(t *testing.T) {
 		t.Errorf("no base URL: %v", err)
 	}
 }
+
+// TestRootCauseSchemaHasBothForms: root_cause takes text or a list of
+// {service, what, explanation} with the episode's services as an enum.
+func TestRootCauseSchemaHasBothForms(t *testing.T) {
+	specs := []agents.ToolSpec{{Name: "resolve_incident", Args: []agents.ArgSpec{{Name: "root_cause", Type: "text"}, {Name: "fix", Type: "text"}}}}
+	tools := llm.Schemas(specs, []string{"database", "cache"})
+	rc := tools[0].Function.Parameters.Properties["root_cause"]
+	if len(rc.AnyOf) != 2 || rc.AnyOf[0].Type != "string" || rc.AnyOf[1].Type != "array" || rc.AnyOf[1].Items == nil {
+		t.Fatalf("root_cause schema: %+v", rc)
+	}
+	item := rc.AnyOf[1].Items
+	if got := item.Properties["service"].Enum; len(got) != 2 || got[0] != "database" {
+		t.Errorf("service enum %v", got)
+	}
+	if len(item.Required) != 2 || item.Required[0] != "service" || item.Required[1] != "what" {
+		t.Errorf("required %v", item.Required)
+	}
+}

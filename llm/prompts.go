@@ -11,19 +11,19 @@ import (
 // renders it, whose own version is recorded beside). Change it whenever a
 // prompt's wording or the conversation's shape changes: records and
 // --resume key on it.
-const PromptVersion = "1"
+const PromptVersion = "2"
 
 const briefing = `You are the on-call site reliability engineer for a production system that is having an incident. You act only through the tools listed in the first message; each turn you make exactly one tool call, and then you see what it returned.
 
 Work like a careful engineer: gather evidence before you change anything, change as little as possible, and change only what the evidence shows is at fault. Restarting a healthy service, or changing a setting that was not at fault, counts against you. You have a limited number of steps.
 
-When the system is healthy again, call resolve_incident. In root_cause, name only the service(s) at fault and what went wrong with each, as "SERVICE: MECHANISM" (separate several causes with ";"); do not name services that were only affected. In fix, say what you changed. If you cannot resolve the incident, call escalate with your reason.`
+When the system is healthy again, call resolve_incident. In root_cause give one cause per faulty service: the service, then what is wrong with it, in your own words ("SERVICE: what is wrong"); separate several causes with ";". You may explain: a service you mention only as affected is not blamed, but every service you state as a cause is. In fix, say what you changed. If the cause is outside your reach, or you cannot resolve the incident, call escalate with the cause as you understand it.`
 
 const grammar = `A call is the tool's name and its arguments in parentheses, separated by commas:
   inspect_logs(SERVICE)
   inspect_config(SERVICE, KEY)
   update_config(SERVICE, KEY, 30)
-  resolve_incident("SERVICE: MECHANISM", "what you changed")
+  resolve_incident("SERVICE: what is wrong with it", "what you changed")
 Put double quotes around an argument that contains a comma, a parenthesis or a quote.`
 
 // SystemPrompt is the system prompt of an agent style.
@@ -77,6 +77,30 @@ type Schema struct {
 	// AdditionalProperties is false for an object: a model that invents an
 	// argument is told so by a strict provider.
 	AdditionalProperties *bool `json:"additionalProperties,omitempty"`
+	// AnyOf and Items give root_cause its two forms: text, or a list of
+	// causes.
+	AnyOf []Schema `json:"anyOf,omitempty"`
+	Items *Schema  `json:"items,omitempty"`
+}
+
+// causesSchema is root_cause's structured form: one cause per faulty
+// service, graded cause by cause with the service fixed (a cause's
+// explanation is never read as blame).
+func causesSchema(services []string) Schema {
+	f := false
+	svc := Schema{Type: "string", Description: "The faulty service."}
+	if len(services) > 0 {
+		svc.Enum = services
+	}
+	return Schema{
+		Type:        "array",
+		Description: "One cause per faulty service.",
+		Items: &Schema{Type: "object", AdditionalProperties: &f, Required: []string{"service", "what"}, Properties: map[string]Schema{
+			"service":     svc,
+			"what":        {Type: "string", Description: "What is wrong with the service, in your own words."},
+			"explanation": {Type: "string", Description: "Optional: how it led to what was observed; services named here are not blamed."},
+		}},
+	}
 }
 
 var argDoc = map[string]string{
@@ -104,6 +128,11 @@ func Schemas(specs []agents.ToolSpec, services []string) []Tool {
 				}
 			case "value":
 				p.Type = []string{"number", "boolean", "string"}
+			}
+			if a.Name == "root_cause" {
+				text := p
+				text.Description = "One cause per faulty service: \"SERVICE: what is wrong\", several separated by \";\"."
+				p = Schema{AnyOf: []Schema{text, causesSchema(services)}}
 			}
 			params.Properties[a.Name] = p
 			if !a.Optional {

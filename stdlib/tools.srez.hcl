@@ -63,7 +63,7 @@ tool "escalate" {
 }
 
 tool "resolve_incident" {
-  description = "Declare the incident resolved. Ends the episode. In root_cause name only the service(s) at fault and what went wrong with each, as \"SERVICE: MECHANISM\"; separate several causes with \";\". Do not name services that were only affected. In fix, say what you changed."
+  description = "Declare the incident resolved. Ends the episode. In root_cause give one cause per faulty service, each as the service, then what is wrong with it, in your own words (\"SERVICE: what is wrong\"); separate several causes with \";\" or new lines. Explanations are welcome: a service you mention only as affected is not blamed, but every service you state as a cause is. Tool calls may give root_cause as a list of causes, each {\"service\", \"what\", \"explanation\"}. In fix, say what you changed."
   effect      = "resolve"
   arg "root_cause" { type = "text" }
   arg "fix" { type = "text" }
