@@ -36,7 +36,9 @@ func (a fairnessAnswer) answerText() string {
 	return a.RootCause
 }
 
-func readFairness(t *testing.T, slice string) []fairnessAnswer {
+func readFairness(t *testing.T, slice string) []fairnessAnswer { return readFairnessTB(t, slice) }
+
+func readFairnessTB(t testing.TB, slice string) []fairnessAnswer {
 	t.Helper()
 	f, err := os.Open(filepath.Join("..", "testdata", "fairness", slice+".jsonl"))
 	if err != nil {
@@ -161,5 +163,28 @@ func TestStructuredCauses(t *testing.T) {
 		if v.OK != c.ok {
 			t.Errorf("%s: graded %v, want %v (%v)", c.args, v.OK, c.ok, v.Reasons)
 		}
+	}
+}
+
+// BenchmarkDiagnose reads every corpus answer against its incident, as the
+// grader does at resolve_incident (issue 14's budget: under 50 µs each).
+func BenchmarkDiagnose(b *testing.B) {
+	tasks := map[string]*runtime.Task{}
+	for _, tk := range suiteTasks(b) {
+		tasks[tk.ID] = tk
+	}
+	var answers []fairnessAnswer
+	for _, slice := range []string{"dev", "holdout"} {
+		answers = append(answers, readFairnessTB(b, slice)...)
+	}
+	eps := map[string]*runtime.Episode{}
+	for id, tk := range tasks {
+		eps[id] = runtime.NewEpisode(tk)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		a := answers[i%len(answers)]
+		eps[a.Incident].DiagnoseAnswer(a.answerText())
 	}
 }

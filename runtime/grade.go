@@ -47,6 +47,12 @@ func hasPhrase(hay []byte, words []int32, phrase string) bool {
 	return false
 }
 
+// DiagnoseAnswer reads a root-cause answer with the episode's reader, as
+// resolve_incident does, without touching the episode's grade.
+func (e *Episode) DiagnoseAnswer(text string) bool {
+	return e.reader.read(e.t, e.prep.lexicon, text, false).OK
+}
+
 // diagnose grades a root-cause answer with the diagnosis reader
 // (diagnose.go): every fault diagnosed on its own service, nothing blamed
 // beyond the faulty services. Blaming a distractor's service is a
