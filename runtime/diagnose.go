@@ -352,7 +352,9 @@ func (r *reader) tokenize(text string) {
 				r.mark('.')
 			case c == ':' && !(unicode.IsDigit(prev) && unicode.IsDigit(next)):
 				r.mark(':')
-			case c == ',' || c == '—' || c == '–' || c == '→' || c == '>' && prev == '-':
+			case c == '→' || c == '>' && prev == '-' || c == '>' && prev == '=':
+				r.mark('>') // "index disabled -> seq scans": what follows is an effect
+			case c == ',' || c == '—' || c == '–':
 				// Parentheses hold an aside about the same thing
 				// ("cache_host (decommissioned)"), so they do not end a
 				// clause.
@@ -403,7 +405,7 @@ func (r *reader) flush(start int, opaque bool) {
 
 func (r *reader) mark(p byte) {
 	if n := len(r.toks); n > 0 && r.toks[n-1].punct != 0 {
-		if p == '.' || p == ':' && r.toks[n-1].punct == ',' {
+		if p == '.' || (p == ':' || p == '>') && r.toks[n-1].punct == ',' {
 			r.toks[n-1].punct = p
 		}
 		return
@@ -579,7 +581,7 @@ func (r *reader) scan(lx *diagLexicon) {
 				r.items = append(r.items, item{kind: lexClause, id: 1, pos: wordIdx, seg: seg, cl: cl})
 			}
 			cl++
-			neg, eff = false, false
+			neg, eff = false, tk.punct == '>'
 			i++
 			continue
 		}
@@ -620,6 +622,18 @@ func (r *reader) scan(lx *diagLexicon) {
 		}
 		i += len(e.words)
 		wordIdx += len(e.words)
+	}
+	// "evictions 0", "0 evictions": a count of zero denies what it counts.
+	for k := range r.items {
+		if r.items[k].kind != lexNumber || r.items[k].num != 0 {
+			continue
+		}
+		for _, j := range [...]int{k - 1, k + 1} {
+			if j >= 0 && j < len(r.items) && r.items[j].cl == r.items[k].cl && abs(r.items[j].pos-r.items[k].pos) <= 1 &&
+				(r.items[j].kind == lexMech || r.items[j].kind == lexTopic) {
+				r.items[j].neg = true
+			}
+		}
 	}
 	for _, d := range r.items {
 		if d.kind == lexNeg && d.id >= 1 {
@@ -953,13 +967,15 @@ func (r *reader) attribute(k int, topicOwner, fixed int16) int16 {
 	if best >= 0 {
 		return best
 	}
+	if topicOwner >= 0 {
+		// "…, and the pool was cut to 10": a setting only one service has
+		// is that service's, whatever the sentence named before.
+		return topicOwner
+	}
 	for j := k - 1; j >= 0 && items[j].seg == it.seg; j-- {
 		if items[j].kind == lexService && !items[j].eff && !items[j].neg {
 			return int16(items[j].id)
 		}
-	}
-	if topicOwner >= 0 {
-		return topicOwner
 	}
 	for j := k + 1; j < len(items) && items[j].seg == it.seg; j++ {
 		if items[j].kind == lexService && !items[j].eff && !items[j].neg {

@@ -114,7 +114,7 @@ var statePhrases = []struct {
 	{"out of date", StateWrong}, {"obsolete", StateWrong}, {"old", StateWrong}, {"typo", StateWrong},
 	{"misspelled", StateWrong}, {"misspelt", StateWrong}, {"mistyped", StateWrong}, {"bogus", StateWrong},
 	{"bad", StateWrong}, {"invalid", StateWrong}, {"nonexistent", StateWrong}, {"non existent", StateWrong},
-	{"does not exist", StateWrong}, {"doesn t exist", StateWrong}, {"unresolvable", StateWrong},
+	{"does not exist", StateWrong}, {"no longer exists", StateWrong}, {"no longer resolves", StateWrong}, {"doesn t exist", StateWrong}, {"unresolvable", StateWrong},
 	{"does not resolve", StateWrong}, {"doesn t resolve", StateWrong}, {"not resolve", StateWrong},
 	{"misconfigured", StateWrong}, {"mis configured", StateWrong}, {"misconfiguration", StateWrong},
 	{"mismatch", StateWrong}, {"mismatched", StateWrong}, {"decommissioned", StateWrong}, {"retired", StateWrong},
@@ -132,7 +132,8 @@ var statePhrases = []struct {
 	{"no longer used", StateOff}, {"not routed", StateOff}, {"no longer routed", StateOff}, {"bypassed", StateOff},
 	{"no longer sent", StateOff}, {"not sent", StateOff}, {"stopped routing", StateOff}, {"stopped sending", StateOff},
 	{"turned off", StateOff}, {"gone", StateOff}, {"can no longer use", StateOff}, {"no longer uses", StateOff},
-	{"hasn t been", StateOff}, {"isn t being", StateOff},
+	{"hasn t been", StateOff}, {"isn t being", StateOff}, {"lost the use of", StateOff}, {"can t use", StateOff},
+	{"cannot use", StateOff}, {"unable to use", StateOff}, {"doesn t use", StateOff}, {"no longer using", StateOff},
 	{"stopped", StateOff}, {"paused", StateOff}, {"lacks", StateOff}, {"lacking", StateOff}, {"without", StateOff},
 	// on
 	{"enabled", StateOn}, {"turned on", StateOn}, {"switched on", StateOn}, {"left on", StateOn},

@@ -153,7 +153,7 @@ rubric "native" {
 
   mechanism "ttl_too_low" {
     description = "Entries expire before they are reused, so the hit rate collapses."
-    phrases     = ["ttl too low", "ttl too short", "expire too quickly", "expiring too quickly", "short expiry", "expiry too short"]
+    phrases     = ["ttl too low", "ttl too short", "expire too quickly", "expiring too quickly", "short expiry", "expiry too short", "expire before reuse", "expire before they are reused", "expire before being reused", "expire before they re reused"]
   }
 
   mechanism "consumer_capacity_low" {

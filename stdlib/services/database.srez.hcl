@@ -32,7 +32,7 @@ service_kind "database" {
     high        = 150
     unit        = "connections"
     description = "Server connections the pooler keeps open for clients."
-    aka         = ["connection pool", "pool", "pool size", "pooled connections", "pooler", "pooler pool", "pgbouncer pool", "db pool", "connection pool size"]
+    aka         = ["connection pool", "pool", "pool size", "pooled connections", "pooler", "pooler pool", "pgbouncer pool", "connection pool size"]
   }
 
   config "max_connections" {
