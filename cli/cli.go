@@ -46,7 +46,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(e.validateCmd(), e.compileCmd(), e.listCmd(), e.fmtCmd(), e.runCmd(), e.playCmd(), e.evalCmd(), e.certifyCmd(), e.showCmd(), e.importCmd(), e.exportCmd(), e.mutateCmd(), e.suiteCmd(), e.lspCmd(), e.toolsCmd(), e.regradeCmd(), e.reportCmd(), e.serveCmd(), e.mcpCmd())
+	root.AddCommand(e.docsCmd(), e.validateCmd(), e.compileCmd(), e.listCmd(), e.fmtCmd(), e.runCmd(), e.playCmd(), e.evalCmd(), e.certifyCmd(), e.showCmd(), e.importCmd(), e.exportCmd(), e.mutateCmd(), e.suiteCmd(), e.lspCmd(), e.toolsCmd(), e.regradeCmd(), e.reportCmd(), e.serveCmd(), e.mcpCmd())
+	registerCompletions(root)
 	err := root.Execute()
 	switch {
 	case err == nil:
