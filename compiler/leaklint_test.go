@@ -26,6 +26,7 @@ var certifyCases = map[string]*regexp.Regexp{
 	"expert_wrong_change":          regexp.MustCompile(`^The expert plan does not succeed: it leaves \w+ of \w+ changed from `),
 	"expert_wrong_diagnosis":       regexp.MustCompile(`^The expert plan does not succeed: the diagnosis does not match `),
 	"expert_never_fixes":           regexp.MustCompile(`^The expert plan does not succeed: it never fixes the fault `),
+	"fixed_when_too_lenient":       regexp.MustCompile(`^The expert plan does not succeed: every fault's fixed_when holds when it resolves, but the world is not mitigated \(kv_main is degraded\): `),
 	"restart_all":                  regexp.MustCompile(`^The answer-blind policy "restart every service" succeeds:`),
 	"band_maximum":                 regexp.MustCompile(`^The answer-blind policy "every key of \w+ to its band maximum" succeeds:`),
 	"band_minimum":                 regexp.MustCompile(`^The answer-blind policy "every key of \w+ to its band minimum" succeeds:`),

@@ -95,6 +95,7 @@ func explainExpert(t *runtime.Task, r runtime.Record) finding {
 	var restarts []int
 	resolveAt := -1
 	var unfixed *finding
+	var unhealthy string
 	for i, text := range t.Expert {
 		if ep.Done() {
 			break
@@ -109,6 +110,7 @@ func explainExpert(t *runtime.Task, r runtime.Record) finding {
 			case runtime.EffectResolve, runtime.EffectEscalate:
 				resolveAt = i
 				unfixed = whyUnfixed(t, ep, lastWrite, restarts)
+				unhealthy = unhealthyServices(t, ep)
 			}
 		}
 		ep.Step(&a)
@@ -121,7 +123,13 @@ func explainExpert(t *runtime.Task, r runtime.Record) finding {
 		unfixed.text = prefix + unfixed.text
 		return *unfixed
 	case !r.Mitigated:
-		return finding{prefix + "every fault's fixed_when holds when it resolves, but the world is not mitigated (resolved_when fails within the grader's ticks): fixed_when says fixed where the world is not.", atFault, 0}
+		// fixed_when and the world disagree: the author's statement is
+		// where to look, on the first fault (its kind's fixed_when).
+		state := "resolved_when fails within the grader's ticks"
+		if unhealthy != "" {
+			state = unhealthy
+		}
+		return finding{fmt.Sprintf("%severy fault's fixed_when holds when it resolves, but the world is not mitigated (%s): the fixed_when of %q says fixed where the world is not.", prefix, state, t.Faults[0].Kind), atFault, 0}
 	case !r.Diagnosed:
 		return finding{fmt.Sprintf("%sthe diagnosis does not match the root cause (%s).", prefix, rootCauses(t)), atExpert, resolveAt}
 	case r.WrongChange:
@@ -290,4 +298,20 @@ func isFaultService(t *runtime.Task, svc int16) bool {
 		}
 	}
 	return false
+}
+
+// unhealthyServices lists the services whose status is not healthy on ep's
+// current row, as "kv_main is degraded".
+func unhealthyServices(t *runtime.Task, ep *runtime.Episode) string {
+	row := ep.Row()
+	var out []string
+	for _, sv := range t.Services {
+		if sv.Status == runtime.NoSlot {
+			continue
+		}
+		if st := stringOf(t, row[sv.Status]); st != runtime.StatusHealthy {
+			out = append(out, sv.Name+" is "+st)
+		}
+	}
+	return strings.Join(out, ", ")
 }
