@@ -42,12 +42,16 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		SilenceUsage:  true,
 	}
 	root.SetArgs(args)
+	// docs and completions (complete.go) are registered apart from the
+	// list of commands below; completions once every command is there,
+	// before any command (cobra's __complete included) runs.
+	root.AddCommand(e.docsCmd())
+	root.PersistentPreRun = func(c *cobra.Command, _ []string) { registerCompletions(c.Root()) }
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(e.docsCmd(), e.validateCmd(), e.compileCmd(), e.listCmd(), e.fmtCmd(), e.runCmd(), e.playCmd(), e.evalCmd(), e.certifyCmd(), e.showCmd(), e.importCmd(), e.exportCmd(), e.mutateCmd(), e.suiteCmd(), e.lspCmd(), e.toolsCmd(), e.regradeCmd(), e.reportCmd(), e.serveCmd(), e.mcpCmd())
-	registerCompletions(root)
+	root.AddCommand(e.validateCmd(), e.compileCmd(), e.listCmd(), e.fmtCmd(), e.runCmd(), e.playCmd(), e.evalCmd(), e.certifyCmd(), e.showCmd(), e.importCmd(), e.exportCmd(), e.mutateCmd(), e.suiteCmd(), e.lspCmd(), e.toolsCmd(), e.regradeCmd(), e.reportCmd(), e.serveCmd(), e.mcpCmd())
 	err := root.Execute()
 	switch {
 	case err == nil:
