@@ -26,9 +26,10 @@ var allowed = map[string][]string{
 	"suitegen":       {"value", "lang", "compiler", "runtime", "agents", "eval"},
 	"lsp":            {"value", "lang", "compiler", "runtime"},
 	"report":         {"runtime", "eval", "agents"},
+	"refdoc":         {"value", "lang"},
 	"serve":          {"value", "lang", "compiler", "runtime", "agents", "eval", "llm"},
 	"mcpserve":       {"runtime", "compiler", "eval", "agents", "llm"},
-	"cli":            {"value", "lang", "compiler", "runtime", "stdlib", "agents", "eval", "suitegen", "lsp", "llm", "report", "serve", "mcpserve"},
+	"cli":            {"value", "lang", "compiler", "runtime", "stdlib", "agents", "eval", "suitegen", "lsp", "llm", "report", "serve", "mcpserve", "refdoc"},
 	"cmd/srezc":      {"cli"},
 	"cmd/srezc-load": {},
 }

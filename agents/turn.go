@@ -120,4 +120,16 @@ type ArgSpec struct {
 	Name     string `json:"name"`
 	Type     string `json:"type"`
 	Optional bool   `json:"optional,omitempty"`
+	// Keys gives, for a value argument, the declared type of each config
+	// key it may set, sorted by key: what the grader accepts (see
+	// CallText). A key whose type differs between service kinds is left
+	// out and taken as written.
+	Keys []KeyType `json:"keys,omitempty"`
+}
+
+// KeyType is a config key's declared value type: int, float, bool or
+// string.
+type KeyType struct {
+	Key  string `json:"key"`
+	Type string `json:"type"`
 }

@@ -42,6 +42,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		SilenceUsage:  true,
 	}
 	root.SetArgs(args)
+	// docs and completions (complete.go) are registered apart from the
+	// list of commands below; completions once every command is there,
+	// before any command (cobra's __complete included) runs.
+	root.AddCommand(e.docsCmd())
+	root.PersistentPreRun = func(c *cobra.Command, _ []string) { registerCompletions(c.Root()) }
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)

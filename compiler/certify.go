@@ -35,6 +35,9 @@ type exploit struct {
 // Certificate is a task's certification result.
 type Certificate struct {
 	Failures []string // empty when certified
+	// findings are the failures with the part of the incident each is
+	// about, in the order of Failures.
+	findings []finding
 	// Closest is the exploit with the highest final reward, and why it failed.
 	Closest, ClosestWhy string
 	ClosestReward       float64
@@ -57,6 +60,7 @@ func (b *build) certify() {
 		// its body is known only afterwards; nothing to look up.
 		r := b.certifyAfresh()
 		r.apply(b.t)
+		b.findings = r.failures
 		if b.alerting >= 0 {
 			// Its difficulty is estimated, from the alert derived above.
 			b.t.Difficulty = difficultyOf(b.t, b.alerting)
@@ -77,6 +81,7 @@ func (b *build) certify() {
 		certCache.put(key, r)
 	}
 	r.apply(b.t)
+	b.findings = r.failures
 	b.t.Behaviour = hex.EncodeToString(body[:])
 }
 
@@ -94,7 +99,16 @@ func (b *build) certifyAfresh() certResult {
 	}
 	failures := append(d.failures, d.checkExpert(t)...)
 	d.apply(t)
-	failures = append(failures, certifyTask(t, false).Failures...)
+	overBudget := false
+	for _, f := range failures {
+		overBudget = overBudget || f.where == atBudget
+	}
+	for _, f := range certifyTask(t, false).findings {
+		if overBudget && f.where == atBudget {
+			continue // the expert overruns a budget the optimum already does: one root error
+		}
+		failures = append(failures, f)
+	}
 	return certResult{evidence: t.Evidence, optimal: t.Optimal, plan: t.Plan, failures: failures, expert: derived}
 }
 
@@ -107,7 +121,7 @@ type certResult struct {
 	evidence []runtime.Read
 	optimal  int
 	plan     []string
-	failures []string
+	failures []finding
 	hash     string // the certified task's semantic hash
 	// expert is the plan made the expert of an incident without one
 	// (Options.ExpertFromPlan); nil otherwise.
@@ -119,7 +133,7 @@ func (r certResult) apply(t *runtime.Task) {
 	t.Optimal = r.optimal
 	t.Plan = append([]string(nil), r.plan...)
 	t.Certified = len(r.failures) == 0
-	t.Uncertified = append([]string(nil), r.failures...)
+	t.Uncertified = texts(r.failures)
 	if r.expert != nil {
 		t.Expert = append([]string(nil), r.expert...)
 	}
@@ -195,15 +209,18 @@ func certifyTask(t *runtime.Task, full bool) *Certificate {
 	for _, x := range panel {
 		open.Budget = max(open.Budget, len(x.plan)+1)
 	}
-	var unreachable []string
+	var unreachable []finding
 	if len(t.Expert) == 0 {
-		c.Failures = append(c.Failures, "The incident has no expert plan.")
+		c.findings = append(c.findings, finding{"The incident has no expert plan.", atIncident, 0})
 	} else {
 		expert := runtime.NewEpisode(t)
 		if r := play(expert, t.Expert); !r.Success {
-			c.Failures = append(c.Failures, fmt.Sprintf("The expert plan does not succeed (%s; diagnosed %v, mitigated %v, wrong change %v).", r.Terminal, r.Diagnosed, r.Mitigated, r.WrongChange))
+			// What the plan then fails to earn follows from this one
+			// error; reachability is reported for plans that succeed.
+			c.findings = append(c.findings, explainExpert(t, r))
+		} else {
+			unreachable = reachability(t, expert.Components())
 		}
-		unreachable = reachability(t, expert.Components())
 	}
 	// One episode, reset per policy: Reset restores everything a policy
 	// can touch, and allocating an episode per policy cost more than
@@ -216,15 +233,18 @@ func certifyTask(t *runtime.Task, full bool) *Certificate {
 		r := play(ep, x.plan)
 		c.Panel = append(c.Panel, PanelResult{Name: x.name, Plan: x.plan, Record: r})
 		if r.Success {
-			c.Failures = append(c.Failures, fmt.Sprintf("The answer-blind policy %q succeeds: %s.", x.name, strings.Join(x.plan, "; ")))
+			c.findings = append(c.findings, finding{fmt.Sprintf("The answer-blind policy %q succeeds: %s.", x.name, strings.Join(x.plan, "; ")), atIncident, 0})
 			continue
 		}
 		if r.FinalReward > c.ClosestReward {
 			c.Closest, c.ClosestReward, c.ClosestWhy = x.name, r.FinalReward, WhyFailed(r)
 		}
 	}
-	c.Failures = append(c.Failures, unreachable...)
-	c.Failures = append(c.Failures, leakLint(t)...)
+	c.findings = append(c.findings, unreachable...)
+	for _, l := range leakLint(t) {
+		c.findings = append(c.findings, finding{l, atIncident, 0})
+	}
+	c.Failures = texts(c.findings)
 	return c
 }
 
@@ -494,8 +514,8 @@ func floatText(f float64) string {
 
 // reachability checks that every rubric item with a weight can be earned:
 // c holds what the expert plan earned.
-func reachability(t *runtime.Task, c runtime.Components) []string {
-	var out []string
+func reachability(t *runtime.Task, c runtime.Components) []finding {
+	var out []finding
 	for _, x := range []struct {
 		name         string
 		weight, have float64
@@ -507,7 +527,7 @@ func reachability(t *runtime.Task, c runtime.Components) []string {
 		{"efficiency", t.Rubric.Efficiency, c.Efficiency},
 	} {
 		if x.weight > 0 && x.have <= 0 {
-			out = append(out, fmt.Sprintf("The rubric item %q cannot be earned: the expert plan earns nothing for it.", x.name))
+			out = append(out, finding{fmt.Sprintf("The rubric item %q cannot be earned: the expert plan earns nothing for it.", x.name), atRubric, 0})
 		}
 	}
 	return out

@@ -60,6 +60,8 @@ type build struct {
 	kindDefault map[runtime.SlotID]value.Value
 	// edits are the fault and distractor edits of the initial state.
 	edits []edit
+	// findings are the certification failures with their places (Certify).
+	findings []finding
 }
 
 type edit struct {
@@ -252,13 +254,13 @@ func CompileIncident(m *lang.Module, in *lang.Incident, opt Options) (*runtime.T
 // NotCertified is the summary of every certification error.
 const NotCertified = "Task not certified"
 
-// uncertified reports each certification failure as an error on the
-// incident.
+// uncertified reports each certification failure as an error on the part
+// of the incident responsible (locate.go).
 func (b *build) uncertified() lang.Diagnostics {
 	var out lang.Diagnostics
-	for _, f := range b.t.Uncertified {
-		r := b.in.DefRange
-		out = append(out, &lang.Diagnostic{Severity: lang.Error, Summary: NotCertified, Detail: f, Subject: &r})
+	for _, f := range b.findings {
+		r := f.rangeOf(b.in)
+		out = append(out, &lang.Diagnostic{Severity: lang.Error, Summary: NotCertified, Detail: f.text, Subject: &r})
 	}
 	return out
 }

@@ -78,7 +78,7 @@ type derived struct {
 	plan  []string
 	// optimal is the certified optimal step count, 0 when not found.
 	optimal  int
-	failures []string
+	failures []finding
 }
 
 // optimumCap and optimumWork bound the hitting-set search: combinations of
@@ -155,7 +155,7 @@ func (b *build) deriveEvidence() *derived {
 		// the distractors-alone alternative, reported below as such.
 		if len(ev) == 0 && (len(b.in.Faults) > 1 || len(b.in.Distractors) == 0) {
 			fu := b.in.Faults[i]
-			d.failures = append(d.failures, fmt.Sprintf("The fault %q on %s has no evidence: no read differs with it removed.", fu.Name, fu.Target))
+			d.failures = append(d.failures, finding{fmt.Sprintf("The fault %q on %s has no evidence: no read differs with it removed.", fu.Name, fu.Target), atFault, i})
 		}
 	}
 	for i, spec := range alts {
@@ -171,7 +171,13 @@ func (b *build) deriveEvidence() *derived {
 		}
 		d.alts = append(d.alts, alternative{name: spec.name, hits: hits, w: alt})
 		if len(hits) == 0 {
-			d.failures = append(d.failures, fmt.Sprintf("The incident cannot be told apart from %s: no read differs.", spec.name))
+			// Blame the blocks that should differ: the distractors when the
+			// alternative is them alone, else the faults.
+			at := finding{fmt.Sprintf("The incident cannot be told apart from %s: no read differs.", spec.name), atFault, 0}
+			if len(spec.faults) == 0 && len(spec.distractors) > 0 {
+				at.where = atDistractor
+			}
+			d.failures = append(d.failures, at)
 		}
 	}
 
@@ -794,7 +800,7 @@ func (d *derived) findWrites(t *runtime.Task) {
 		choose(0, k)
 	}
 	if bestWaits < 0 {
-		d.failures = append(d.failures, "No combination of the faults' canonical fixes resolves the incident after the evidence reads.")
+		d.failures = append(d.failures, finding{"No combination of the faults' canonical fixes resolves the incident after the evidence reads.", atIncident, 0})
 		return
 	}
 	for _, r := range d.chosen {
@@ -816,7 +822,7 @@ func (d *derived) findWrites(t *runtime.Task) {
 	d.plan = append(d.plan, resolve(diag, fix))
 	d.optimal = len(d.plan)
 	if d.optimal > t.Budget {
-		d.failures = append(d.failures, fmt.Sprintf("The incident cannot be solved in its budget: the informed optimum takes %d steps and the budget is %d.", d.optimal, t.Budget))
+		d.failures = append(d.failures, finding{fmt.Sprintf("The incident cannot be solved in its budget: the informed optimum takes %d steps and the budget is %d.", d.optimal, t.Budget), atBudget, 0})
 	}
 }
 
@@ -929,7 +935,7 @@ func covers(t *runtime.Task, x, e runtime.Read) bool {
 // shorter than the optimum (shorter would mean the optimum is wrong). An
 // expert that reads none of the evidence under a rubric that weights it is
 // left to the reachability check, which reports it once.
-func (d *derived) checkExpert(t *runtime.Task) []string {
+func (d *derived) checkExpert(t *runtime.Task) []finding {
 	if len(t.Expert) == 0 || d.optimal == 0 {
 		return nil
 	}
@@ -948,10 +954,10 @@ func (d *derived) checkExpert(t *runtime.Task) []string {
 	switch {
 	case len(missing) == 0:
 		if len(t.Expert) < d.optimal {
-			return []string{fmt.Sprintf("The expert plan takes %d steps, fewer than the informed optimum's %d: the optimum is wrong.", len(t.Expert), d.optimal)}
+			return []finding{{fmt.Sprintf("The expert plan takes %d steps, fewer than the informed optimum's %d: the optimum is wrong.", len(t.Expert), d.optimal), atExpert, -1}}
 		}
 	case len(missing) < len(d.chosen) || t.Rubric.Evidence <= 0:
-		return []string{fmt.Sprintf("The expert plan does not read the evidence %s, so its evidence coverage is below 1.", strings.Join(missing, ", "))}
+		return []finding{{fmt.Sprintf("The expert plan does not read the evidence %s, so its evidence coverage is below 1.", strings.Join(missing, ", ")), atExpert, -1}}
 	}
 	return nil
 }

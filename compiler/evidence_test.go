@@ -158,7 +158,7 @@ func TestSlotComparisonMatchesText(t *testing.T) {
 		b := buildUpTo(t, m, in)
 		d := b.deriveEvidence()
 		if len(d.failures) > 0 {
-			t.Errorf("%s: %q", in.Name, d.failures)
+			t.Errorf("%s: %q", in.Name, texts(d.failures))
 		}
 		w := &worlds{b: b}
 		truth := w.trueWorld()
@@ -274,8 +274,8 @@ func TestIndistinguishableDistractorFails(t *testing.T) {
 	m, in := weakPool(t)
 	d := buildUpTo(t, m, in).deriveEvidence()
 	want := `The incident cannot be told apart from the distractors "web_short_keepalive" on web_server and "pool_twin" on database alone: no read differs.`
-	if len(d.failures) != 1 || d.failures[0] != want {
-		t.Errorf("failures = %q, want [%q]", d.failures, want)
+	if len(d.failures) != 1 || d.failures[0].text != want || d.failures[0].where != atDistractor {
+		t.Errorf("failures = %q, want [%q]", texts(d.failures), want)
 	}
 	_, diags := CompileIncident(m, in, Options{})
 	found := false
@@ -305,8 +305,8 @@ func TestExpertMissingEvidenceReported(t *testing.T) {
 	})
 	d.chosen = append(d.chosen, extra)
 	got := d.checkExpert(b.t)
-	if len(got) != 1 || !strings.Contains(got[0], "does not read the evidence check_status(cache)") {
-		t.Errorf("checkExpert = %q", got)
+	if len(got) != 1 || !strings.Contains(got[0].text, "does not read the evidence check_status(cache)") {
+		t.Errorf("checkExpert = %q", texts(got))
 	}
 }
 

@@ -20,7 +20,13 @@ const certifyCasesDir = "../testdata/certify"
 // certifyCases names every archive of testdata/certify and the rule it
 // breaks: the failure certification must report, and nothing else.
 var certifyCases = map[string]*regexp.Regexp{
-	"budget_unsolvable":            regexp.MustCompile(`^The expert plan does not succeed \(step_budget_exhausted;`),
+	"budget_unsolvable":            regexp.MustCompile(`^The expert plan does not succeed: it needs \d+ steps, the budget is \d+\.$`),
+	"optimum_over_budget":          regexp.MustCompile(`^The incident cannot be solved in its budget:`),
+	"expert_outside_fix_range":     regexp.MustCompile(`^The expert plan does not succeed: \S+ is outside the fix range `),
+	"expert_wrong_change":          regexp.MustCompile(`^The expert plan does not succeed: it leaves \w+ of \w+ changed from `),
+	"expert_wrong_diagnosis":       regexp.MustCompile(`^The expert plan does not succeed: the diagnosis does not match `),
+	"expert_never_fixes":           regexp.MustCompile(`^The expert plan does not succeed: it never fixes the fault `),
+	"fixed_when_too_lenient":       regexp.MustCompile(`^The expert plan does not succeed: every fault's fixed_when holds when it resolves, but the world is not mitigated \(kv_main is degraded\): `),
 	"restart_all":                  regexp.MustCompile(`^The answer-blind policy "restart every service" succeeds:`),
 	"band_maximum":                 regexp.MustCompile(`^The answer-blind policy "every key of \w+ to its band maximum" succeeds:`),
 	"band_minimum":                 regexp.MustCompile(`^The answer-blind policy "every key of \w+ to its band minimum" succeeds:`),
@@ -37,9 +43,10 @@ var certifyCases = map[string]*regexp.Regexp{
 // TestCertifyFailures compiles each archive of testdata/certify: a module
 // analysed with the embedded stdlib whose single incident compiles but
 // fails exactly one certification rule. The expected diagnostic sits
-// inline as a ### "regexp" mark on the incident line, the format of
-// lang/testdata/diagnostics: every diagnostic must meet a mark and every
-// mark be met. Each archive carries exactly one mark, and the failure must
+// inline as a ### "regexp" mark on the line responsible (the expert
+// action, the budget, the fault or distractor block; the incident line
+// when no part of it is), the format of lang/testdata/diagnostics: every
+// diagnostic must meet a mark and every mark be met. Each archive carries exactly one mark, and the failure must
 // be its rule's (certifyCases), so a case fails for its reason and only
 // that reason.
 func TestCertifyFailures(t *testing.T) {

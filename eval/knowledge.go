@@ -2,6 +2,7 @@ package eval
 
 import (
 	rt "github.com/srezc/srezc/runtime"
+	"sort"
 	"strconv"
 
 	"github.com/srezc/srezc/agents"
@@ -93,7 +94,20 @@ func ToolSpecs(m *lang.Module) []agents.ToolSpec {
 		}
 		s := agents.ToolSpec{Name: t.Name, Description: t.Description, Args: []agents.ArgSpec{}}
 		for _, a := range t.Args {
-			s.Args = append(s.Args, agents.ArgSpec{Name: a.Name, Type: a.Type, Optional: a.Optional})
+			as := agents.ArgSpec{Name: a.Name, Type: a.Type, Optional: a.Optional}
+			if a.Type == "value" {
+				var keys []agents.KeyType
+				for _, k := range m.ServiceKinds {
+					if k.Broken {
+						continue
+					}
+					for _, c := range k.Config {
+						keys = append(keys, agents.KeyType{Key: c.Name, Type: c.Kind.String()})
+					}
+				}
+				as.Keys = keyTypes(keys)
+			}
+			s.Args = append(s.Args, as)
 		}
 		out = append(out, s)
 	}
@@ -107,9 +121,43 @@ func TaskToolSpecs(t *rt.Task) []agents.ToolSpec {
 	for _, tool := range t.Tools {
 		s := agents.ToolSpec{Name: tool.Name, Description: tool.Doc, Args: []agents.ArgSpec{}}
 		for _, a := range tool.Args {
-			s.Args = append(s.Args, agents.ArgSpec{Name: a.Name, Type: a.Type.String(), Optional: a.Optional})
+			as := agents.ArgSpec{Name: a.Name, Type: a.Type.String(), Optional: a.Optional}
+			if a.Type == rt.ArgValue {
+				var keys []agents.KeyType
+				for i := range t.Slots {
+					if sl := &t.Slots[i]; sl.Class == rt.ClassConfig {
+						keys = append(keys, agents.KeyType{Key: sl.Name, Type: sl.Kind.String()})
+					}
+				}
+				as.Keys = keyTypes(keys)
+			}
+			s.Args = append(s.Args, as)
 		}
 		out = append(out, s)
+	}
+	return out
+}
+
+// keyTypes sorts config keys by name and drops repeats; a key declared with
+// different types by different service kinds is left out, so a value for
+// it is taken as written.
+func keyTypes(keys []agents.KeyType) []agents.KeyType {
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].Key != keys[j].Key {
+			return keys[i].Key < keys[j].Key
+		}
+		return keys[i].Type < keys[j].Type
+	})
+	var out []agents.KeyType
+	for i := 0; i < len(keys); {
+		j := i
+		for j < len(keys) && keys[j].Key == keys[i].Key {
+			j++
+		}
+		if keys[i].Type == keys[j-1].Type {
+			out = append(out, keys[i])
+		}
+		i = j
 	}
 	return out
 }

@@ -101,10 +101,12 @@ type Move struct {
 // refused to continue because of what the agent sent.
 const TerminalAgentError = "agent_error"
 
-// FailureMode classifies an episode as the reference does (spec §12.1):
-// the first that applies of agent error, wrong remediation, premature
-// resolution, budget exhausted, invalid action; "success" or
-// "other_failure" else.
+// FailureMode classifies an episode as the reference does (its failure
+// taxonomy): the first that applies of agent error, wrong remediation,
+// premature resolution, budget exhausted, invalid action, an escalation
+// that did not succeed; "success" or "other_failure" else. Escalation is
+// srezc's addition, carved out of other_failure: the reference has no
+// escalate tool, and lumping a policy's escalations there hid what it did.
 func FailureMode(r rt.Record) string {
 	switch {
 	case r.Terminal == TerminalAgentError:
@@ -119,13 +121,15 @@ func FailureMode(r rt.Record) string {
 		return "step_budget_exhausted"
 	case r.InvalidActions > 0:
 		return "invalid_action"
+	case r.Terminal == rt.TermEscalated.String():
+		return "escalated"
 	}
 	return "other_failure"
 }
 
 // FailureModes lists the failure modes in the reference's order of
 // precedence, success first.
-var FailureModes = []string{"success", "agent_error", "wrong_remediation", "premature_resolution", "step_budget_exhausted", "invalid_action", "other_failure"}
+var FailureModes = []string{"success", "agent_error", "wrong_remediation", "premature_resolution", "step_budget_exhausted", "invalid_action", "escalated", "other_failure"}
 
 // FailureModeCount is how many episodes ended one way.
 type FailureModeCount struct {

@@ -17,7 +17,8 @@ func TestFailureModeOrder(t *testing.T) {
 		{runtime.Record{PrematureResolutions: 1, Terminal: "step_budget_exhausted"}, "premature_resolution"},
 		{runtime.Record{Terminal: "step_budget_exhausted", InvalidActions: 1}, "step_budget_exhausted"},
 		{runtime.Record{InvalidActions: 1, Terminal: "escalated"}, "invalid_action"},
-		{runtime.Record{Terminal: "escalated"}, "other_failure"},
+		{runtime.Record{Terminal: "escalated"}, "escalated"},
+		{runtime.Record{Terminal: ""}, "other_failure"},
 	} {
 		if got := eval.FailureMode(c.r); got != c.want {
 			t.Errorf("%+v: %s, want %s", c.r, got, c.want)

@@ -719,6 +719,9 @@ func (c *checker) incident(in *Incident) {
 				continue
 			}
 			fu.Params[name] = cv
+			if lo, hi, ok := domainBounds(p); ok && (cv.AsFloat() < lo || cv.AsFloat() > hi) {
+				c.errRange(r, "Parameter outside its domain", fmt.Sprintf("%s is outside the domain of %q of %s, %s..%s.", cv, name, fu.Name, boundText(p.Kind, lo), boundText(p.Kind, hi)))
+			}
 		}
 		for _, p := range fk.Params {
 			if _, ok := fu.Params[p.Name]; !ok {
@@ -768,12 +771,79 @@ func (c *checker) incident(in *Incident) {
 			c.errRange(r, "Invalid expert action", d.Detail)
 			continue
 		}
-		found := false
+		var tool *Tool
 		for _, t := range m.Tools {
-			found = found || t.Name == call.Tool
+			if t.Name == call.Tool {
+				tool = t
+			}
 		}
-		if !found {
+		if tool == nil {
 			c.unknown(c.actionRange(in.ExpertRange[i], act, call.ToolRange), "tool", call.Tool, names(m.Tools))
+			continue
+		}
+		c.expertArgs(in.ExpertRange[i], act, &call, tool, sys)
+	}
+}
+
+// expertArgs checks an expert action's arguments against its tool and the
+// incident's system, as the runtime will bind them, so a typo in a service
+// or key gets the same located did-you-mean as anywhere else in the file.
+func (c *checker) expertArgs(str Range, act string, call *ActionCall, tool *Tool, sys *System) {
+	required := 0
+	var sig []string
+	for _, a := range tool.Args {
+		if !a.Optional {
+			required++
+		}
+		sig = append(sig, a.Name)
+	}
+	if len(call.Args) < required || len(call.Args) > len(tool.Args) {
+		want := fmt.Sprintf("%d argument", required)
+		if required != len(tool.Args) {
+			want = fmt.Sprintf("%d or %d argument", required, len(tool.Args))
+		}
+		if len(tool.Args) != 1 {
+			want += "s"
+		}
+		c.errRange(c.actionRange(str, act, call.Range), "Invalid expert action",
+			fmt.Sprintf("%s takes %s (%s); this call has %d.", tool.Name, want, strings.Join(sig, ", "), len(call.Args)))
+		return
+	}
+	if sys == nil || len(sys.Fixtures) > 0 {
+		return
+	}
+	var kind *ServiceKind
+	var key *ConfigKey
+	for j, arg := range call.Args {
+		r := c.actionRange(str, act, arg.Range)
+		switch tool.Args[j].Type {
+		case "service":
+			ss := (*SystemService)(nil)
+			if arg.Value.K == value.String {
+				ss = sys.Service(arg.Value.S)
+			}
+			if ss == nil {
+				c.unknown(r, "service of the system "+sys.Name, arg.Value.String(), names(sys.Services))
+				return
+			}
+			kind = c.m.ServiceKind(ss.Kind)
+		case "config_key":
+			if kind == nil {
+				return
+			}
+			for _, k := range kind.Config {
+				if arg.Value.K == value.String && k.Name == arg.Value.S {
+					key = k
+				}
+			}
+			if key == nil {
+				c.unknown(r, "config key of "+kind.Name, arg.Value.String(), names(kind.Config))
+				return
+			}
+		case "value":
+			if key != nil && arg.Value.K != key.Kind {
+				c.errRange(r, "Incorrect value type", fmt.Sprintf("%s is %s; %s is %s.", key.Name, article(key.Kind.String()), arg.Value, article(arg.Value.K.String())))
+			}
 		}
 	}
 }
@@ -791,4 +861,31 @@ func (c *checker) actionRange(str Range, act string, sub Range) Range {
 		return str
 	}
 	return rangeOf(f, start+1+sub.Start.Byte, start+1+sub.End.Byte)
+}
+
+// domainBounds is the numeric range a parameter's domain spans: the values
+// mutation draws are its samples, and an author may pick any value between
+// them, but not outside (a negative consumer count would render as
+// "completing -34/s"). Strings and bools have no range.
+func domainBounds(p *Param) (lo, hi float64, ok bool) {
+	if p.Kind != value.Int && p.Kind != value.Float {
+		return 0, 0, false
+	}
+	for i, v := range p.Domain {
+		x := v.AsFloat()
+		if i == 0 || x < lo {
+			lo = x
+		}
+		if i == 0 || x > hi {
+			hi = x
+		}
+	}
+	return lo, hi, len(p.Domain) > 0
+}
+
+func boundText(k value.Kind, x float64) string {
+	if k == value.Int {
+		return value.OfInt(int64(x)).String()
+	}
+	return value.OfFloat(x).String()
 }

@@ -927,7 +927,7 @@ func (d *decoder) incident(blk *hclsyntax.Block) *Incident {
 	for _, p := range []struct {
 		name string
 		rng  *Range
-	}{{"system", &in.SystemRange}, {"rubric", &in.RubricRange}} {
+	}{{"system", &in.SystemRange}, {"rubric", &in.RubricRange}, {"budget", &in.BudgetRange}} {
 		if a, ok := c.attrs[p.name]; ok {
 			*p.rng = fromHCL(a.Expr.Range())
 		} else {

@@ -280,6 +280,7 @@ type Incident struct {
 	Split       string
 	Tags        []string
 	Budget      int
+	BudgetRange Range // the budget's value; certification points here when a plan overruns it
 	System      string
 	SystemRange Range
 	Rubric      string

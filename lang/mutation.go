@@ -434,7 +434,7 @@ func (m *Module) Sizes(mu *Mutation) AxisSizes {
 func (m *Module) VariantIncident(mu *Mutation, v *Variant) *Incident {
 	base := m.Incident(mu.From)
 	in := &Incident{Decl: Decl{Name: mu.VariantName(v), DefRange: mu.DefRange, NameRange: mu.NameRange}, File: mu.DefRange.Filename,
-		Difficulty: base.Difficulty, Split: base.Split, Budget: base.Budget, System: base.System, SystemRange: base.SystemRange,
+		Difficulty: base.Difficulty, Split: base.Split, Budget: base.Budget, BudgetRange: base.BudgetRange, System: base.System, SystemRange: base.SystemRange,
 		Rubric: base.Rubric, RubricRange: base.RubricRange, Traffic: base.Traffic, Warmup: base.Warmup, Hold: base.Hold,
 		Tags: []string{v.Target, "mutated"}}
 	if mu.Split != "" {

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/srezc/srezc/agents"
@@ -128,6 +129,7 @@ func Schemas(specs []agents.ToolSpec, services []string) []Tool {
 				}
 			case "value":
 				p.Type = []string{"number", "boolean", "string"}
+				p.Description = valueDoc(a.Keys)
 			}
 			if a.Name == "root_cause" {
 				text := p
@@ -142,4 +144,32 @@ func Schemas(specs []agents.ToolSpec, services []string) []Tool {
 		out = append(out, Tool{Type: "function", Function: FunctionDef{Name: s.Name, Description: strings.TrimSpace(s.Description), Parameters: params}})
 	}
 	return out
+}
+
+// valueDoc says exactly what a value argument accepts, per key type (see
+// agents.CallText): a JSON schema cannot tie one property's type to
+// another's value in a form every provider and MCP client reads, so the
+// type list admits all three and the description names each key's type.
+func valueDoc(keys []agents.KeyType) string {
+	if len(keys) == 0 {
+		return argDoc["value"]
+	}
+	byType := map[string][]string{}
+	for _, k := range keys {
+		byType[k.Type] = append(byType[k.Type], k.Key)
+	}
+	var b strings.Builder
+	b.WriteString("The new value, of the key's type.")
+	for _, t := range []struct{ typ, what string }{
+		{"int", "An integer (a number without a fraction, or a string holding one, such as \"60\")"},
+		{"float", "A decimal number (any number, or a string holding one)"},
+		{"bool", "true or false (or the strings \"true\", \"false\")"},
+		{"string", "Text"},
+	} {
+		if ks := byType[t.typ]; len(ks) > 0 {
+			fmt.Fprintf(&b, " %s for %s.", t.what, strings.Join(ks, ", "))
+		}
+	}
+	b.WriteString(" Any other value is an invalid action.")
+	return b.String()
 }

@@ -373,9 +373,9 @@ func TestInvalidCallsAndUnfinishedEpisode(t *testing.T) {
 		{"inspect_logs", map[string]any{"service": 42}},
 		{"inspect_logs", map[string]any{"service": "mainframe"}},
 		{"update_config", json.RawMessage(`{"service":"database","key":"max_connections","value":{"a":1}}`)},
-		// 50.0 is a float, and pool_size an int: read as a float64 the
-		// value would become 50, a valid action.
-		{"update_config", json.RawMessage(`{"value":50.0,"key":"pool_size","service":"database"}`)},
+		// pool_size is an int: 50.5 has a fraction, so no conversion
+		// makes it one (50.0 and "50" would be 50, as the schema says).
+		{"update_config", json.RawMessage(`{"value":50.5,"key":"pool_size","service":"database"}`)},
 		{"inspect_logs(database)", nil},
 		{"inspect_logs", map[string]any{"service": "database"}},
 	}
@@ -408,7 +408,7 @@ func TestInvalidCallsAndUnfinishedEpisode(t *testing.T) {
 	for _, m := range []struct {
 		i    int
 		want string
-	}{{0, `drop_database("database")`}, {1, "inspect_logs(42)"}, {4, `update_config("database", "pool_size", 50.0)`}} {
+	}{{0, `drop_database("database")`}, {1, "inspect_logs(42)"}, {4, `update_config("database", "pool_size", 50.5)`}} {
 		if r.Trajectory[m.i].Action != m.want {
 			t.Errorf("move %d recorded as %q, want %q", m.i, r.Trajectory[m.i].Action, m.want)
 		}

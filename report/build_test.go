@@ -2,6 +2,7 @@ package report_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -211,7 +212,10 @@ func TestMitigationGivenDiagnosis(t *testing.T) {
 }
 
 func TestFailureModesAndGroups(t *testing.T) {
-	recs := []eval.RecordLine{episode("m", "a", 1, true), episode("m", "b", 1, false), episode("m", "c", 1, false)}
+	// An escalation has its own mode, also in a record written before it
+	// had one (failure_mode other_failure, terminal escalated).
+	recs := []eval.RecordLine{episode("m", "a", 1, true), episode("m", "b", 1, false), episode("m", "c", 1, false),
+		episodeEscalated("d", "escalated"), episodeEscalated("e", "other_failure")}
 	recs[1].Failure = "wrong_remediation"
 	recs[0].Difficulty, recs[1].Difficulty, recs[2].Difficulty = "hard", "easy", "medium"
 	recs[0].Tags, recs[2].Tags = []string{"noisy", "cascade"}, []string{"noisy"}
@@ -222,7 +226,7 @@ func TestFailureModesAndGroups(t *testing.T) {
 		counts[fm.Mode] = fm.Count
 		modes = append(modes, fm.Mode)
 	}
-	if counts["success"] != 1 || counts["wrong_remediation"] != 1 || counts["other_failure"] != 1 || len(modes) != 7 || modes[0] != "success" {
+	if counts["success"] != 1 || counts["wrong_remediation"] != 1 || counts["other_failure"] != 1 || counts["escalated"] != 2 || len(modes) != 8 || modes[0] != "success" {
 		t.Errorf("failure modes %+v", m.FailureModes)
 	}
 	var diff, tags []string
@@ -234,6 +238,47 @@ func TestFailureModesAndGroups(t *testing.T) {
 	}
 	if strings.Join(diff, ",") != "easy,medium,hard" || strings.Join(tags, ",") != "cascade:1,noisy:2" {
 		t.Errorf("difficulty groups %v (want easy, medium, hard), tag groups %v", diff, tags)
+	}
+}
+
+// episodeEscalated is a failed episode on task that escalated, its
+// failure_mode as given.
+func episodeEscalated(task, failure string) eval.RecordLine {
+	r := episode("m", task, 1, false)
+	r.Terminal, r.Metrics.Terminal, r.Failure = "escalated", "escalated", failure
+	r.Difficulty = "medium"
+	return r
+}
+
+// TestThinlyMeasuredRankedAfter: a model scored on one episode ranks
+// after an agent measured over many tasks, however high its marks, and
+// says why; the well-measured keep their order by marks.
+func TestThinlyMeasuredRankedAfter(t *testing.T) {
+	var recs []eval.RecordLine
+	for i := 0; i < 45; i++ {
+		task := fmt.Sprintf("t%02d", i)
+		recs = append(recs, episode("agent", task, 1, i%2 == 0), episode("weak", task, 1, i%4 == 0))
+	}
+	recs = append(recs, episode("human", "t00", 1, true))
+	s := build(t, recs, report.Options{})
+	var order []string
+	for _, st := range s.Ranking {
+		order = append(order, fmt.Sprintf("%d:%s", st.Rank, st.Name))
+	}
+	if got := strings.Join(order, ","); got != "1:agent,2:weak,3:human" {
+		t.Errorf("ranking %s, want 1:agent,2:weak,3:human", got)
+	}
+	h := model(t, s, "human")
+	if !strings.Contains(h.Note, "ranked after the well-measured: 1 episode on 1 task") {
+		t.Errorf("human note %q", h.Note)
+	}
+	if a := model(t, s, "agent"); a.Note != "" {
+		t.Errorf("agent note %q, want none", a.Note)
+	}
+	// With a lower bar the human is compared like the others.
+	s = build(t, recs, report.Options{MinRankTasks: 1})
+	if s.Ranking[0].Name != "human" {
+		t.Errorf("MinRankTasks 1: %+v first, want human", s.Ranking[0])
 	}
 }
 

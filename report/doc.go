@@ -12,7 +12,9 @@
 //
 // Infrastructure errors (outcome "infra_error") are excluded from every
 // metric and counted beside them; a model whose infra-error share exceeds
-// Options.MaxInfraShare is not ranked.
+// Options.MaxInfraShare is not ranked, and one measured too thinly to
+// compare (Options.MinRankTasks, MaxRankWidth) ranks after every
+// well-measured one.
 //
 // Records that carry a model judge's verdict (srezc eval --judge) add the
 // judge's agreement with the deterministic diagnosis verdict (judge.go);

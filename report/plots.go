@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"image/color"
 	"math"
@@ -33,7 +34,7 @@ func Plots(s *Summary) ([]Plot, error) {
 	}{
 		{"marks.svg", "plot-marks", "Marks per model with the 95% bootstrap interval (resampling tasks). * not ranked.", marksPlot},
 		{"success_vs_coverage.svg", "plot-success-vs-coverage", "Success rate against evidence coverage per model; bars are the 95% interval of the success rate.", successCoveragePlot},
-		{"heatmap.svg", "plot-heatmap", "Success rate per task and model. Grey with × = only infra errors (no scored episode); * = some infra errors; blank = not played.", heatmapPlot},
+		{"heatmap.svg", "plot-heatmap", "Success rate per task and model, from dark purple (0) to yellow (1); tasks by difficulty, then by success. Grey with × = only infra errors (no scored episode); * = some infra errors; blank = not played.", heatmapPlot},
 		{"components.svg", "plot-components", "Mean reward components per model over scored episodes (penalties are negative).", componentsPlot},
 		{"errors.svg", "plot-errors", "Invalid-action rate and failure modes (share of scored episodes) per model.", errorsPlot},
 		{"infra.svg", "plot-infra", "Infrastructure errors per model (excluded from every metric).", infraPlot},
@@ -234,15 +235,26 @@ func (h *heatmap) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return -0.5, float64(h.cols) - 0.5, -0.5, float64(h.rows) - 0.5
 }
 
-// successColor runs from red (0) through yellow to green (1).
+// successColor maps a success rate onto viridis, from dark purple (0)
+// through teal to yellow (1): ordered in lightness and readable with every
+// common colour-vision deficiency, unlike red to green. The five anchors
+// are matplotlib's viridis at 0, ¼, ½, ¾ and 1.
 func successColor(v float64) color.Color {
-	lerp := func(a, b uint8, t float64) uint8 { return uint8(math.Round(float64(a) + t*(float64(b)-float64(a)))) }
-	red, yellow, green := [3]uint8{0xd7, 0x30, 0x27}, [3]uint8{0xfe, 0xe0, 0x8b}, [3]uint8{0x1a, 0x98, 0x50}
-	from, to, t := red, yellow, v*2
-	if v > 0.5 {
-		from, to, t = yellow, green, (v-0.5)*2
+	anchors := [...][3]uint8{{0x44, 0x01, 0x54}, {0x3b, 0x52, 0x8b}, {0x21, 0x91, 0x8c}, {0x5e, 0xc9, 0x62}, {0xfd, 0xe7, 0x25}}
+	v = math.Min(1, math.Max(0, v))
+	seg := math.Min(float64(len(anchors)-2), math.Floor(v*float64(len(anchors)-1)))
+	t := v*float64(len(anchors)-1) - seg
+	from, to := anchors[int(seg)], anchors[int(seg)+1]
+	lerp := func(a, b uint8) uint8 { return uint8(math.Round(float64(a) + t*(float64(b)-float64(a)))) }
+	return color.RGBA{lerp(from[0], to[0]), lerp(from[1], to[1]), lerp(from[2], to[2]), 0xff}
+}
+
+// labelColor is white on viridis' dark half and black on its light half.
+func labelColor(v float64) color.Color {
+	if v < 0.5 {
+		return color.White
 	}
-	return color.RGBA{lerp(from[0], to[0], t), lerp(from[1], to[1], t), lerp(from[2], to[2], t), 0xff}
+	return color.Black
 }
 
 func (h *heatmap) Plot(c draw.Canvas, p *plot.Plot) {
@@ -263,6 +275,7 @@ func (h *heatmap) Plot(c draw.Canvas, p *plot.Plot) {
 			c.FillText(label, vg.Point{X: (x0 + x1) / 2, Y: (y0 + y1) / 2}, "infra")
 		default:
 			c.FillPolygon(successColor(cell.success), box)
+			label.Color = labelColor(cell.success)
 			txt := fmt.Sprintf("%.2f", cell.success)
 			if cell.someInfra {
 				txt += "*"
@@ -277,16 +290,33 @@ func heatmapPlot(s *Summary) (*svgFigure, error) {
 	p := newPlot("Success per task", "", "")
 	var tasks []string
 	row := map[string]int{}
+	difficulty := map[string]string{}
+	success := map[string]float64{} // summed over the models that scored it
 	for _, m := range s.Models {
 		for _, g := range m.ByTask {
 			if _, ok := row[g.Name]; !ok {
 				row[g.Name] = 0
 				tasks = append(tasks, g.Name)
 			}
+			difficulty[g.Name] = cmp.Or(difficulty[g.Name], g.Difficulty)
+			if g.Episodes > 0 {
+				success[g.Name] += g.Metrics.Get("success_rate")
+			}
 		}
 	}
-	slices.Sort(tasks)
-	// The first task in alphabetical order goes at the top.
+	// Easy tasks first, then medium, then hard; within a difficulty the
+	// tasks agents solve most first, so the hard cases gather at the
+	// bottom of each band; then by name.
+	level := func(t string) int {
+		if i := slices.Index(difficultyOrder, difficulty[t]); i >= 0 {
+			return i
+		}
+		return len(difficultyOrder)
+	}
+	slices.SortFunc(tasks, func(a, b string) int {
+		return cmp.Or(cmp.Compare(level(a), level(b)), cmp.Compare(success[b], success[a]), cmp.Compare(a, b))
+	})
+	// The first task goes at the top.
 	for i, t := range tasks {
 		row[t] = len(tasks) - 1 - i
 	}
@@ -304,12 +334,18 @@ func heatmapPlot(s *Summary) (*svgFigure, error) {
 		}
 	}
 	p.Add(h)
-	w := max(4*vg.Inch, 2.6*vg.Inch+vg.Length(len(s.Models))*0.9*vg.Inch)
-	modelAxis(p, modelNames(s), w-1.8*vg.Inch) // less the task names' column
 	reversed := make([]string, len(tasks))
+	names := vg.Length(0) // the task names' column, labels now carrying a difficulty
 	for i, t := range tasks {
+		if d := difficulty[t]; d != "" {
+			t += " (" + d + ")"
+		}
 		reversed[len(tasks)-1-i] = t
+		names = max(names, p.Y.Tick.Label.Width(t))
 	}
+	names = max(names, 1.4*vg.Inch) + 0.4*vg.Inch
+	w := max(4*vg.Inch, names+0.8*vg.Inch+vg.Length(len(s.Models))*0.9*vg.Inch)
+	modelAxis(p, modelNames(s), w-names)
 	if len(reversed) > 0 {
 		p.NominalY(reversed...)
 	}

@@ -29,6 +29,14 @@ type Options struct {
 	// RankAnyway ranks every model with scored episodes, whatever its
 	// infra-error share (the note stays).
 	RankAnyway bool
+	// MinRankTasks and MaxRankWidth say when a model is measured well
+	// enough to rank among the others: scored on at least MinRankTasks
+	// tasks (default 5; the intervals resample tasks, and over one task an
+	// interval has no width at all) with a marks interval at most
+	// MaxRankWidth marks wide (default 40). A model measured more thinly
+	// is ranked after every well-measured one, with a note saying why.
+	MinRankTasks int
+	MaxRankWidth float64
 }
 
 // Defaults of Options.
@@ -36,6 +44,8 @@ const (
 	DefaultBootstrapSamples = 2000
 	DefaultSeed             = 1
 	DefaultMaxInfraShare    = 0.05
+	DefaultMinRankTasks     = 5
+	DefaultMaxRankWidth     = 40.0
 )
 
 func (o Options) withDefaults() (Options, error) {
@@ -47,6 +57,12 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.MaxInfraShare == 0 {
 		o.MaxInfraShare = DefaultMaxInfraShare
+	}
+	if o.MinRankTasks == 0 {
+		o.MinRankTasks = DefaultMinRankTasks
+	}
+	if o.MaxRankWidth == 0 {
+		o.MaxRankWidth = DefaultMaxRankWidth
 	}
 	if o.BootstrapSamples < 0 {
 		return o, fmt.Errorf("bootstrap samples must be positive, not %d", o.BootstrapSamples)
@@ -80,6 +96,9 @@ type Summary struct {
 	Bootstrap     BootstrapSettings `json:"bootstrap"`
 	MaxInfraShare float64           `json:"max_infra_share"`
 	RankAnyway    bool              `json:"rank_anyway"`
+	// MinRankTasks and MaxRankWidth are Options' (see there).
+	MinRankTasks int     `json:"min_rank_tasks"`
+	MaxRankWidth float64 `json:"max_rank_width"`
 
 	Models  []Model    `json:"models"`
 	Ranking []Standing `json:"ranking"`
@@ -167,7 +186,9 @@ type InfraAsFailure struct {
 // Group aggregates the scored episodes of one difficulty, split, task, tag
 // or family. Metrics is absent when every episode was an infra error.
 type Group struct {
-	Name        string     `json:"name"`
+	Name string `json:"name"`
+	// Difficulty is a task's difficulty, in by_task only.
+	Difficulty  string     `json:"difficulty,omitempty"`
 	Episodes    int        `json:"episodes"`
 	InfraErrors int        `json:"infra_errors"`
 	Metrics     rt.Metrics `json:"metrics,omitempty"`
@@ -272,6 +293,8 @@ func Build(records []eval.RecordLine, opts Options) (*Summary, error) {
 		Bootstrap:     BootstrapSettings{Samples: opts.BootstrapSamples, Seed: opts.Seed, Confidence: Confidence, Resampled: "tasks"},
 		MaxInfraShare: opts.MaxInfraShare,
 		RankAnyway:    opts.RankAnyway,
+		MinRankTasks:  opts.MinRankTasks,
+		MaxRankWidth:  opts.MaxRankWidth,
 	}
 	tasks, seeds := map[string]bool{}, map[uint64]bool{}
 	for i := range records {
@@ -449,6 +472,13 @@ func (b *builder) model(mr *modelRecords) Model {
 	}
 	m.BySplit = append(m.BySplit, unseen.groups(nil, b.aggregate)...)
 	m.ByTask = task.groups(nil, b.aggregate)
+	difficulty := map[string]string{}
+	for _, r := range mr.recs {
+		difficulty[r.Task] = r.Difficulty
+	}
+	for i := range m.ByTask {
+		m.ByTask[i].Difficulty = difficulty[m.ByTask[i].Name]
+	}
 	m.ByTag = tag.groups(nil, b.aggregate)
 	m.ByFamily = family.groups(nil, b.aggregate)
 
@@ -644,6 +674,9 @@ func failureModeCounts(scored []*eval.RecordLine) []eval.FailureModeCount {
 	var other []string
 	for _, r := range scored {
 		mode := cmp.Or(r.Failure, "other_failure")
+		if mode == "other_failure" && r.Terminal == rt.TermEscalated.String() {
+			mode = "escalated" // a record written before escalation had its own mode
+		}
 		if counts[mode] == 0 && !slices.Contains(failureModes, mode) {
 			other = append(other, mode)
 		}
@@ -853,10 +886,14 @@ func (b *builder) noise(mr *modelRecords) *NoiseEffect {
 
 // rank orders models by marks (competition ranking: equal marks share a
 // rank), leaving unranked those with no scored episodes and, unless
-// RankAnyway, those whose infra-error share exceeds MaxInfraShare.
+// RankAnyway, those whose infra-error share exceeds MaxInfraShare. Models
+// measured too thinly to compare (thinness) come after every well-measured
+// one, however high their marks: one lucky human episode does not outrank
+// an agent measured over 450.
 func rank(models []Model, opts Options) []Standing {
 	limit := percent(opts.MaxInfraShare)
 	var ranked, unranked []int
+	thin := map[int]string{}
 	for i := range models {
 		m := &models[i]
 		over := m.InfraShare > opts.MaxInfraShare
@@ -874,14 +911,35 @@ func rank(models []Model, opts Options) []Standing {
 			ranked = append(ranked, i)
 		}
 	}
-	byMarks := func(a, b int) int { return cmp.Compare(models[b].Overall.Get("marks"), models[a].Overall.Get("marks")) }
+	// Thinness matters only beside a well-measured model: among models
+	// all measured thinly, marks are all there is to go by.
+	for _, i := range ranked {
+		if why := thinness(&models[i], opts); why != "" {
+			thin[i] = why
+		}
+	}
+	if len(thin) < len(ranked) {
+		for i, why := range thin {
+			models[i].Note = strings.TrimPrefix(models[i].Note+"; ", "; ") + why
+		}
+	} else {
+		clear(thin)
+	}
+	// Well-measured first, then by marks.
+	byMarks := func(a, b int) int {
+		_, ta := thin[a]
+		_, tb := thin[b]
+		return cmp.Or(cmp.Compare(b2i(ta), b2i(tb)), cmp.Compare(models[b].Overall.Get("marks"), models[a].Overall.Get("marks")))
+	}
 	slices.SortStableFunc(ranked, byMarks)
 	slices.SortStableFunc(unranked, byMarks)
 	var out []Standing
 	for pos, i := range ranked {
 		m := &models[i]
 		m.Rank = pos + 1
-		if pos > 0 && models[ranked[pos-1]].Overall.Get("marks") == m.Overall.Get("marks") {
+		_, thinHere := thin[i]
+		_, thinBefore := thin[ranked[max(pos-1, 0)]]
+		if pos > 0 && thinHere == thinBefore && models[ranked[pos-1]].Overall.Get("marks") == m.Overall.Get("marks") {
 			m.Rank = models[ranked[pos-1]].Rank
 		}
 	}
@@ -895,4 +953,36 @@ func rank(models []Model, opts Options) []Standing {
 // percent formats a share as a percentage with at most one decimal.
 func percent(share float64) string {
 	return strconv.FormatFloat(math.Round(share*1000)/10, 'f', -1, 64) + "%"
+}
+
+// thinness says why a model is measured too thinly to rank among the
+// others (Options.MinRankTasks, MaxRankWidth), or "" when it is not.
+func thinness(m *Model, opts Options) string {
+	tasks := 0
+	for _, g := range m.ByTask {
+		if g.Episodes > 0 {
+			tasks++
+		}
+	}
+	if tasks < opts.MinRankTasks {
+		return fmt.Sprintf("ranked after the well-measured: %s on %s, too few to measure (at least %d tasks)", plural(m.Episodes, "episode"), plural(tasks, "task"), opts.MinRankTasks)
+	}
+	if w := m.CI.Marks.High - m.CI.Marks.Low; w > opts.MaxRankWidth {
+		return fmt.Sprintf("ranked after the well-measured: its marks interval [%.1f, %.1f] is wider than %g marks", m.CI.Marks.Low, m.CI.Marks.High, opts.MaxRankWidth)
+	}
+	return ""
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -42,7 +42,7 @@ func overview(s *Summary) string {
 	if s.RankAnyway {
 		b.WriteString(" (ranked anyway on request)")
 	}
-	b.WriteString(".")
+	fmt.Fprintf(&b, ". A model scored on fewer than %d tasks, or whose marks interval is wider than %g marks, is measured too thinly to compare and is ranked after every well-measured one.", s.MinRankTasks, s.MaxRankWidth)
 	return b.String()
 }
 
@@ -175,7 +175,7 @@ func sections(s *Summary) []section {
 	passk.empty = "No scored episode."
 	out = append(out, passk)
 
-	modes := section{id: "failure-modes", title: "Failure modes", intro: "Scored episodes by failure_mode (spec §12.1).", header: []string{"model"}}
+	modes := section{id: "failure-modes", title: "Failure modes", intro: "Scored episodes by how they ended: the first that applies of agent error (the provider refused what the agent sent), a wrong remediation, a rejected resolution, the step budget running out, an invalid action, an escalation that was not the right call; other_failure is none of these (an agent that stopped before resolving).", header: []string{"model"}}
 	if len(s.Models) > 0 {
 		for _, fm := range s.Models[0].FailureModes {
 			modes.header = append(modes.header, fm.Mode)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -127,6 +128,52 @@ func TestHeatmapMarksInfraOnlyCells(t *testing.T) {
 	// cert_expired; the infra-only cell is not among them.
 	if n := strings.Count(heat, ">0.00</text>"); n != 3 {
 		t.Errorf("heatmap shows %d cells of 0.00, want 3", n)
+	}
+}
+
+// TestHeatmapViridisByDifficulty: the heatmap's cells run on viridis (no
+// red or green a colour-blind reader cannot tell apart), and its rows go
+// by difficulty, then by success.
+func TestHeatmapViridisByDifficulty(t *testing.T) {
+	var recs []eval.RecordLine
+	for _, c := range []struct {
+		task, difficulty string
+		wins             int
+	}{{"h_solved", "hard", 2}, {"e_unsolved", "easy", 0}, {"m_half", "medium", 1}, {"e_solved", "easy", 2}, {"h_unsolved", "hard", 0}} {
+		for seed := uint64(1); seed <= 2; seed++ {
+			r := episode("m", c.task, seed, int(seed) <= c.wins)
+			r.Difficulty = c.difficulty
+			recs = append(recs, r)
+		}
+	}
+	plots, err := report.Plots(build(t, recs, report.Options{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var heat string
+	for _, p := range plots {
+		if p.File == "heatmap.svg" {
+			heat = string(p.SVG)
+		}
+	}
+	for _, old := range []string{"#D73027", "#1A9850"} {
+		if strings.Contains(strings.ToUpper(heat), old) {
+			t.Errorf("heatmap still uses %s (red/green)", old)
+		}
+	}
+	for _, v := range []string{"#440154", "#FDE725"} { // viridis at 0 and 1
+		if !strings.Contains(strings.ToUpper(heat), v) {
+			t.Errorf("heatmap has no %s cell", v)
+		}
+	}
+	// Rows top to bottom: easy solved, easy unsolved, medium, hard solved,
+	// hard unsolved. The SVG writes the y labels bottom up.
+	var at []int
+	for _, name := range []string{"h_unsolved (hard)", "h_solved (hard)", "m_half (medium)", "e_unsolved (easy)", "e_solved (easy)"} {
+		at = append(at, strings.Index(heat, ">"+name+"<"))
+	}
+	if !slices.IsSorted(at) || at[0] < 0 {
+		t.Errorf("row labels at %v in the SVG, want bottom-up hard unsolved … easy solved", at)
 	}
 }
 

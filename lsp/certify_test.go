@@ -1,0 +1,60 @@
+package lsp_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// badExpertValue certifies but for one expert value outside the fault's
+// fix range (db_pool_too_small is fixed for 20 <= pool_size <= 150).
+const badExpertValue = `incident "checkout_timeouts" {
+  alert      = "Checkout requests are timing out."
+  difficulty = "medium"
+  split      = "dev"
+  budget     = 8
+  system     = "standard"
+
+  fault "db_pool_too_small" {
+    target = "database"
+    size   = 6
+  }
+
+  expert = [
+    "inspect_logs(database)",
+    "update_config(database, pool_size, 4)",
+    "resolve_incident(\"database connection pool exhausted\", \"raised pool_size\")",
+  ]
+}
+`
+
+// TestCertificationErrorAtItsAction: the editor shows a certification
+// failure where `srezc validate` does — on the expert action responsible,
+// with the numbers — and only the root error, not its follow-ons.
+func TestCertificationErrorAtItsAction(t *testing.T) {
+	c := start(t)
+	var init protocol.InitializeResult
+	c.call(protocol.MethodInitialize, &protocol.InitializeParams{}, &init)
+	c.notify(protocol.MethodInitialized, &protocol.InitializedParams{})
+	u := uri.File(filepath.Join(t.TempDir(), "a.srez.hcl"))
+	c.notify(protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, LanguageID: "srezc", Version: 1, Text: badExpertValue}})
+	ds := c.wait(u, func(ds []protocol.Diagnostic) bool {
+		for _, d := range ds {
+			if strings.Contains(d.Message, "not certified") {
+				return true
+			}
+		}
+		return false
+	})
+	if len(ds) != 1 {
+		t.Fatalf("%d diagnostics, want the root error only: %+v", len(ds), ds)
+	}
+	d := ds[0]
+	// Line 15 (0-based 14), the action's string from its opening quote.
+	if d.Range.Start != (protocol.Position{Line: 14, Character: 4}) || !strings.Contains(d.Message, "4 is outside the fix range 20..150") {
+		t.Errorf("diagnostic at %+v: %s", d.Range, d.Message)
+	}
+}
