@@ -2,6 +2,7 @@ package lang
 
 import (
 	"crypto/sha256"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -58,7 +59,7 @@ func ReadPaths(paths []string) ([]*File, Diagnostics) {
 			return
 		}
 		seen[p] = true
-		src, err := os.ReadFile(p)
+		src, err := readLimited(p)
 		if err != nil {
 			diags = append(diags, &Diagnostic{Severity: Error, Summary: "Cannot read file", Detail: err.Error(), Subject: &Range{Filename: p, Start: Pos{Line: 1, Column: 1}, End: Pos{Line: 1, Column: 1}}})
 			return
@@ -90,6 +91,17 @@ func ReadPaths(paths []string) ([]*File, Diagnostics) {
 	return files, diags
 }
 
+// readLimited reads a file, or its first MaxFileBytes+1 bytes when it is
+// larger: enough for the front end to refuse it without holding it all.
+func readLimited(p string) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+}
+
 // Analyze parses, decodes and checks files together with the embedded
 // stdlib. It always returns a module (with broken declarations marked) and
 // every diagnostic, sorted.
@@ -110,7 +122,13 @@ func AnalyzeWith(std, files []*File) (*Module, Diagnostics) {
 	unparsed := map[string]bool{}
 	for _, f := range all {
 		byName[f.Name] = f
-		syn, ds := parseCached(f)
+		syn, ds, over := parseCached(f)
+		if over.HasErrors() {
+			// Not parsed: a file over a limit has no declarations.
+			diags = append(diags, over...)
+			unparsed[f.Name] = true
+			continue
+		}
 		diags = append(diags, fromHCLDiags(ds)...)
 		if syn == nil {
 			continue
@@ -138,13 +156,8 @@ func AnalyzeWith(std, files []*File) (*Module, Diagnostics) {
 			diags = append(diags, d)
 		}
 	}
-	resyncPositions(diags, func(name string) []byte {
-		if f := byName[name]; f != nil {
-			return f.Src
-		}
-		return nil
-	})
-	return m, diags.Sort()
+	resyncPositions(diags, func(name string) *File { return byName[name] })
+	return m, diags.Sort().CapPerFile(MaxDiagnosticsPerFile)
 }
 
 func markFileBroken(m *Module, name string) {
@@ -195,25 +208,31 @@ type parseKey struct {
 type parsed struct {
 	file  *hcl.File
 	diags hcl.Diagnostics
+	// over holds the file's excesses over the front end's limits; a file
+	// with any is not parsed.
+	over Diagnostics
 }
 
 // maxParsedFiles bounds the cache; when full it starts over.
 const maxParsedFiles = 512
 
-func parseCached(f *File) (*hcl.File, hcl.Diagnostics) {
+func parseCached(f *File) (*hcl.File, hcl.Diagnostics, Diagnostics) {
 	key := parseKey{f.Name, sha256.Sum256(f.Src)}
 	parsedMu.Lock()
 	p, ok := parsedFiles[key]
 	parsedMu.Unlock()
 	if ok {
-		return p.file, p.diags
+		return p.file, p.diags, p.over
 	}
-	syn, ds := hclsyntax.ParseConfig(f.Src, f.Name, hcl.InitialPos)
+	p = parsed{over: checkLimits(f.Name, f.Src)}
+	if !p.over.HasErrors() {
+		p.file, p.diags = hclsyntax.ParseConfig(f.Src, f.Name, hcl.InitialPos)
+	}
 	parsedMu.Lock()
 	if len(parsedFiles) >= maxParsedFiles {
 		clear(parsedFiles)
 	}
-	parsedFiles[key] = parsed{syn, ds}
+	parsedFiles[key] = p
 	parsedMu.Unlock()
-	return syn, ds
+	return p.file, p.diags, p.over
 }

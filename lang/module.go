@@ -1,6 +1,8 @@
 package lang
 
 import (
+	"sync/atomic"
+
 	"github.com/expr-lang/expr/ast"
 	"github.com/srezc/srezc/value"
 )
@@ -309,6 +311,8 @@ type File struct {
 	Name   string
 	Src    []byte
 	Stdlib bool
+	// index maps Src's byte offsets to lines and columns; see lines.
+	index atomic.Pointer[sizedIndex]
 }
 
 func findDecl[T interface{ decl() *Decl }](list []T, name string) T {
