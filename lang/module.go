@@ -1,8 +1,6 @@
 package lang
 
 import (
-	"sync/atomic"
-
 	"github.com/expr-lang/expr/ast"
 	"github.com/srezc/srezc/value"
 )
@@ -312,7 +310,7 @@ type File struct {
 	Src    []byte
 	Stdlib bool
 	// index maps Src's byte offsets to lines and columns; see lines.
-	index atomic.Pointer[sizedIndex]
+	index *fileIndex
 }
 
 func findDecl[T interface{ decl() *Decl }](list []T, name string) T {

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"sort"
+	"sync"
 
 	"github.com/agext/levenshtein"
 	"github.com/apparentlymart/go-textseg/v15/textseg"
@@ -82,21 +83,24 @@ func isASCII(b []byte) bool {
 
 // lines returns f's line index, built on first use. Files are shared
 // between analyses that may run at once (the language server's), so the
-// index is published atomically; two builders build the same index.
+// index is built and published under a lock; it is kept with the source
+// it was built from, so a copy of a File given other source gets its own.
 func (f *File) lines() *lineIndex {
-	if idx := f.index.Load(); idx != nil && idx.src == len(f.Src) {
-		return idx.lineIndex
+	indexMu.Lock()
+	defer indexMu.Unlock()
+	if x := f.index; x != nil && len(x.src) == len(f.Src) && (len(f.Src) == 0 || &x.src[0] == &f.Src[0]) {
+		return x.lineIndex
 	}
-	idx := &sizedIndex{lineIndex: newLineIndex(f.Src), src: len(f.Src)}
-	f.index.Store(idx)
-	return idx.lineIndex
+	f.index = &fileIndex{lineIndex: newLineIndex(f.Src), src: f.Src}
+	return f.index.lineIndex
 }
 
-// sizedIndex remembers the length of the source it was built from, so a
-// File whose Src is replaced gets a new index.
-type sizedIndex struct {
+var indexMu sync.Mutex
+
+// fileIndex is a line index and the source it indexes.
+type fileIndex struct {
 	*lineIndex
-	src int
+	src []byte
 }
 
 func rangeOf(f *File, start, end int) Range {
