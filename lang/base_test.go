@@ -62,3 +62,23 @@ func describeAnalysis(m *lang.Module, diags lang.Diagnostics) string {
 	}
 	return b.String()
 }
+
+// BenchmarkAnalyzeIncident analyses one small incident file: on a Base
+// (what Analyze does) and with the stdlib analysed again (what it did).
+func BenchmarkAnalyzeIncident(b *testing.B) {
+	std := lang.StdlibFiles()
+	files := []*lang.File{{Name: "x.srez.hcl", Src: []byte(limitsIncident)}}
+	b.Run("base", func(b *testing.B) {
+		base := lang.NewBase(std)
+		b.ReportAllocs()
+		for b.Loop() {
+			base.Analyze(files)
+		}
+	})
+	b.Run("stdlib-again", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			lang.AnalyzeWith(std, files)
+		}
+	})
+}
