@@ -82,3 +82,24 @@ func BenchmarkAnalyzeIncident(b *testing.B) {
 		}
 	})
 }
+
+// TestBaseConcurrent: analyses on one Base run at once (the language
+// server's do), sharing its declarations and files; run with -race.
+func TestBaseConcurrent(t *testing.T) {
+	base := lang.NewBase(lang.StdlibFiles())
+	done := make(chan string, 4)
+	for i := range 4 {
+		go func() {
+			src := strings.Replace(limitsIncident, `"checkout"`, fmt.Sprintf(`"c%d"`, i), 1) + "nope {}\n"
+			m, diags := base.Analyze([]*lang.File{{Name: "x.srez.hcl", Src: []byte(src)}})
+			var b bytes.Buffer
+			lang.WriteText(&b, m.Files, diags)
+			done <- b.String()
+		}()
+	}
+	for range 4 {
+		if got := <-done; !strings.Contains(got, "x.srez.hcl:12:1: error: Unsupported block type") {
+			t.Errorf("diagnostics:\n%s", got)
+		}
+	}
+}
