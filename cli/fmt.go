@@ -71,7 +71,8 @@ func (e *env) fmtStdin(write, check bool) error {
 	if e.stdin == nil {
 		return fmt.Errorf("no standard input")
 	}
-	src, err := io.ReadAll(e.stdin)
+	// Past the front end's limit the rest is never looked at.
+	src, err := io.ReadAll(io.LimitReader(e.stdin, lang.MaxFileBytes+1))
 	if err != nil {
 		return fmt.Errorf("reading standard input: %w", err)
 	}

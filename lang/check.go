@@ -15,6 +15,9 @@ type checker struct {
 	files  map[string]*File
 	diags  Diagnostics
 	broken *Decl
+	// checked are declarations an earlier analysis checked (a Base's):
+	// they are not checked again.
+	checked map[*Decl]bool
 }
 
 func (c *checker) errRange(r Range, summary, detail string) {
@@ -90,50 +93,86 @@ func (c *checker) check() {
 	dupes(c, "mutation", m.Mutations)
 	dupes(c, "suite_spec", m.SuiteSpecs)
 	for _, k := range m.ServiceKinds {
+		if c.checked[&k.Decl] {
+			continue
+		}
 		c.broken = &k.Decl
 		c.serviceKind(k)
 	}
 	for _, k := range m.ServiceKinds {
+		if c.checked[&k.Decl] {
+			continue
+		}
 		c.broken = &k.Decl
 		c.serviceKindExprs(k)
 	}
 	for _, s := range m.Systems {
+		if c.checked[&s.Decl] {
+			continue
+		}
 		c.broken = &s.Decl
 		c.system(s)
 	}
 	for _, t := range m.Tools {
+		if c.checked[&t.Decl] {
+			continue
+		}
 		c.broken = &t.Decl
 		c.tool(t)
 	}
 	for _, r := range m.Rubrics {
+		if c.checked[&r.Decl] {
+			continue
+		}
 		c.broken = &r.Decl
 		c.rubric(r)
 	}
 	for _, f := range m.FaultKinds {
+		if c.checked[&f.Decl] {
+			continue
+		}
 		c.broken = &f.Decl
 		c.faultKind(f)
 	}
 	for _, d := range m.DistractorKinds {
+		if c.checked[&d.Decl] {
+			continue
+		}
 		c.broken = &d.Decl
 		c.distractorKind(d)
 	}
 	for _, n := range m.NoisePatterns {
+		if c.checked[&n.Decl] {
+			continue
+		}
 		c.broken = &n.Decl
 		c.noisePattern(n)
 	}
 	for _, in := range m.Incidents {
+		if c.checked[&in.Decl] {
+			continue
+		}
 		c.broken = &in.Decl
 		c.incident(in)
 	}
 	for _, s := range m.Suites {
+		if c.checked[&s.Decl] {
+			continue
+		}
 		c.broken = &s.Decl
 		c.checkSuite(s)
 	}
 	for _, mu := range m.Mutations {
+		if c.checked[&mu.Decl] {
+			continue
+		}
 		c.broken = &mu.Decl
 		c.checkMutation(mu)
 	}
 	for _, s := range m.SuiteSpecs {
+		if c.checked[&s.Decl] {
+			continue
+		}
 		c.broken = &s.Decl
 		c.checkSuiteSpec(s)
 	}

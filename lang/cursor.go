@@ -30,6 +30,9 @@ type CursorBlock struct {
 // CursorAt locates a byte offset in src.
 func CursorAt(src []byte, off int) Cursor {
 	c := Cursor{Label: -1}
+	if checkLimits("doc", src).HasErrors() {
+		return c
+	}
 	f, _ := hclsyntax.ParseConfig(src, "doc", hcl.InitialPos)
 	if f == nil {
 		return c

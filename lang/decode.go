@@ -362,7 +362,10 @@ func (d *decoder) decl(blk *hclsyntax.Block) Decl {
 	if len(blk.Labels) > 0 {
 		dc.Name = blk.Labels[0]
 		dc.NameRange = fromHCL(blk.LabelRanges[0])
-		if !validName(dc.Name) {
+		if len(dc.Name) > MaxNameBytes {
+			d.errAt(blk.LabelRanges[0], "Name too long", fmt.Sprintf("This name is %d bytes long; names have at most %d bytes (MaxNameBytes).", len(dc.Name), MaxNameBytes))
+			dc.Broken = true
+		} else if !validName(dc.Name) {
 			d.errAt(blk.LabelRanges[0], "Invalid name", fmt.Sprintf("%q is not a valid name: use letters, digits and underscores, starting with a letter.", dc.Name))
 			dc.Broken = true
 		}
@@ -934,7 +937,7 @@ func (d *decoder) incident(blk *hclsyntax.Block) *Incident {
 			*p.rng = in.DefRange
 		}
 	}
-	in.Traffic = d.number(c, "traffic", 300)
+	in.Traffic = d.traffic(c)
 	in.Warmup = d.integer(c, "warmup", 8, 0, 1000)
 	in.Hold = d.integer(c, "hold", 3, 0, 100)
 	in.Resolved = d.expr(c, "resolved_when")
@@ -1004,7 +1007,80 @@ func (d *decoder) incident(blk *hclsyntax.Block) *Incident {
 			in.Noise = append(in.Noise, nu)
 		}
 	}
+	d.duplicateUses(in)
 	return in
+}
+
+// MaxTraffic is the largest request rate an incident may declare, per
+// tick; the shipped incidents use 300 to 500.
+const MaxTraffic = 1e6
+
+// traffic reads an incident's request rate: a finite number above zero
+// and at most MaxTraffic. A literal too small for a float64 (1e-400) reads
+// as zero and one too large as +Inf; either used to reach certification,
+// which reported it at 1:1.
+func (d *decoder) traffic(c content) float64 {
+	const def = 300
+	a, ok := c.attrs["traffic"]
+	if !ok {
+		return def
+	}
+	v, ok := d.eval(a, nil)
+	if !ok {
+		return def
+	}
+	if v.Type() != cty.Number {
+		d.errAt(a.Expr.Range(), "Incorrect attribute value type", `The argument "traffic" must be a number.`)
+		return def
+	}
+	bf := v.AsBigFloat()
+	f, _ := bf.Float64()
+	switch {
+	case bf.Sign() <= 0:
+		d.errAt(a.Expr.Range(), "Value out of range", `The argument "traffic" is a request rate: it must be above zero.`)
+	case f == 0:
+		d.errAt(a.Expr.Range(), "Value out of range", `The argument "traffic" is too small to be represented: it would be zero.`)
+	case math.IsInf(f, 0) || f > MaxTraffic:
+		d.errAt(a.Expr.Range(), "Value out of range", fmt.Sprintf(`The argument "traffic" must be at most %g requests per tick (MaxTraffic).`, float64(MaxTraffic)))
+	default:
+		return f
+	}
+	return def
+}
+
+// duplicateUses reports a distractor or noise block that repeats an
+// earlier one of the same incident: the same kind on the same target
+// (noise without a target covers every service). The runtime would apply
+// both, stacking their effects, which no author means by writing a block
+// twice; the same kind on another target is a different block.
+func (d *decoder) duplicateUses(in *Incident) {
+	type use struct{ what, kind, target string }
+	first := map[use]Range{}
+	seen := func(u use, r Range) {
+		what := u.what
+		if u.kind == "" {
+			return
+		}
+		if at, ok := first[u]; ok {
+			target := "every service"
+			if u.target != "" {
+				target = fmt.Sprintf("%q", u.target)
+			}
+			rel := at
+			d.diags = append(d.diags, &Diagnostic{Severity: Error, Summary: "Duplicate " + what,
+				Detail:  fmt.Sprintf("%s %q on %s was already declared at %s; each would apply, so their effects would stack.", capitalize(article(what)), u.kind, target, at),
+				Subject: &r, Related: &rel})
+			in.Broken = true
+			return
+		}
+		first[u] = r
+	}
+	for _, du := range in.Distractors {
+		seen(use{"distractor", du.Name, du.Target}, du.DefRange)
+	}
+	for _, nu := range in.Noise {
+		seen(use{"noise", nu.Name, nu.Target}, nu.DefRange)
+	}
 }
 
 // incidentBlocks are the native blocks and the sre_zero profile's.

@@ -161,3 +161,61 @@ func sameDiagnostic(a, b *Diagnostic) bool {
 	}
 	return a.Subject == nil || *a.Subject == *b.Subject
 }
+
+// CapPerFile keeps the first n diagnostics of each file, in order, and
+// puts in place of the rest one that says how many were not shown,
+// located at the first of them. ds must be sorted. 100,000 unknown
+// attributes used to give 100,006 diagnostics.
+func (ds Diagnostics) CapPerFile(n int) Diagnostics {
+	out, capped := ds[:0:0], false
+	for i := 0; i < len(ds); {
+		file := subjectFile(ds[i])
+		j := i
+		for j < len(ds) && subjectFile(ds[j]) == file {
+			j++
+		}
+		if j-i <= n {
+			out = append(out, ds[i:j]...)
+		} else {
+			out = append(out, ds[i:i+n]...)
+			out = append(out, notShown(ds[i+n:j]))
+			capped = true
+		}
+		i = j
+	}
+	if capped {
+		// The summary shares its place with the first hidden one, which
+		// may tie with the last shown.
+		return out.Sort()
+	}
+	return out
+}
+
+func subjectFile(d *Diagnostic) string {
+	if d.Subject == nil {
+		return ""
+	}
+	return d.Subject.Filename
+}
+
+// notShown sums up hidden diagnostics of one file.
+func notShown(hidden Diagnostics) *Diagnostic {
+	errs := hidden.Errors()
+	warns := len(hidden) - errs
+	d := &Diagnostic{Severity: Error, Summary: "Too many diagnostics"}
+	switch {
+	case warns == 0:
+		d.Detail = fmt.Sprintf("%d more errors not shown", errs)
+	case errs == 0:
+		d.Severity = Warning
+		d.Detail = fmt.Sprintf("%d more warnings not shown", warns)
+	default:
+		d.Detail = fmt.Sprintf("%d more errors and %d more warnings not shown", errs, warns)
+	}
+	d.Detail += fmt.Sprintf(" (at most %d are reported per file, MaxDiagnosticsPerFile); fix these and run again.", MaxDiagnosticsPerFile)
+	if s := hidden[0].Subject; s != nil {
+		r := *s
+		d.Subject = &r
+	}
+	return d
+}

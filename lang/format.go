@@ -27,16 +27,28 @@ import (
 // CRLFs. Blank lines and spaces at the end of the file are dropped; an
 // empty or all-blank file formats to nothing.
 func Format(filename string, src []byte) ([]byte, Diagnostics) {
+	if over := checkLimits(filename, src); over.HasErrors() {
+		return nil, over.Sort()
+	}
 	_, ds := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	diags := fromHCLDiags(ds)
-	resyncPositions(diags, func(string) []byte { return src })
-	diags = diags.Sort()
+	file := &File{Name: filename, Src: src}
+	resyncPositions(diags, func(string) *File { return file })
+	diags = diags.Sort().CapPerFile(MaxDiagnosticsPerFile)
 	if diags.HasErrors() {
 		return nil, diags
 	}
 	// ParseConfig lexed the same bytes without error.
 	toks, _ := hclsyntax.LexConfig(src, filename, hcl.InitialPos)
+	if d := checkFormatWork(file); d != nil {
+		return nil, diags.Append(d).Sort()
+	}
 	out := hclwrite.Format(canonicalLines(src, toks))
+	if len(out) > MaxFileBytes {
+		d := file.lines().diagnostic(filename, src, 0, 0, "Formatted file too large",
+			fmt.Sprintf("Formatted, the file would hold %d bytes, more than srezc reads (%d, MaxFileBytes). Split it into several files.", len(out), MaxFileBytes))
+		return nil, diags.Append(d).Sort()
+	}
 	if d := checkSameTokens(toks, out); d != nil {
 		return nil, diags.Append(d).Sort()
 	}
@@ -45,6 +57,45 @@ func Format(filename string, src []byte) ([]byte, Diagnostics) {
 		return []byte{}, diags
 	}
 	return append(out, '\n'), diags
+}
+
+// checkFormatWork bounds what hclwrite could write before it writes it.
+// Indentation adds at most two spaces a level to each line, and aligning
+// the equals signs and comments of a group of consecutive lines pads each
+// to at most the group's widest line: the bound is each group's line count
+// times its widest line plus the deepest indentation. 20,000 nested blocks
+// in 120 KB used to format into 800 MB; such a file is refused by the
+// nesting limit, and this bound refuses what the limits let through.
+func checkFormatWork(f *File) *Diagnostic {
+	src := f.Src
+	total, groupLines, groupWidth, groupStart := len(src), 0, 0, 0
+	flush := func() {
+		total += groupLines * (groupWidth + 2*MaxNestingDepth + 1)
+		groupLines, groupWidth = 0, 0
+	}
+	for start := 0; start <= len(src); {
+		end := bytes.IndexByte(src[start:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += start
+		}
+		if len(bytes.TrimSpace(src[start:end])) == 0 {
+			flush()
+		} else {
+			if groupLines == 0 {
+				groupStart = start
+			}
+			groupLines++
+			groupWidth = max(groupWidth, end-start)
+		}
+		if total+groupLines*(groupWidth+2*MaxNestingDepth+1) > maxFormatWork {
+			return f.lines().diagnostic(f.Name, src, groupStart, groupStart, "File too large to format",
+				fmt.Sprintf("Aligning these lines could make the formatted file larger than %d bytes; srezc fmt does not try. Break up long lines or long groups of lines.", maxFormatWork))
+		}
+		start = end + 1
+	}
+	return nil
 }
 
 // canonicalLines turns CRLF into LF in newline and comment tokens, the only

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"crypto/sha256"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -58,7 +59,7 @@ func ReadPaths(paths []string) ([]*File, Diagnostics) {
 			return
 		}
 		seen[p] = true
-		src, err := os.ReadFile(p)
+		src, err := readLimited(p)
 		if err != nil {
 			diags = append(diags, &Diagnostic{Severity: Error, Summary: "Cannot read file", Detail: err.Error(), Subject: &Range{Filename: p, Start: Pos{Line: 1, Column: 1}, End: Pos{Line: 1, Column: 1}}})
 			return
@@ -90,28 +91,100 @@ func ReadPaths(paths []string) ([]*File, Diagnostics) {
 	return files, diags
 }
 
+// readLimited reads a file, or its first MaxFileBytes+1 bytes when it is
+// larger: enough for the front end to refuse it without holding it all.
+func readLimited(p string) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+}
+
 // Analyze parses, decodes and checks files together with the embedded
 // stdlib. It always returns a module (with broken declarations marked) and
 // every diagnostic, sorted.
+//
+// The stdlib is analysed once per process (see Base): it was two thirds
+// of every analysis, every keystroke in the language server and every
+// fuzz input.
 func Analyze(files []*File) (*Module, Diagnostics) {
-	return AnalyzeWith(StdlibFiles(), files)
+	return embeddedBase().Analyze(files)
 }
+
+var embeddedBase = sync.OnceValue(func() *Base { return NewBase(StdlibFiles()) })
 
 // AnalyzeWith is Analyze with another standard library, for tests and tools
 // that bring their own.
 func AnalyzeWith(std, files []*File) (*Module, Diagnostics) {
-	all := append(append([]*File(nil), std...), files...)
-	m := &Module{Files: all}
-	byName := map[string]*File{}
+	return analyze(nil, append(append([]*File(nil), std...), files...))
+}
+
+// Base is a standard library analysed once, for analyses of other files
+// to start from. Its declarations are shared by every module Analyze
+// returns and must not be modified; the checker only writes to the
+// declaration it checks, and a Base's are already checked.
+type Base struct {
+	files []*File
+	m     *Module
+	diags Diagnostics
+	decls map[*Decl]bool
+}
+
+// NewBase analyses a standard library on its own.
+func NewBase(std []*File) *Base {
+	std = append([]*File(nil), std...)
+	m, diags := analyze(nil, std)
+	b := &Base{files: std, m: m, diags: diags, decls: map[*Decl]bool{}}
+	for _, d := range m.decls() {
+		b.decls[d] = true
+	}
+	return b
+}
+
+// Analyze is AnalyzeWith for the base's standard library, which is not
+// decoded or checked again: the result is the same.
+func (b *Base) Analyze(files []*File) (*Module, Diagnostics) {
+	return analyze(b, files)
+}
+
+func analyze(base *Base, files []*File) (*Module, Diagnostics) {
+	var all []*File
+	m := &Module{}
 	var diags Diagnostics
+	if base != nil {
+		all = append(append(all, base.files...), files...)
+		bm := base.m
+		m = &Module{
+			ServiceKinds: clip(bm.ServiceKinds), Systems: clip(bm.Systems), FaultKinds: clip(bm.FaultKinds),
+			DistractorKinds: clip(bm.DistractorKinds), NoisePatterns: clip(bm.NoisePatterns), Tools: clip(bm.Tools),
+			Rubrics: clip(bm.Rubrics), Incidents: clip(bm.Incidents), Suites: clip(bm.Suites),
+			Mutations: clip(bm.Mutations), SuiteSpecs: clip(bm.SuiteSpecs),
+		}
+		diags = append(diags, base.diags...)
+	} else {
+		all = files
+	}
+	m.Files = all
+	byName := map[string]*File{}
+	for _, f := range all {
+		byName[f.Name] = f
+	}
 	// unparsed names the files with syntax errors: only those errors are
 	// reported for them, since the checker's findings in a partial tree
 	// are unreliable (an invalid expression evaluates to an unknown value).
 	unparsed := map[string]bool{}
-	for _, f := range all {
-		byName[f.Name] = f
-		syn, ds := parseCached(f)
-		diags = append(diags, fromHCLDiags(ds)...)
+	var fresh Diagnostics
+	for _, f := range files {
+		syn, ds, over := parseCached(f)
+		if over.HasErrors() {
+			// Not parsed: a file over a limit has no declarations.
+			fresh = append(fresh, over...)
+			unparsed[f.Name] = true
+			continue
+		}
+		fresh = append(fresh, fromHCLDiags(ds)...)
 		if syn == nil {
 			continue
 		}
@@ -129,22 +202,64 @@ func AnalyzeWith(std, files []*File) (*Module, Diagnostics) {
 			continue
 		}
 		d.decodeFile(body, m)
-		diags = append(diags, d.diags...)
+		fresh = append(fresh, d.diags...)
 	}
 	c := &checker{m: m, files: byName}
+	if base != nil {
+		c.checked = base.decls
+	}
 	c.check()
 	for _, d := range c.diags {
 		if d.Subject == nil || !unparsed[d.Subject.Filename] {
-			diags = append(diags, d)
+			fresh = append(fresh, d)
 		}
 	}
-	resyncPositions(diags, func(name string) []byte {
-		if f := byName[name]; f != nil {
-			return f.Src
-		}
-		return nil
-	})
-	return m, diags.Sort()
+	resyncPositions(fresh, func(name string) *File { return byName[name] })
+	return m, append(diags, fresh...).Sort().CapPerFile(MaxDiagnosticsPerFile)
+}
+
+// clip copies a base's list so that appending to it never writes into
+// the base's array.
+func clip[T any](list []T) []T { return append([]T(nil), list...) }
+
+// decls lists every top-level declaration of m.
+func (m *Module) decls() []*Decl {
+	var out []*Decl
+	add := func(d *Decl) { out = append(out, d) }
+	for _, x := range m.ServiceKinds {
+		add(&x.Decl)
+	}
+	for _, x := range m.Systems {
+		add(&x.Decl)
+	}
+	for _, x := range m.FaultKinds {
+		add(&x.Decl)
+	}
+	for _, x := range m.DistractorKinds {
+		add(&x.Decl)
+	}
+	for _, x := range m.NoisePatterns {
+		add(&x.Decl)
+	}
+	for _, x := range m.Tools {
+		add(&x.Decl)
+	}
+	for _, x := range m.Rubrics {
+		add(&x.Decl)
+	}
+	for _, x := range m.Incidents {
+		add(&x.Decl)
+	}
+	for _, x := range m.Suites {
+		add(&x.Decl)
+	}
+	for _, x := range m.Mutations {
+		add(&x.Decl)
+	}
+	for _, x := range m.SuiteSpecs {
+		add(&x.Decl)
+	}
+	return out
 }
 
 func markFileBroken(m *Module, name string) {
@@ -195,25 +310,31 @@ type parseKey struct {
 type parsed struct {
 	file  *hcl.File
 	diags hcl.Diagnostics
+	// over holds the file's excesses over the front end's limits; a file
+	// with any is not parsed.
+	over Diagnostics
 }
 
 // maxParsedFiles bounds the cache; when full it starts over.
 const maxParsedFiles = 512
 
-func parseCached(f *File) (*hcl.File, hcl.Diagnostics) {
+func parseCached(f *File) (*hcl.File, hcl.Diagnostics, Diagnostics) {
 	key := parseKey{f.Name, sha256.Sum256(f.Src)}
 	parsedMu.Lock()
 	p, ok := parsedFiles[key]
 	parsedMu.Unlock()
 	if ok {
-		return p.file, p.diags
+		return p.file, p.diags, p.over
 	}
-	syn, ds := hclsyntax.ParseConfig(f.Src, f.Name, hcl.InitialPos)
+	p = parsed{over: checkLimits(f.Name, f.Src)}
+	if !p.over.HasErrors() {
+		p.file, p.diags = hclsyntax.ParseConfig(f.Src, f.Name, hcl.InitialPos)
+	}
 	parsedMu.Lock()
 	if len(parsedFiles) >= maxParsedFiles {
 		clear(parsedFiles)
 	}
-	parsedFiles[key] = parsed{syn, ds}
+	parsedFiles[key] = p
 	parsedMu.Unlock()
-	return syn, ds
+	return p.file, p.diags, p.over
 }

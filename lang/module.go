@@ -321,6 +321,8 @@ type File struct {
 	Name   string
 	Src    []byte
 	Stdlib bool
+	// index maps Src's byte offsets to lines and columns; see lines.
+	index *fileIndex
 }
 
 func findDecl[T interface{ decl() *Decl }](list []T, name string) T {

@@ -45,7 +45,7 @@ func (n *jnode) get(k string) *jnode {
 func parseJSON(data []byte) (*jnode, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	n, err := parseNode(data, dec)
+	n, err := parseNode(data, dec, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -64,8 +64,14 @@ func tokenStart(data []byte, off int64) int64 {
 	return off
 }
 
-func parseNode(data []byte, dec *json.Decoder) (*jnode, error) {
+// parseNode reads one value at nesting depth depth. A task file nests
+// four levels; past MaxNestingDepth it is refused rather than followed
+// down (80,000 levels used to overflow the stack).
+func parseNode(data []byte, dec *json.Decoder, depth int) (*jnode, error) {
 	off := tokenStart(data, dec.InputOffset())
+	if depth > MaxNestingDepth {
+		return nil, fmt.Errorf("%s: JSON nested more than %d levels deep (MaxNestingDepth)", jsonPos(data, off), MaxNestingDepth)
+	}
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, err
@@ -82,7 +88,7 @@ func parseNode(data []byte, dec *json.Decoder) (*jnode, error) {
 				if err != nil {
 					return nil, err
 				}
-				v, err := parseNode(data, dec)
+				v, err := parseNode(data, dec, depth+1)
 				if err != nil {
 					return nil, err
 				}
@@ -91,7 +97,7 @@ func parseNode(data []byte, dec *json.Decoder) (*jnode, error) {
 		case '[':
 			n.kind = 'a'
 			for dec.More() {
-				v, err := parseNode(data, dec)
+				v, err := parseNode(data, dec, depth+1)
 				if err != nil {
 					return nil, err
 				}
@@ -239,6 +245,9 @@ func strList(xs []string) cty.Value {
 // split ("train", "dev" or "test"); unseen marks the unseen_incident
 // subset. name is the file's name, for errors.
 func ImportSreZeroTask(name string, data []byte, split string, unseen bool) (id string, src []byte, err error) {
+	if len(data) > MaxFileBytes {
+		return "", nil, fmt.Errorf("%s: the file holds more than %d bytes (MaxFileBytes), the most srezc reads", name, MaxFileBytes)
+	}
 	im := &importer{name: name, data: data}
 	root, err := parseJSON(data)
 	if err != nil {
@@ -389,7 +398,13 @@ func ImportSreZeroTask(name string, data []byte, split string, unseen bool) (id 
 	if im.err != nil {
 		return "", nil, im.err
 	}
-	return id, formatGenerated(name+Ext, f.Bytes()), nil
+	out := f.Bytes()
+	if over := checkLimits(id+Ext, out); over.HasErrors() {
+		// A string or name the front end would refuse: say so now rather
+		// than write a file that does not load.
+		return "", nil, fmt.Errorf("%s: the task does not fit srezc's limits: %s", name, over[0].Summary+"; "+over[0].Detail)
+	}
+	return id, formatGenerated(name+Ext, out), nil
 }
 
 // SreZeroSplits is the reference's split manifest (task_splits.json): the

@@ -3,6 +3,7 @@ package lang
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -17,6 +18,8 @@ func FuzzImportSreZeroTask(f *testing.F) {
 	}
 	f.Add([]byte(`{"task_id": "x", "difficulty": "easy", "alert": "a", "root_cause": "r", "root_cause_keywords": [], "relevant_evidence": [], "evidence_descriptions": {}, "correct_fix": {"action_type": "restart_service", "service": "cache"}, "service_patches": {"cache": {"metrics": {"m": -1.5e3}}}}`))
 	f.Add([]byte(`{"task_id": 3}`))
+	// Just past the nesting limit, which the fuzzer explores from here.
+	f.Add([]byte(`{"task_id": "x", "metadata": ` + strings.Repeat("[", MaxNestingDepth) + strings.Repeat("]", MaxNestingDepth) + "}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, src, err := ImportSreZeroTask("fuzz.json", data, "train", false)
 		if err != nil {

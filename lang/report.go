@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/apparentlymart/go-textseg/v15/textseg"
 )
 
 // WriteText writes diagnostics as "FILE:LINE:COL: error: SUMMARY" with the
@@ -34,7 +37,7 @@ func WriteText(w io.Writer, files []*File, ds Diagnostics) {
 }
 
 func writeSnippet(w io.Writer, src []byte, r Range) {
-	if r.Start.Byte > len(src) {
+	if r.Start.Byte > len(src) || r.Start.Byte < 0 {
 		return
 	}
 	lineStart := bytes.LastIndexByte(src[:r.Start.Byte], '\n') + 1
@@ -44,13 +47,41 @@ func writeSnippet(w io.Writer, src []byte, r Range) {
 	} else {
 		lineEnd += lineStart
 	}
-	line := string(src[lineStart:lineEnd])
-	fmt.Fprintf(w, "  %4d | %s\n", r.Start.Line, strings.ReplaceAll(line, "\t", " "))
+	caret := r.Start.Column - 1
 	width := 1
 	if r.End.Line == r.Start.Line && r.End.Column > r.Start.Column {
 		width = r.End.Column - r.Start.Column
 	}
-	fmt.Fprintf(w, "       | %s%s\n", strings.Repeat(" ", r.Start.Column-1), strings.Repeat("^", width))
+	line := string(src[lineStart:lineEnd])
+	if len(line) > MaxSnippetBytes {
+		// Show a window of the line around the caret, cut at rune
+		// boundaries and marked with ellipses, so a 2 MB line is not
+		// echoed whole.
+		from := max(lineStart, r.Start.Byte-MaxSnippetBytes/4)
+		for from > lineStart && !utf8.RuneStart(src[from]) {
+			from--
+		}
+		to := min(lineEnd, from+MaxSnippetBytes)
+		for to < lineEnd && !utf8.RuneStart(src[to]) {
+			to--
+		}
+		prefix, suffix := "", ""
+		if from > lineStart {
+			prefix = "…"
+		}
+		if to < lineEnd {
+			suffix = "…"
+		}
+		line = prefix + string(src[from:to]) + suffix
+		n, err := textseg.TokenCount(src[from:r.Start.Byte], textseg.ScanGraphemeClusters)
+		if err != nil {
+			n = utf8.RuneCount(src[from:r.Start.Byte])
+		}
+		caret = utf8.RuneCountInString(prefix) + n
+		width = min(width, max(1, utf8.RuneCountInString(line)-caret))
+	}
+	fmt.Fprintf(w, "  %4d | %s\n", r.Start.Line, strings.ReplaceAll(line, "\t", " "))
+	fmt.Fprintf(w, "       | %s%s\n", strings.Repeat(" ", caret), strings.Repeat("^", width))
 }
 
 // WriteJSON writes diagnostics as a JSON array.

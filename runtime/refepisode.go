@@ -570,6 +570,18 @@ func (e *Episode) stepRef(a *Action) StepResult {
 	if a != nil {
 		ra = a.Ref
 	}
+	// A task that goes on after a rejected resolution goes on after an
+	// accepted one too: ending there would tell the agent its resolution
+	// was accepted. From then on the grade is final: the world still
+	// answers the agent, but what it does is not graded (the record and
+	// the reward's parts are put back after the step).
+	final := e.rec.Success
+	var rec Record
+	var parts [refPartCount]float64
+	var pens [refPenCount]float64
+	if final {
+		rec, parts, pens = e.rec, r.parts, r.pens
+	}
 	e.step++
 	e.rec.TotalSteps++
 	obs := Observation{Tool: -1, Service: -1, Key: NoSlot}
@@ -602,12 +614,14 @@ func (e *Episode) stepRef(a *Action) StepResult {
 		case refUpdateConfig:
 			obs.Key, obs.RefPrevious = e.refUpdate(svc, ra)
 		case refResolveIncident:
-			term = e.refResolve(ra)
+			if !final {
+				term = e.refResolve(ra)
+			}
 		case refEscalate:
 			e.done = true
 			term = TermEscalated
 		}
-		fresh := svc >= 0 && e.refEvidence(typ, svc, ra)
+		fresh := svc >= 0 && !final && e.refEvidence(typ, svc, ra)
 		if repeated && !fresh && typ != refResolveIncident && typ != refEscalate {
 			e.rec.RepeatedActions++
 			r.pens[refPenRepeatedUseless] += refPenValue[refPenRepeatedUseless]
@@ -619,8 +633,16 @@ func (e *Episode) stepRef(a *Action) StepResult {
 			term = TermBudget
 		}
 	}
+	if final {
+		e.rec, r.parts, r.pens = rec, parts, pens
+	}
 	raw := r.raw()
 	if e.done {
+		if e.rec.Success {
+			// Escalating or running out of budget after an accepted
+			// resolution does not undo it.
+			term = TermResolved
+		}
 		e.terminal = term
 		e.rec.FinalReward = clamp(raw, 0, 1)
 	}
@@ -759,9 +781,13 @@ func (e *Episode) refResolve(ra *RefAction) Terminal {
 		if b := e.t.Budget; b > 0 {
 			r.parts[refEfficiency] = refPartMax[refEfficiency] * max(0.0, float64(b-e.step)/float64(b))
 		}
-		e.done = true
 		e.rec.Success = true
 		e.rec.StepsToResolution = e.step
+		if !r.task.TerminalOnWrongResolution {
+			// See stepRef: the agent cannot tell this from a rejection.
+			return NotDone
+		}
+		e.done = true
 		return TermResolved
 	}
 	e.rec.PrematureResolutions++

@@ -164,7 +164,8 @@ func (e *Episode) appendRefText(b []byte, o *Observation) []byte {
 		b = append(b, "Incident escalated to a human responder.\n"...)
 	case refResolveIncident:
 		// Only a task that keeps going after a wrong resolution can be
-		// open now; every reference task ends on any resolution.
+		// open now, and then after a right one too (stepRef): the text
+		// depends on whether the episode is over, never on the verdict.
 		if o.Done {
 			b = append(b, "Incident closed; your resolution is recorded.\n"...)
 		} else {
