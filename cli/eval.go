@@ -158,14 +158,21 @@ Agents: scripted, greedy, random (built in), and the LLM agents prompting
 (one text action per answer), react (Thought, then Action) and tools
 (native tool calling), over any OpenAI-compatible endpoint: --base-url or
 OPENAI_BASE_URL, the key in OPENAI_API_KEY (or --api-key-env), --model or
-OPENAI_MODEL (several models: one agent each).
+OPENAI_MODEL (several models: one agent each). The pacing follows the
+endpoint: none for a local or self-hosted server, a named provider's
+limits for its host (--provider picks a preset; the policy flags override
+single values). Progress shows on stderr from the first request.
 
 Each episode is appended to records.jsonl as it ends (an LLM agent's
-synced to disk first). --resume continues a sweep after a crash, kill -9,
-Ctrl-C or --pause-file, playing only what is missing; infrastructure
-errors are retried. The first Ctrl-C lets running episodes finish, the
-second stops them. An error no retry can fix (401, 403, 404, an unknown
-model) aborts at once.
+synced to disk first). srezc eval --resume [--out DIR] continues a sweep
+after a crash, kill -9, Ctrl-C or --pause-file, with the flags recorded in
+run.json, playing only what is missing; infrastructure errors are retried.
+Ctrl-C or SIGTERM stops at once (unfinished episodes are played again on
+--resume). An error no retry can fix (401, 403, 404, an unknown model,
+nothing listening at the base URL) aborts at once.
+
+Exit codes: 0 complete, 1 error, 2 usage, 3 stopped or paused before the
+end (--resume continues it).
 
 For the built-in agents, output is byte-identical across runs and
 GOMAXPROCS; an LLM agent's records differ only in usage.latency_ms.`,

@@ -26,6 +26,7 @@ import (
 //	status=C  every request gets the error C (401, 404, context_length)
 //	hold=N    requests after the first N are never answered (a provider
 //	          that hangs at a known point, for interrupting a sweep)
+//	retry-after=V  the Retry-After header of 429 answers
 func cmdFakeLLM(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("unsupported: ! fakellm")
@@ -56,6 +57,8 @@ func cmdFakeLLM(ts *testscript.TestScript, neg bool, args []string) {
 			dead = n
 		case "status":
 			status = llmtest.Fault(v)
+		case "retry-after":
+			srv.RetryAfter = v
 		case "hold":
 			n, err := strconv.Atoi(v)
 			ts.Check(err)
