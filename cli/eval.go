@@ -274,14 +274,20 @@ GOMAXPROCS; an LLM agent's records differ only in usage.latency_ms.`,
 			sigs := make(chan os.Signal, 2)
 			signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 			defer signal.Stop(sigs)
+			finished := make(chan struct{})
+			defer close(finished)
 			go func() {
-				if _, ok := <-sigs; !ok {
+				select {
+				case <-sigs:
+				case <-finished:
 					return
 				}
 				status.notef("srezc: interrupted: stopping now; finished episodes are kept, --resume plays the rest (again to quit at once)")
 				cancel()
-				if _, ok := <-sigs; ok {
+				select {
+				case <-sigs:
 					os.Exit(exitInterrupted)
+				case <-finished:
 				}
 			}()
 			opt.Progress = status.episode
