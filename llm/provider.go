@@ -12,9 +12,9 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// Policy is the provider-safe calling policy. The defaults are the
-// reference's (spec §11.4): 5 retries, 15 s between calls, 5 calls per
-// 60 s, a 60 s pause after 3 consecutive failures, 60 s per call.
+// Policy is the provider-safe calling policy. srezc eval takes it from a
+// Preset chosen for the endpoint (preset.go); DefaultPolicy is the
+// reference's, the free-tier preset.
 type Policy struct {
 	// MaxRetries is how many times a transient failure is retried.
 	MaxRetries int
@@ -40,7 +40,10 @@ type Policy struct {
 	BackoffBase, BackoffMax time.Duration
 }
 
-// DefaultPolicy is the reference's provider-safe policy.
+// DefaultPolicy is the reference's provider-safe policy (spec §11.4): 5
+// retries, 15 s between calls, 5 calls per 60 s, a 60 s pause after 3
+// consecutive failures, 60 s per call. It suits the strictest free tiers,
+// and would make a local server wait for nothing.
 func DefaultPolicy() Policy {
 	return Policy{MaxRetries: 5, MinInterval: 15 * time.Second, RateCalls: 5, RateWindow: 60 * time.Second,
 		PauseAfter: 3, Pause: 60 * time.Second, Timeout: 60 * time.Second, Concurrency: 4,
