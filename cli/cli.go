@@ -13,12 +13,19 @@ import (
 )
 
 // Exit codes: 0 success, 1 the input has errors (or an episode check
-// failed), 2 the command line is wrong.
+// failed), 2 the command line is wrong, 3 a sweep stopped before its end
+// (Ctrl-C, SIGTERM, --pause-file: srezc eval --resume continues it), 130 a
+// second Ctrl-C quit at once.
 const (
-	exitOK    = 0
-	exitError = 1
-	exitUsage = 2
+	exitOK          = 0
+	exitError       = 1
+	exitUsage       = 2
+	exitIncomplete  = 3
+	exitInterrupted = 130
 )
+
+// errIncomplete means a sweep stopped before its end and said so.
+var errIncomplete = errors.New("the sweep is incomplete")
 
 // errPrinted means the command already reported its errors.
 var errPrinted = errors.New("errors reported")
@@ -41,6 +48,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
+	showVersion := root.Flags().Bool("version", false, "print the versions (as srezc version)")
+	root.RunE = func(c *cobra.Command, args []string) error {
+		if *showVersion {
+			return e.printVersion(false)
+		}
+		return c.Help()
+	}
 	root.SetArgs(args)
 	// docs and completions (complete.go) are registered apart from the
 	// list of commands below; completions once every command is there,
@@ -51,13 +65,15 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(e.validateCmd(), e.compileCmd(), e.listCmd(), e.fmtCmd(), e.runCmd(), e.playCmd(), e.evalCmd(), e.certifyCmd(), e.diagnoseCmd(), e.showCmd(), e.importCmd(), e.exportCmd(), e.mutateCmd(), e.suiteCmd(), e.lspCmd(), e.toolsCmd(), e.regradeCmd(), e.reportCmd(), e.serveCmd(), e.mcpCmd())
+	root.AddCommand(e.validateCmd(), e.compileCmd(), e.listCmd(), e.fmtCmd(), e.runCmd(), e.playCmd(), e.evalCmd(), e.certifyCmd(), e.diagnoseCmd(), e.showCmd(), e.importCmd(), e.exportCmd(), e.mutateCmd(), e.suiteCmd(), e.lspCmd(), e.toolsCmd(), e.regradeCmd(), e.reportCmd(), e.serveCmd(), e.mcpCmd(), e.versionCmd())
 	err := root.Execute()
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.Is(err, errPrinted):
 		return exitError
+	case errors.Is(err, errIncomplete):
+		return exitIncomplete
 	}
 	var ue usageError
 	if errors.As(err, &ue) || isCobraUsage(err) {

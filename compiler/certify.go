@@ -377,19 +377,28 @@ func parseRefCached(text string) *runtime.RefAction {
 	return p
 }
 
-// The blind diagnoses: nothing, a generic guess, and every word of the
-// vocabulary at once.
+// The blind diagnoses: nothing, a generic guess, and every mechanism of
+// the vocabulary asserted on every service (each service as a stated cause:
+// "SERVICE: crashed, memory leak, ..."), which blames the uninvolved.
 func blindDiagnoses(t *runtime.Task) [][2]string {
-	var all []string
-	for _, terms := range [][]runtime.Term{t.Components, t.Mechanisms} {
-		for _, term := range terms {
-			all = append(all, term.Phrases...)
+	var mechs []string
+	for _, m := range t.Mechanisms {
+		if len(m.Phrases) > 0 {
+			mechs = append(mechs, m.Phrases[0])
 		}
+	}
+	var causes []string
+	for _, c := range t.Components {
+		name := c.Name
+		if len(c.Phrases) > 0 {
+			name = c.Phrases[0]
+		}
+		causes = append(causes, name+": "+strings.Join(mechs, ", "))
 	}
 	return [][2]string{
 		{"unknown", "unknown"},
 		{"generic", "a service was misconfigured and failing"},
-		{"stuffed", strings.Join(all, ", ")},
+		{"stuffed", strings.Join(causes, "; ")},
 	}
 }
 

@@ -64,7 +64,8 @@ type SweepOptions struct {
 	// Stop, when done, lets in-flight episodes finish and starts no more
 	// (the first Ctrl-C); the ctx given to RunSweep cancels them too.
 	Stop <-chan struct{}
-	// Progress, if set, is called after each episode (one call at a time).
+	// Progress, if set, is called once before the first episode and then
+	// after each one (one call at a time).
 	Progress func(Progress)
 	// AbortAfterInfra stops the sweep once that many episodes in a row
 	// have ended in infrastructure errors (a dead endpoint would otherwise
@@ -215,6 +216,11 @@ func RunSweep(ctx context.Context, tasks []*rt.Task, cs []Contestant, opt SweepO
 		}
 		mu.Unlock()
 		cancel()
+	}
+	if opt.Progress != nil {
+		// Where the sweep starts, before any episode ends: a display can
+		// show the plan from the first request on.
+		opt.Progress(progress)
 	}
 	next := make(chan sweepJob)
 	workers := opt.Workers

@@ -19,11 +19,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/srezc/srezc/agents"
@@ -177,9 +179,15 @@ func (k Kind) String() string {
 type CallError struct {
 	Kind   Kind
 	Status int // HTTP status, 0 for a transport or payload problem
-	// RetryAfter is the server's Retry-After, 0 when absent.
+	// RetryAfter is the server's Retry-After (at most MaxRetryAfter), 0
+	// when absent.
 	RetryAfter time.Duration
-	Msg        string
+	// Unreachable: nothing answered at the address (connection refused,
+	// unknown host). Before the endpoint has ever answered, the Provider
+	// makes this Fatal: it is a wrong --base-url or a server not started,
+	// which no retry fixes.
+	Unreachable bool
+	Msg         string
 }
 
 func (e *CallError) Error() string {
@@ -235,7 +243,12 @@ func (c *Client) Call(ctx context.Context, req *Request) (*Response, error) {
 	if json.Unmarshal(data, &envelope) == nil && envelope.Error != nil && envelope.Error.Message != "" {
 		status := envelope.Error.status()
 		if status == 0 {
+			// No status given: a rejected request says so in its type;
+			// anything else is the gateway's failure.
 			status = http.StatusBadGateway
+			if strings.Contains(envelope.Error.words(), "invalid_request") {
+				status = http.StatusBadRequest
+			}
 		}
 		return nil, c.statusError(status, resp.Header, data)
 	}
@@ -245,6 +258,15 @@ func (c *Client) Call(ctx context.Context, req *Request) (*Response, error) {
 	}
 	if len(out.Choices) == 0 {
 		return nil, &CallError{Kind: Transient, Msg: "the provider's answer has no choices: " + clip(string(data), 200)}
+	}
+	// A choice that is null, or has no message object, is a malformed
+	// payload (the provider's fault), not an empty answer of the model.
+	var shape struct {
+		Choices []map[string]json.RawMessage `json:"choices"`
+	}
+	if err := json.Unmarshal(data, &shape); err != nil || len(shape.Choices) == 0 || shape.Choices[0] == nil ||
+		!bytes.HasPrefix(bytes.TrimSpace(shape.Choices[0]["message"]), []byte("{")) {
+		return nil, &CallError{Kind: Transient, Msg: "the provider's answer is malformed (its first choice has no message): " + clip(string(data), 200)}
 	}
 	if out.Choices[0].FinishReason == "content_filter" && out.Choices[0].Message.Text() == "" && len(out.Choices[0].Message.ToolCalls) == 0 {
 		return nil, &CallError{Kind: AgentFault, Msg: "content_filter: the provider's content filter withheld the answer"}
@@ -287,7 +309,13 @@ func (c *Client) statusError(status int, h http.Header, body []byte) *CallError 
 		msg = clip(strings.TrimSpace(string(body)), 200)
 	}
 	e := &CallError{Status: status, Msg: msg, RetryAfter: retryAfter(h.Get("Retry-After"))}
+	// The status class decides first: a 429 or a 5xx is the provider's
+	// trouble whatever its body says (an overloaded server may well
+	// mention tokens or a content policy), so it is retried, never
+	// scored against the agent.
 	switch {
+	case status == http.StatusRequestTimeout || status == http.StatusTooEarly || status == http.StatusTooManyRequests || status == http.StatusConflict || status >= 500:
+		e.Kind = Transient
 	case status == http.StatusRequestEntityTooLarge || contextExceeded(words):
 		e.Kind = AgentFault
 		e.Msg = "context_length_exceeded: " + msg
@@ -300,8 +328,6 @@ func (c *Client) statusError(status int, h http.Header, body []byte) *CallError 
 	case status == http.StatusNotFound || strings.Contains(words, "model_not_found") || strings.Contains(words, "does not exist") && strings.Contains(words, "model"):
 		e.Kind = Fatal
 		e.Msg = fmt.Sprintf("%s (no such endpoint or model: check OPENAI_BASE_URL %q and OPENAI_MODEL %q)", msg, c.Config.BaseURL, c.Config.Model)
-	case status == http.StatusRequestTimeout || status == http.StatusTooEarly || status == http.StatusTooManyRequests || status == http.StatusConflict || status >= 500:
-		e.Kind = Transient
 	default:
 		// Any other 4xx: the request itself is wrong, and sending it again
 		// cannot help.
@@ -327,20 +353,42 @@ func transportError(ctx context.Context, err error) *CallError {
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		return &CallError{Kind: Transient, Msg: "the provider dropped the connection"}
 	}
-	return &CallError{Kind: Transient, Msg: "could not reach the provider: " + err.Error()}
+	return &CallError{Kind: Transient, Unreachable: unreachable(err), Msg: "could not reach the provider: " + err.Error()}
 }
 
+// unreachable reports an error that says nothing listens at the address:
+// a refused connection or a host name that does not resolve.
+func unreachable(err error) bool {
+	var dns *net.DNSError
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.As(err, &dns) && dns.IsNotFound
+}
+
+// MaxRetryAfter is the longest wait a Retry-After header can impose
+// (README: "Provider policy"): a provider asking for more (a daily quota's
+// 86400) gets this, and the sweep's retries and --abort-after-infra take
+// it from there instead of one header freezing a sweep for a day.
+const MaxRetryAfter = 5 * time.Minute
+
 // retryAfter reads a Retry-After header: seconds, or an HTTP date (taken
-// relative to now, the one place the wall clock is read, for waiting only).
+// relative to now, the one place the wall clock is read, for waiting
+// only), capped at MaxRetryAfter.
 func retryAfter(v string) time.Duration {
 	if v == "" {
 		return 0
 	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 {
+	if s, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
+		switch {
+		case math.IsNaN(s) || s <= 0:
+			return 0
+		case s >= MaxRetryAfter.Seconds():
+			// Compared before converting: 1e300 seconds overflows a
+			// Duration.
+			return MaxRetryAfter
+		}
 		return time.Duration(s * float64(time.Second))
 	}
 	if t, err := http.ParseTime(v); err == nil {
-		return max(0, time.Until(t))
+		return min(max(0, time.Until(t)), MaxRetryAfter)
 	}
 	return 0
 }

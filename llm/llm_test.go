@@ -13,9 +13,11 @@ import (
 	"github.com/srezc/srezc/llm/llmtest"
 )
 
-// fast is a policy for tests: the reference's shape, in milliseconds.
+// fast is a policy for tests: the reference's shape, in milliseconds, with
+// a call timeout no healthy loopback call can reach however loaded the
+// machine (a test of timeouts gives its own).
 func fast() llm.Policy {
-	return llm.Policy{MaxRetries: 5, Timeout: 300 * time.Millisecond, Concurrency: 4,
+	return llm.Policy{MaxRetries: 5, Timeout: time.Minute, Concurrency: 4,
 		BackoffBase: 5 * time.Millisecond, BackoffMax: 20 * time.Millisecond}
 }
 
@@ -26,6 +28,15 @@ func provider(t *testing.T, srv *llmtest.Server, p llm.Policy) *llm.Provider {
 		t.Fatal(err)
 	}
 	return pr
+}
+
+// paced is provider on a fake clock, with its events recorded in order.
+func paced(t *testing.T, srv *llmtest.Server, p llm.Policy) (*llm.Provider, *[]llm.Event) {
+	pr := provider(t, srv, p)
+	pr.UseClock(llmtest.NewClock())
+	var events []llm.Event
+	pr.OnEvent(func(ev llm.Event) { events = append(events, ev) })
+	return pr, &events
 }
 
 const intro = "ALERT: checkout is slow\nServices: web database cache\nTools:\n  inspect_logs(service)\n  resolve_incident(root_cause, fix)\n"
@@ -40,7 +51,10 @@ func request(n int) *llm.Request {
 }
 
 // Every fault the server can inject lands in the class README's table
-// gives it, and only transient ones are retried.
+// gives it, and only transient ones are retried. The status class comes
+// first: a 429 or 5xx that speaks of tokens, context length or a content
+// policy is the provider's trouble, and a 200 whose choice is null or has
+// no message is a malformed payload, not an empty answer.
 func TestClassification(t *testing.T) {
 	cases := []struct {
 		fault    llmtest.Fault
@@ -55,6 +69,11 @@ func TestClassification(t *testing.T) {
 		{llmtest.Drop, llm.Transient, agents.Infra, 3, "provider"},
 		{llmtest.BadJSON, llm.Transient, agents.Infra, 3, "not valid JSON"},
 		{llmtest.NoChoices, llm.Transient, agents.Infra, 3, "no choices"},
+		{llmtest.TokenRate, llm.Transient, agents.Infra, 3, "HTTP 429: Rate limit reached for tokens"},
+		{llmtest.BusyContext, llm.Transient, agents.Infra, 3, "HTTP 503"},
+		{llmtest.PolicyOutage, llm.Transient, agents.Infra, 3, "HTTP 500"},
+		{llmtest.NullChoice, llm.Transient, agents.Infra, 3, "malformed"},
+		{llmtest.NoMessage, llm.Transient, agents.Infra, 3, "malformed"},
 		{llmtest.Unauthorized, llm.Fatal, agents.Abort, 1, "OPENAI_API_KEY"},
 		{llmtest.NotFound, llm.Fatal, agents.Abort, 1, "OPENAI_MODEL"},
 		{llmtest.ContextLength, llm.AgentFault, agents.Refused, 1, "context_length_exceeded"},
@@ -64,12 +83,16 @@ func TestClassification(t *testing.T) {
 		t.Run(string(c.fault), func(t *testing.T) {
 			srv := llmtest.New()
 			defer srv.Close()
-			srv.Hang = time.Second
 			srv.Faults = func(uint64, int) llmtest.Fault { return c.fault }
+			srv.RetryAfter = "0"
 			p := fast()
 			p.MaxRetries = 2
-			p.Timeout = 100 * time.Millisecond
-			pr := provider(t, srv, p)
+			if c.fault == llmtest.Timeout {
+				// The server holds the call until the client gives up, so
+				// this timeout is reached on any machine, and only here.
+				p.Timeout = 50 * time.Millisecond
+			}
+			pr, _ := paced(t, srv, p)
 			_, stats, err := pr.Complete(context.Background(), request(0))
 			var ce *llm.CallError
 			if !errors.As(err, &ce) {
@@ -93,16 +116,13 @@ func TestClassification(t *testing.T) {
 func TestRetriesGetPast(t *testing.T) {
 	srv := llmtest.New()
 	defer srv.Close()
-	srv.Hang = time.Second
 	srv.Faults = func(sum uint64, attempt int) llmtest.Fault {
 		if attempt < 3 {
-			return llmtest.Transient[(int(sum%7)+attempt)%len(llmtest.Transient)]
+			return llmtest.Quick[(int(sum%7)+attempt)%len(llmtest.Quick)]
 		}
 		return llmtest.None
 	}
-	p := fast()
-	p.Timeout = 100 * time.Millisecond
-	pr := provider(t, srv, p)
+	pr, _ := paced(t, srv, fast())
 	for n := range 4 {
 		resp, stats, err := pr.Complete(context.Background(), request(n))
 		if err != nil {
@@ -117,16 +137,18 @@ func TestRetriesGetPast(t *testing.T) {
 	}
 }
 
-// The server's clock shows the limits held: no call starts within
-// MinInterval of the previous one's end, no window of RateWindow holds
-// more than RateCalls starts, and concurrency never exceeds its bound.
+// On the provider's clock, the limits held: no call starts within
+// MinInterval of the previous start or of an end before it, no window of
+// RateWindow holds more than RateCalls starts, and concurrency never
+// exceeds its bound. The clock is fake, so this is exact and does not
+// wait.
 func TestRateLimitAndMinimumInterval(t *testing.T) {
 	srv := llmtest.New()
 	defer srv.Close()
 	p := fast()
-	p.MinInterval = 20 * time.Millisecond
-	p.RateCalls, p.RateWindow = 3, 240*time.Millisecond
-	pr := provider(t, srv, p)
+	p.MinInterval = 20 * time.Second
+	p.RateCalls, p.RateWindow = 3, 4*time.Minute
+	pr, events := paced(t, srv, p)
 	var wg sync.WaitGroup
 	for n := range 10 {
 		wg.Add(1)
@@ -138,24 +160,34 @@ func TestRateLimitAndMinimumInterval(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	calls := srv.Calls()
-	if len(calls) != 10 {
-		t.Fatalf("%d calls, want 10", len(calls))
-	}
-	// A call arrives after the client started it, and the client saw the
-	// previous answer after the server sent it, so the minimum interval
-	// holds between server timestamps as it is; the pacing of starts can
-	// look up to one request's transit shorter from the server (a loaded
-	// machine delays a request by milliseconds).
-	const transit = 25 * time.Millisecond
-	for i := 1; i < len(calls); i++ {
-		if gap := calls[i].Arrived.Sub(calls[i-1].Answered); gap < p.MinInterval {
-			t.Errorf("call %d started %v after call %d ended; minimum %v", i, gap, i-1, p.MinInterval)
+	var starts []time.Time
+	var lastEnd, lastStart time.Time
+	inFlight := 0
+	for _, ev := range *events {
+		switch ev.Kind {
+		case llm.EventCall:
+			if !lastStart.IsZero() && ev.At.Sub(lastStart) < p.MinInterval {
+				t.Errorf("a call started %v after the previous start; minimum %v", ev.At.Sub(lastStart), p.MinInterval)
+			}
+			if !lastEnd.IsZero() && ev.At.Sub(lastEnd) < p.MinInterval {
+				t.Errorf("a call started %v after the last end; minimum %v", ev.At.Sub(lastEnd), p.MinInterval)
+			}
+			lastStart = ev.At
+			starts = append(starts, ev.At)
+			if inFlight++; inFlight > p.Concurrency {
+				t.Errorf("%d calls in flight; bound %d", inFlight, p.Concurrency)
+			}
+		case llm.EventAnswer:
+			lastEnd = ev.At
+			inFlight--
 		}
 	}
-	for i := range calls {
+	if len(starts) != 10 || len(srv.Calls()) != 10 {
+		t.Fatalf("%d calls started, %d arrived; want 10", len(starts), len(srv.Calls()))
+	}
+	for i := range starts {
 		in := 0
-		for j := i; j < len(calls) && calls[j].Arrived.Sub(calls[i].Arrived) < p.RateWindow-transit; j++ {
+		for j := i; j < len(starts) && starts[j].Sub(starts[i]) < p.RateWindow; j++ {
 			in++
 		}
 		if in > p.RateCalls {
@@ -164,8 +196,30 @@ func TestRateLimitAndMinimumInterval(t *testing.T) {
 	}
 }
 
+// gapAfterFailure is, on the provider's clock, the time from the first
+// failed answer to the next call's start.
+func gapAfterFailure(t *testing.T, events []llm.Event, failures int) time.Duration {
+	t.Helper()
+	var failedAt time.Time
+	seen := 0
+	for _, ev := range events {
+		switch {
+		case ev.Kind == llm.EventAnswer && ev.Err != nil:
+			if seen++; seen == failures {
+				failedAt = ev.At
+			}
+		case ev.Kind == llm.EventCall && !failedAt.IsZero():
+			return ev.At.Sub(failedAt)
+		}
+	}
+	t.Fatalf("no call after failure %d in %+v", failures, events)
+	return 0
+}
+
 // After PauseAfter consecutive failures every call waits Pause; a 429's
-// Retry-After holds back the next call however short the backoff.
+// Retry-After holds back the next call however short the backoff, up to
+// MaxRetryAfter, and a Retry-After of a day or of 1e300 seconds (which
+// overflows a Duration) waits exactly that maximum.
 func TestPauseAndRetryAfter(t *testing.T) {
 	t.Run("pause", func(t *testing.T) {
 		srv := llmtest.New()
@@ -177,35 +231,137 @@ func TestPauseAndRetryAfter(t *testing.T) {
 			return llmtest.None
 		}
 		p := fast()
-		p.PauseAfter, p.Pause = 2, 150*time.Millisecond
-		pr := provider(t, srv, p)
+		p.PauseAfter, p.Pause = 2, 90*time.Second
+		pr, events := paced(t, srv, p)
 		if _, _, err := pr.Complete(context.Background(), request(0)); err != nil {
 			t.Fatal(err)
 		}
-		calls := srv.Calls()
-		if gap := calls[2].Arrived.Sub(calls[1].Answered); gap < p.Pause-2*time.Millisecond {
+		if gap := gapAfterFailure(t, *events, 2); gap < p.Pause {
 			t.Errorf("the third call came %v after the second failure; pause %v", gap, p.Pause)
 		}
 	})
-	t.Run("retry-after", func(t *testing.T) {
-		srv := llmtest.New()
-		defer srv.Close()
-		srv.RetryAfter = "0.2"
-		srv.Faults = func(_ uint64, attempt int) llmtest.Fault {
-			if attempt == 0 {
-				return llmtest.TooMany
+	for _, c := range []struct {
+		header string
+		want   time.Duration
+	}{{"0.2", 200 * time.Millisecond}, {"120", 2 * time.Minute}, {"86400", llm.MaxRetryAfter}, {"1e300", llm.MaxRetryAfter}, {"+Inf", llm.MaxRetryAfter}, {"-5", 0}} {
+		t.Run("retry-after="+c.header, func(t *testing.T) {
+			srv := llmtest.New()
+			defer srv.Close()
+			srv.RetryAfter = c.header
+			srv.Faults = func(_ uint64, attempt int) llmtest.Fault {
+				if attempt == 0 {
+					return llmtest.TooMany
+				}
+				return llmtest.None
 			}
-			return llmtest.None
-		}
-		pr := provider(t, srv, fast())
-		if _, _, err := pr.Complete(context.Background(), request(0)); err != nil {
-			t.Fatal(err)
-		}
-		calls := srv.Calls()
-		if gap := calls[1].Arrived.Sub(calls[0].Answered); gap < 198*time.Millisecond {
-			t.Errorf("retried %v after a 429 with Retry-After 0.2", gap)
+			p := fast()
+			p.BackoffBase, p.BackoffMax = 0, 0
+			pr, events := paced(t, srv, p)
+			if _, _, err := pr.Complete(context.Background(), request(0)); err != nil {
+				t.Fatal(err)
+			}
+			if gap := gapAfterFailure(t, *events, 1); gap < c.want || gap > c.want+time.Millisecond {
+				t.Errorf("retried %v after a 429 with Retry-After %s; want %v", gap, c.header, c.want)
+			}
+		})
+	}
+}
+
+// A pause ends as soon as the caller gives up: a sweep's Ctrl-C or
+// SIGTERM is not held by a provider's Retry-After. (On the real clock: a
+// pause that ignored ctx would hold this test for MaxRetryAfter.)
+func TestPauseIsInterruptible(t *testing.T) {
+	srv := llmtest.New()
+	defer srv.Close()
+	srv.RetryAfter = "86400"
+	srv.Faults = func(uint64, int) llmtest.Fault { return llmtest.TooMany }
+	pr := provider(t, srv, fast())
+	paused := make(chan struct{})
+	var once sync.Once
+	pr.OnEvent(func(ev llm.Event) {
+		if ev.Kind == llm.EventPause && ev.Delay == llm.MaxRetryAfter {
+			once.Do(func() { close(paused) })
 		}
 	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := pr.Complete(ctx, request(0))
+		done <- err
+	}()
+	<-paused
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("an interrupted pause returned %v", err)
+	}
+	if n := len(srv.Calls()); n != 1 {
+		t.Errorf("%d calls; the pause should have held back the retry", n)
+	}
+}
+
+// A refused connection to an endpoint that never answered aborts at once,
+// naming the fix; once the endpoint has answered, a refused connection is
+// a restart, and retried.
+func TestUnreachableEndpoint(t *testing.T) {
+	srv := llmtest.New()
+	url := srv.URL
+	srv.Close()
+	pr, err := llm.NewProvider(llm.Config{BaseURL: url + "/v1", Model: "fake-1"}, fast(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr.UseClock(llmtest.NewClock())
+	_, stats, err := pr.Complete(context.Background(), request(0))
+	var ce *llm.CallError
+	if !errors.As(err, &ce) || ce.Kind != llm.Fatal || stats.Attempts != 1 {
+		t.Fatalf("a refused connection: %v after %d attempts, want a fatal error at once", err, stats.Attempts)
+	}
+	for _, want := range []string{"connection refused", "nothing answers at " + url + "/v1", "--base-url or OPENAI_BASE_URL"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q does not say %q", err, want)
+		}
+	}
+
+	live := llmtest.New()
+	pr2 := provider(t, live, fast())
+	pr2.UseClock(llmtest.NewClock())
+	if _, _, err := pr2.Complete(context.Background(), request(0)); err != nil {
+		t.Fatal(err)
+	}
+	live.Close()
+	_, _, err = pr2.Complete(context.Background(), request(1))
+	if !errors.As(err, &ce) || ce.Kind != llm.Transient {
+		t.Errorf("refused after answering: %v, want transient", err)
+	}
+}
+
+// The pacing follows the endpoint: no pacing on loopback, private
+// networks and plain-http servers; a named provider's limits on its host;
+// a generic hosted policy elsewhere.
+func TestPresetFor(t *testing.T) {
+	for url, want := range map[string]string{
+		"http://127.0.0.1:8000/v1": "local", "http://localhost:11434/v1": "local", "https://10.0.3.7/v1": "local",
+		"https://[::1]:8080/v1": "local", "http://vllm:8000/v1": "local", "https://gpu.lab.internal/v1": "local",
+		"http://llm.example.com/v1": "local", "https://api.openai.com/v1": "openai", "api.openai.com/v1": "openai",
+		"https://api.groq.com/openai/v1": "groq", "https://openrouter.ai/api/v1": "openrouter",
+		"https://api.together.xyz/v1": "hosted", "https://8.8.8.8/v1": "hosted",
+	} {
+		if got := llm.PresetFor(url).Name; got != want {
+			t.Errorf("PresetFor(%s) = %s, want %s", url, got, want)
+		}
+	}
+	local, _ := llm.PresetNamed("local")
+	if p := local.Policy; p.MinInterval != 0 || p.RateCalls != 0 || p.PauseAfter != 0 || p.Check() != nil {
+		t.Errorf("the local preset paces: %+v", p)
+	}
+	for _, p := range llm.Presets() {
+		if err := p.Policy.Check(); err != nil {
+			t.Errorf("preset %s: %v", p.Name, err)
+		}
+	}
+	if _, err := llm.PresetNamed("nope"); err == nil || !strings.Contains(err.Error(), "local, hosted, openai") {
+		t.Errorf("an unknown preset: %v", err)
+	}
 }
 
 func TestExtractAction(t *testing.T) {

@@ -12,9 +12,9 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// Policy is the provider-safe calling policy. The defaults are the
-// reference's (spec §11.4): 5 retries, 15 s between calls, 5 calls per
-// 60 s, a 60 s pause after 3 consecutive failures, 60 s per call.
+// Policy is the provider-safe calling policy. srezc eval takes it from a
+// Preset chosen for the endpoint (preset.go); DefaultPolicy is the
+// reference's, the free-tier preset.
 type Policy struct {
 	// MaxRetries is how many times a transient failure is retried.
 	MaxRetries int
@@ -40,7 +40,10 @@ type Policy struct {
 	BackoffBase, BackoffMax time.Duration
 }
 
-// DefaultPolicy is the reference's provider-safe policy.
+// DefaultPolicy is the reference's provider-safe policy (spec §11.4): 5
+// retries, 15 s between calls, 5 calls per 60 s, a 60 s pause after 3
+// consecutive failures, 60 s per call. It suits the strictest free tiers,
+// and would make a local server wait for nothing.
 func DefaultPolicy() Policy {
 	return Policy{MaxRetries: 5, MinInterval: 15 * time.Second, RateCalls: 5, RateWindow: 60 * time.Second,
 		PauseAfter: 3, Pause: 60 * time.Second, Timeout: 60 * time.Second, Concurrency: 4,
@@ -64,20 +67,44 @@ func (p Policy) Check() error {
 type EventKind uint8
 
 const (
+	// EventCall: a call is about to be sent (At is its start).
+	EventCall EventKind = iota + 1
+	// EventAnswer: a call came back (At is its end); Tokens is what an
+	// answer cost, Err the failure of one that failed.
+	EventAnswer
 	// EventRetry: a call failed and will be retried after Delay.
-	EventRetry EventKind = iota + 1
+	EventRetry
 	// EventPause: consecutive failures (or a Retry-After) pause every
 	// call to the provider for Delay.
 	EventPause
 )
 
-// Event is a retry or pause, for a progress display.
+// Event is something a progress display shows: a call sent or answered, a
+// retry, a pause. Events of one provider are reported one at a time, in
+// the order they happened on its clock.
 type Event struct {
 	Kind    EventKind
+	At      time.Time
 	Attempt int
 	Delay   time.Duration
+	Tokens  int
 	Err     error
 }
+
+// Clock is the time a Provider paces calls by. The real one is the
+// default; tests give a fake one, so that pacing is checked exactly and
+// without waiting.
+type Clock interface {
+	Now() time.Time
+	// Sleep waits d, or until ctx is done (returning its error).
+	Sleep(ctx context.Context, d time.Duration) error
+}
+
+type realClock struct{}
+
+func (realClock) Now() time.Time { return time.Now() }
+
+func (realClock) Sleep(ctx context.Context, d time.Duration) error { return sleep(ctx, d) }
 
 // Provider calls one endpoint under a Policy. It is safe for concurrent
 // use. All agents of a sweep that talk to the same endpoint must share its
@@ -94,7 +121,12 @@ type limits struct {
 	slots   chan struct{}
 	onEvent func(Event)
 
-	mu          sync.Mutex
+	clock Clock
+
+	mu sync.Mutex
+	// answered: the endpoint has answered at least once (any status), so
+	// a refused connection afterwards is a restart, worth retrying.
+	answered    bool
 	lastStart   time.Time
 	lastFinish  time.Time
 	pausedUntil time.Time
@@ -112,7 +144,7 @@ func NewProvider(cfg Config, policy Policy, hc *http.Client) (*Provider, error) 
 		return nil, err
 	}
 	l := &limits{policy: policy, slots: make(chan struct{}, policy.Concurrency),
-		jitter: rand.New(rand.NewPCG(0x5e2c, 0x11)), onEvent: func(Event) {}}
+		jitter: rand.New(rand.NewPCG(0x5e2c, 0x11)), onEvent: func(Event) {}, clock: realClock{}}
 	if policy.RateCalls > 0 && policy.RateWindow > 0 {
 		l.limiter = rate.NewLimiter(rate.Every(policy.RateWindow/time.Duration(policy.RateCalls)), 1)
 	}
@@ -125,9 +157,20 @@ func (p *Provider) WithConfig(cfg Config) *Provider {
 	return &Provider{client: &Client{Config: cfg, HTTP: p.client.HTTP}, limits: p.limits}
 }
 
-// OnEvent sets what is called on every retry and pause (from the calling
-// goroutines).
+// OnEvent sets what is called on every event (from the calling
+// goroutines, one at a time, under the provider's lock: f must not call
+// the provider). Set it before the first call.
 func (p *Provider) OnEvent(f func(Event)) { p.onEvent = f }
+
+// UseClock makes the provider pace calls by c. Set it before the first
+// call.
+func (p *Provider) UseClock(c Clock) { p.clock = c }
+
+func (p *Provider) report(ev Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.onEvent(ev)
+}
 
 // Config is the provider's configuration.
 func (p *Provider) Config() Config { return p.client.Config }
@@ -165,8 +208,8 @@ func (p *Provider) Complete(ctx context.Context, req *Request) (*Response, CallS
 			return nil, stats, fmt.Errorf("provider call failed after %d attempts; last: %w", stats.Attempts, err)
 		}
 		delay := p.backoff(attempt, ce.RetryAfter)
-		p.onEvent(Event{Kind: EventRetry, Attempt: attempt + 1, Delay: delay, Err: err})
-		if err := sleep(ctx, delay); err != nil {
+		p.report(Event{Kind: EventRetry, Attempt: attempt + 1, Delay: delay, Err: err})
+		if err := p.clock.Sleep(ctx, delay); err != nil {
 			return nil, stats, err
 		}
 	}
@@ -202,14 +245,26 @@ func (p *Provider) attempt(ctx context.Context, req *Request) (*Response, error)
 
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	now := time.Now()
+	now := p.clock.Now()
 	p.lastFinish = now
+	var ce *CallError
+	isCallError := errors.As(err, &ce)
+	if err == nil || isCallError && ce.Status != 0 {
+		p.answered = true
+	}
 	if err == nil {
 		p.failures = 0
+		p.onEvent(Event{Kind: EventAnswer, At: now, Tokens: resp.Usage.PromptTokens + resp.Usage.CompletionTokens})
 		return resp, nil
 	}
-	var ce *CallError
-	if errors.As(err, &ce) && ce.Kind == Transient && ctx.Err() == nil {
+	if isCallError && ce.Unreachable && !p.answered {
+		// Nothing has ever answered there: a wrong address or a server
+		// not started. Retrying for half an hour would not help.
+		err = &CallError{Kind: Fatal, Unreachable: true, Msg: fmt.Sprintf("%s (nothing answers at %s: start the model server, or point --base-url or OPENAI_BASE_URL at it)", ce.Msg, p.client.Config.BaseURL)}
+		ce = err.(*CallError)
+	}
+	p.onEvent(Event{Kind: EventAnswer, At: now, Err: err})
+	if isCallError && ce.Kind == Transient && ctx.Err() == nil {
 		p.failures++
 		pause := time.Duration(0)
 		if p.policy.PauseAfter > 0 && p.failures >= p.policy.PauseAfter {
@@ -220,7 +275,7 @@ func (p *Provider) attempt(ctx context.Context, req *Request) (*Response, error)
 		pause = max(pause, ce.RetryAfter)
 		if pause > 0 && now.Add(pause).After(p.pausedUntil) {
 			p.pausedUntil = now.Add(pause)
-			p.onEvent(Event{Kind: EventPause, Delay: pause, Err: err})
+			p.onEvent(Event{Kind: EventPause, At: now, Delay: pause, Err: err})
 		}
 	}
 	return nil, err
@@ -231,7 +286,7 @@ func (p *Provider) attempt(ctx context.Context, req *Request) (*Response, error)
 func (p *Provider) waitTurn(ctx context.Context) error {
 	for {
 		p.mu.Lock()
-		now := time.Now()
+		now := p.clock.Now()
 		ready := p.pausedUntil
 		if !p.lastFinish.IsZero() {
 			ready = later(ready, p.lastFinish.Add(p.policy.MinInterval))
@@ -241,7 +296,7 @@ func (p *Provider) waitTurn(ctx context.Context) error {
 		}
 		if wait := ready.Sub(now); wait > 0 {
 			p.mu.Unlock()
-			if err := sleep(ctx, wait); err != nil {
+			if err := p.clock.Sleep(ctx, wait); err != nil {
 				return err
 			}
 			continue
@@ -252,13 +307,14 @@ func (p *Provider) waitTurn(ctx context.Context) error {
 				wait := r.DelayFrom(now)
 				r.CancelAt(now)
 				p.mu.Unlock()
-				if err := sleep(ctx, wait); err != nil {
+				if err := p.clock.Sleep(ctx, wait); err != nil {
 					return err
 				}
 				continue
 			}
 		}
 		p.lastStart = now
+		p.onEvent(Event{Kind: EventCall, At: now})
 		p.mu.Unlock()
 		return nil
 	}

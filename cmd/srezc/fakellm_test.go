@@ -13,16 +13,21 @@ import (
 	"github.com/srezc/srezc/llm/llmtest"
 )
 
-// cmdFakeLLM implements "fakellm [flaky] [garbage] [unusable] [dead=N] [status=CODE]":
-// it starts llmtest's fake OpenAI-compatible server on loopback for the
-// rest of the script and points OPENAI_BASE_URL and OPENAI_MODEL at it.
+// cmdFakeLLM implements "fakellm [flaky] [garbage] [unusable] [dead=N]
+// [status=CODE] [hold=N]": it starts llmtest's fake OpenAI-compatible
+// server on loopback for the rest of the script and points OPENAI_BASE_URL
+// and OPENAI_MODEL at it.
 //
 //	flaky     every request fails its first two attempts, with a
-//	          transient fault picked by the request's hash
+//	          transient fault answered at once (llmtest.Quick) picked by
+//	          the request's hash
 //	garbage   one answer in four is prose or a garbage tool call
 //	unusable  every answer is prose or garbage (a judge's: no verdict)
 //	dead=N    one request in N fails every attempt (HTTP 500)
 //	status=C  every request gets the error C (401, 404, context_length)
+//	hold=N    requests after the first N are never answered (a provider
+//	          that hangs at a known point, for interrupting a sweep)
+//	retry-after=V  the Retry-After header of 429 answers
 func cmdFakeLLM(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("unsupported: ! fakellm")
@@ -60,11 +65,18 @@ func cmdFakeLLM(ts *testscript.TestScript, neg bool, args []string) {
 			dead = n
 		case "status":
 			status = llmtest.Fault(v)
+		case "retry-after":
+			srv.RetryAfter = v
+		case "hold":
+			n, err := strconv.Atoi(v)
+			ts.Check(err)
+			release := srv.Hold(n)
+			releases.Store(ts, release)
+			ts.Defer(release)
 		default:
 			ts.Fatalf("fakellm: unknown option %q", a)
 		}
 	}
-	srv.Hang = 300 * 1e6 // 300 ms: scripts run with --timeout 100ms
 	srv.Faults = func(sum uint64, attempt int) llmtest.Fault {
 		switch {
 		case status != llmtest.None:
@@ -72,7 +84,7 @@ func cmdFakeLLM(ts *testscript.TestScript, neg bool, args []string) {
 		case dead > 0 && sum%dead == 0:
 			return llmtest.ServerError
 		case flaky && attempt < 2:
-			return llmtest.Transient[(int(sum%11)+attempt)%len(llmtest.Transient)]
+			return llmtest.Quick[(int(sum%11)+attempt)%len(llmtest.Quick)]
 		}
 		return llmtest.None
 	}
@@ -81,8 +93,19 @@ func cmdFakeLLM(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Setenv("OPENAI_API_KEY", "sk-test")
 }
 
-// fakes holds each script's latest fake server.
-var fakes sync.Map
+// fakes holds each script's latest fake server, releases the release of
+// its held requests.
+var fakes, releases sync.Map
+
+// cmdFakeLLMRelease implements "fakellm-release": the latest fake server
+// started with hold=N answers again, the held requests included.
+func cmdFakeLLMRelease(ts *testscript.TestScript, neg bool, args []string) {
+	v, ok := releases.Load(ts)
+	if neg || !ok || len(args) != 0 {
+		ts.Fatalf("usage: fakellm-release, after fakellm hold=N")
+	}
+	v.(func())()
+}
 
 // cmdFakeLLMLog implements "fakellm-log FILE": the bodies of the requests
 // the script's latest fake server received, one per line.

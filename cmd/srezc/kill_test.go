@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -37,21 +38,21 @@ const killSuite = `incident "zeta" {
 
 // A sweep killed with SIGKILL at seeded random points, some of them cut
 // inside a record's line, and resumed each time, ends with the records of
-// an uninterrupted run: no episode lost, none played twice.
+// an uninterrupted run: no episode lost, none played twice. The kills
+// land on events, not times: after a seeded number of requests reach the
+// fake provider, so in the middle of an episode however slow the machine.
 func TestKillAndResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs srezc a dozen times")
 	}
 	srv := llmtest.New()
 	defer srv.Close()
-	srv.Delay = 3 * time.Millisecond
 	work := t.TempDir()
 	if err := os.WriteFile(filepath.Join(work, "a.srez.hcl"), []byte(killSuite), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	srezc := func(out string, resume bool) *exec.Cmd {
-		args := []string{"eval", "--agents", "prompting,tools,scripted", "--seeds", "6", "--out", out, "--workers", "2",
-			"--min-interval=0", "--rate-calls=0", "--timeout=2s", "a.srez.hcl"}
+		args := []string{"eval", "--agents", "prompting,tools,scripted", "--seeds", "6", "--out", out, "--workers", "2", "a.srez.hcl"}
 		if resume {
 			args = append(args, "--resume")
 		}
@@ -64,6 +65,9 @@ func TestKillAndResume(t *testing.T) {
 		t.Fatalf("uninterrupted run: %v\n%s", err, out)
 	}
 	want := records(t, filepath.Join(work, "ref", "records.jsonl"), nil)
+	// The LLM episodes take six requests each, so twelve of them take at
+	// least 72: four runs killed within 16 requests each cannot finish.
+	const maxKills, killWithin = 12, 16
 
 	rng := rand.New(rand.NewPCG(7, 7))
 	kills, torn := 0, 0
@@ -98,58 +102,57 @@ func TestKillAndResume(t *testing.T) {
 		}
 	}
 	for i := 0; ; i++ {
-		if i > 40 {
-			t.Fatal("the sweep never finished")
-		}
 		cmd := srezc("killed", i > 0)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
+		before := len(srv.Calls())
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
-		select {
-		case err := <-exited:
-			if err != nil {
-				t.Fatalf("run %d: %v\n%s", i, err, stderr.String())
-			}
-			if kills < 4 {
-				t.Fatalf("the sweep finished after %d kills; the test wants more (make episodes slower)", kills)
-			}
-			before := len(seen)
-			check("at the end")
-			got := records(t, filepath.Join(work, "killed", "records.jsonl"), nil)
-			if len(got) != len(want) {
-				t.Fatalf("%d records after %d kills (%d torn lines), want %d", len(got), kills, torn, len(want))
-			}
-			for k := range want {
-				if got[k] != want[k] {
-					t.Fatalf("record %d differs after %d kills:\n got %s\nwant %s", k, kills, got[k], want[k])
+		var exitErr error
+		exited := make(chan struct{})
+		go func() { exitErr = cmd.Wait(); close(exited) }()
+		if kills < maxKills && srv.WaitCalls(before+1+rng.IntN(killWithin), exited) {
+			cmd.Process.Signal(syscall.SIGKILL)
+			<-exited
+			kills++
+			check(fmt.Sprintf("after kill %d", kills))
+			// A kill can land inside a write; every other time, make sure
+			// one did by cutting a line short.
+			path := filepath.Join(work, "killed", "records.jsonl")
+			if data, err := os.ReadFile(path); err == nil && kills%2 == 0 {
+				lines := bytes.SplitAfter(data, []byte{'\n'})
+				if len(lines) > 1 {
+					last := lines[len(lines)-2]
+					cut := append(data, last[:1+rng.IntN(len(last)-1)]...)
+					if err := os.WriteFile(path, cut, 0o644); err != nil {
+						t.Fatal(err)
+					}
+					torn++
 				}
 			}
-			t.Logf("%d kills, %d torn lines, %d records; %d were recorded before the last kill", kills, torn, len(got), before)
-			return
-		case <-time.After(time.Duration(20+rng.IntN(120)) * time.Millisecond):
+			continue
 		}
-		cmd.Process.Signal(syscall.SIGKILL)
 		<-exited
-		kills++
-		check(fmt.Sprintf("after kill %d", kills))
-		// A kill can land inside a write; every other time, make sure one
-		// did by cutting a line short.
-		path := filepath.Join(work, "killed", "records.jsonl")
-		if data, err := os.ReadFile(path); err == nil && kills%2 == 0 {
-			lines := bytes.SplitAfter(data, []byte{'\n'})
-			if len(lines) > 1 {
-				last := lines[len(lines)-2]
-				cut := append(data, last[:1+rng.IntN(len(last)-1)]...)
-				if err := os.WriteFile(path, cut, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				torn++
+		if exitErr != nil {
+			t.Fatalf("run %d: %v\n%s", i, exitErr, stderr.String())
+		}
+		if kills < 4 {
+			t.Fatalf("the sweep finished after %d kills; the test wants more", kills)
+		}
+		recorded := len(seen)
+		check("at the end")
+		got := records(t, filepath.Join(work, "killed", "records.jsonl"), nil)
+		if len(got) != len(want) {
+			t.Fatalf("%d records after %d kills (%d torn lines), want %d", len(got), kills, torn, len(want))
+		}
+		for k := range want {
+			if got[k] != want[k] {
+				t.Fatalf("record %d differs after %d kills:\n got %s\nwant %s", k, kills, got[k], want[k])
 			}
 		}
+		t.Logf("%d kills, %d torn lines, %d records; %d were recorded before the last kill", kills, torn, len(got), recorded)
+		return
 	}
 }
 
@@ -177,20 +180,21 @@ func records(t *testing.T, path string, data []byte) []string {
 	return out
 }
 
-// Ctrl-C stops a sweep at the next episode boundary: the running episodes
-// finish and are recorded, and --resume completes the sweep with the
-// records of an uninterrupted run.
+// Ctrl-C stops a sweep at once, with exit 3: the episodes still running
+// are dropped, every finished one is recorded whole, and --resume
+// completes the sweep with the records of an uninterrupted run. The
+// provider stops answering after a fixed number of requests, so the
+// signal lands while the sweep cannot finish, whatever the machine's
+// speed.
 func TestInterruptAndResume(t *testing.T) {
 	srv := llmtest.New()
 	defer srv.Close()
-	srv.Delay = 5 * time.Millisecond
 	work := t.TempDir()
 	if err := os.WriteFile(filepath.Join(work, "a.srez.hcl"), []byte(killSuite), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	srezc := func(out string, resume bool) *exec.Cmd {
-		args := []string{"eval", "--agents", "prompting,react", "--seeds", "8", "--out", out, "--workers", "2",
-			"--min-interval=0", "--rate-calls=0", "--timeout=2s", "a.srez.hcl"}
+		args := []string{"eval", "--agents", "prompting,react", "--seeds", "8", "--out", out, "--workers", "2", "a.srez.hcl"}
 		if resume {
 			args = append(args, "--resume")
 		}
@@ -204,24 +208,38 @@ func TestInterruptAndResume(t *testing.T) {
 	}
 	want := records(t, filepath.Join(work, "ref", "records.jsonl"), nil)
 
+	// 30 more answers finish at least three of the six-request episodes
+	// of two workers, and no more than five of the sixteen.
+	release := srv.Hold(len(srv.Calls()) + 30)
+	defer release()
 	cmd := srezc("cut", false)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	exited := make(chan struct{})
+	var exitErr error
+	go func() { exitErr = cmd.Wait(); close(exited) }()
 	// Interrupt once some episodes are recorded.
 	path := filepath.Join(work, "cut", "records.jsonl")
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		if data, _ := os.ReadFile(path); bytes.Count(data, []byte{'\n'}) >= 2 || time.Now().After(deadline) {
+	for {
+		if data, _ := os.ReadFile(path); bytes.Count(data, []byte{'\n'}) >= 2 {
 			break
+		}
+		select {
+		case <-exited:
+			t.Fatalf("the sweep ended before the interrupt: %v\n%s", exitErr, stderr.String())
+		case <-time.After(5 * time.Millisecond): // polling a file, not a deadline
 		}
 	}
 	cmd.Process.Signal(os.Interrupt)
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("interrupted run: %v\n%s", err, stderr.String())
+	<-exited
+	var ee *exec.ExitError
+	if !errors.As(exitErr, &ee) || ee.ExitCode() != 3 {
+		t.Fatalf("interrupted run: %v, want exit 3\n%s", exitErr, stderr.String())
 	}
-	if !strings.Contains(stderr.String(), "stopping after the running episodes") || !strings.HasPrefix(stdout.String(), "stopped: ") {
+	if !strings.Contains(stderr.String(), "interrupted: stopping now") || !strings.HasPrefix(stdout.String(), "stopped: ") {
 		t.Fatalf("interrupted run said:\n%s%s", stdout.String(), stderr.String())
 	}
 	data, _ := os.ReadFile(path)
@@ -230,8 +248,9 @@ func TestInterruptAndResume(t *testing.T) {
 	}
 	partial := len(records(t, path, nil))
 	if partial >= len(want) {
-		t.Fatalf("Ctrl-C came after the sweep ended (%d records); make episodes slower", partial)
+		t.Fatalf("Ctrl-C came after the sweep ended (%d records)", partial)
 	}
+	release()
 	if out, err := srezc("cut", true).CombinedOutput(); err != nil {
 		t.Fatalf("resume: %v\n%s", err, out)
 	}
@@ -241,8 +260,11 @@ func TestInterruptAndResume(t *testing.T) {
 	}
 }
 
-// The provider-safe limits hold for a whole sweep, on the provider's own
-// clock: two workers, several agents, one endpoint.
+// The provider-safe limits hold for a whole sweep (two workers, two
+// agents, one endpoint), as the provider's server sees them. With one call
+// in flight the calls are serial, so each bound below is one that load can
+// only widen: a call arrives after the client sent it, and the server
+// answered before the client saw the answer.
 func TestSweepHonoursProviderLimits(t *testing.T) {
 	srv := llmtest.New()
 	defer srv.Close()
@@ -251,7 +273,8 @@ func TestSweepHonoursProviderLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	const minInterval, window, calls = 10 * time.Millisecond, 150 * time.Millisecond, 5
-	cmd := exec.Command(os.Args[0], "eval", "--agents", "prompting,tools", "--seeds", "2", "--out", "out", "--workers", "2",
+	const pace = window / calls
+	cmd := exec.Command(os.Args[0], "eval", "--agents", "prompting,tools", "--seeds", "2", "--out", "out", "--workers", "2", "--concurrency", "1",
 		"--min-interval", minInterval.String(), "--rate-calls", fmt.Sprint(calls), "--rate-window", window.String(), "a.srez.hcl")
 	cmd.Dir = work
 	cmd.Env = append(os.Environ(), "SREZC_TEST_AS_SREZC=1", "OPENAI_BASE_URL="+srv.URL+"/v1", "OPENAI_MODEL=fake-1")
@@ -264,19 +287,16 @@ func TestSweepHonoursProviderLimits(t *testing.T) {
 	}
 	for i := 1; i < len(log); i++ {
 		if gap := log[i].Arrived.Sub(log[i-1].Answered); gap < minInterval {
-			t.Errorf("call %d began %v after call %d ended; --min-interval %v", i, gap, i-1, minInterval)
+			t.Errorf("call %d began %v after call %d ended; --min-interval %v, --concurrency 1", i, gap, i-1, minInterval)
 		}
 	}
-	// A request's transit can make two starts look closer on the
-	// server's clock than they were on the client's (see the llm tests).
-	const transit = 25 * time.Millisecond
-	for i := range log {
-		n := 0
-		for j := i; j < len(log) && log[j].Arrived.Sub(log[i].Arrived) < window-transit; j++ {
-			n++
-		}
-		if n > calls {
-			t.Errorf("%d calls within %v from call %d; --rate-calls %d per %v", n, window, i, calls, window)
+	// Call j+1 started after call j ended, and n calls later the rate
+	// limit has let n paces pass.
+	for j := range log {
+		for n := 1; j+1+n < len(log); n++ {
+			if gap := log[j+1+n].Arrived.Sub(log[j].Answered); gap < time.Duration(n)*pace {
+				t.Errorf("call %d began %v after call %d ended; --rate-calls %d per %v allow %d calls in that time", j+1+n, gap, j, calls, window, 1+int(gap/pace))
+			}
 		}
 	}
 }

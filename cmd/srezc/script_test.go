@@ -55,7 +55,9 @@ func TestScript(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       os.Getenv("SREZC_UPDATE") == "1",
-		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": cmdExits, "fakellm": cmdFakeLLM, "fakellm-log": cmdFakeLLMLog, "cmprecords": cmdCmpRecords},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": cmdExits, "fakellm": cmdFakeLLM, "fakellm-log": cmdFakeLLMLog, "cmprecords": cmdCmpRecords,
+			"fakellm-release": cmdFakeLLMRelease, "start": cmdStart, "waitline": cmdWaitLine, "signal": cmdSignal, "waitexit": cmdWaitExit,
+			"freeport": cmdFreePort, "goinstall": cmdGoInstall},
 		Condition: func(cond string) (bool, error) {
 			if cond == "reftasks" {
 				_, err := os.Stat(refTasks)

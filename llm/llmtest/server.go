@@ -2,10 +2,13 @@
 // loopback, for tests. Its model is deterministic given the request, so
 // two sweeps against it compare; on top of that it injects the failures
 // providers have (429 with Retry-After, 500s, timeouts, dropped
-// connections, malformed JSON, no choices, bad keys, missing models, a
-// full context, a content filter) and the unusable answers models give
+// connections, malformed JSON, no choices, null choices, bad keys,
+// missing models, a full context, a content filter, overload errors that
+// mention tokens or a content policy) and the unusable answers models give
 // (prose instead of a call, a garbage tool call). A request carrying
-// llm.JudgeSystemPrompt is answered as a judge (JudgeAnswer).
+// llm.JudgeSystemPrompt is answered as a judge (JudgeAnswer). Tests
+// synchronise with it on events (WaitCalls, Hold), never on time, and pace
+// a Provider by a fake Clock.
 package llmtest
 
 import (
@@ -39,6 +42,17 @@ const (
 	NotFound      Fault = "404"
 	ContextLength Fault = "context_length"
 	ContentFilter Fault = "content_filter"
+	// TokenRate is a 429 whose message mentions tokens and the length of
+	// the messages; BusyContext a 503 that mentions a context length;
+	// PolicyOutage a 500 that mentions the content policy. Each is the
+	// provider's trouble (retried), whatever its words.
+	TokenRate    Fault = "429_tokens"
+	BusyContext  Fault = "503_context"
+	PolicyOutage Fault = "500_content_policy"
+	// NullChoice answers 200 with "choices": [null]; NoMessage with a
+	// choice that has no message: malformed payloads, retried.
+	NullChoice Fault = "null_choice"
+	NoMessage  Fault = "no_message"
 	// Prose and GarbageCall are answers, not failures: what a model says
 	// when it does not follow the format.
 	Prose       Fault = "prose"
@@ -46,7 +60,13 @@ const (
 )
 
 // Transient lists the faults a retry can get past.
-var Transient = []Fault{TooMany, ServerError, Timeout, Drop, BadJSON, NoChoices}
+var Transient = []Fault{TooMany, ServerError, Timeout, Drop, BadJSON, NoChoices, TokenRate, BusyContext, PolicyOutage, NullChoice, NoMessage}
+
+// Quick lists the transient faults answered at once: all but Timeout,
+// which holds the request until the client gives up, so a test that
+// injects it must give calls a short timeout, and a short timeout is
+// one a loaded machine can hit on a healthy call too.
+var Quick = []Fault{TooMany, ServerError, Drop, BadJSON, NoChoices, TokenRate, BusyContext, PolicyOutage, NullChoice, NoMessage}
 
 // Call is one request as the server saw it.
 type Call struct {
@@ -69,8 +89,8 @@ type Server struct {
 	Answers func(sum uint64) Fault
 	// RetryAfter is the Retry-After header of a 429 ("0.05" by default).
 	RetryAfter string
-	// Hang is how long a Timeout answer takes (2 s by default); the client
-	// must give up first.
+	// Hang is the longest a Timeout answer takes (a minute by default);
+	// it ends sooner when the client gives up, as it must.
 	Hang time.Duration
 	// Delay is how long every answer takes, like a model thinking.
 	Delay time.Duration
@@ -78,13 +98,52 @@ type Server struct {
 	mu   sync.Mutex
 	seen map[uint64]int
 	log  []Call
+	// arrived is closed and replaced whenever a request arrives.
+	arrived chan struct{}
+	// holdAfter > 0 holds every request after the first holdAfter until
+	// released or the client leaves.
+	holdAfter int
+	released  chan struct{}
 }
 
 // New starts a server; Close stops it.
 func New() *Server {
-	s := &Server{seen: map[uint64]int{}, RetryAfter: "0.05", Hang: 2 * time.Second}
+	s := &Server{seen: map[uint64]int{}, RetryAfter: "0.05", Hang: time.Minute, arrived: make(chan struct{})}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
+}
+
+// WaitCalls waits until n requests have arrived (or done is closed, or
+// the request log cannot grow: never, for a live server) and reports
+// whether they did.
+func (s *Server) WaitCalls(n int, done <-chan struct{}) bool {
+	for {
+		s.mu.Lock()
+		got, arrived := len(s.log), s.arrived
+		s.mu.Unlock()
+		if got >= n {
+			return true
+		}
+		select {
+		case <-arrived:
+		case <-done:
+			return false
+		}
+	}
+}
+
+// Hold makes every request after the first n (counted from the server's
+// start) wait, unanswered, until release is called or its client goes
+// away: a provider that stops answering at a known point, for tests that
+// interrupt a sweep in mid-call.
+func (s *Server) Hold(n int) (release func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.holdAfter = n
+	ch := make(chan struct{})
+	s.released = ch
+	var once sync.Once
+	return func() { once.Do(func() { close(ch) }) }
 }
 
 // Calls returns the requests seen so far, in arrival order.
@@ -109,7 +168,20 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	i := len(s.log)
 	s.log = append(s.log, Call{Arrived: arrived, Body: body, Sum: sum, Attempt: attempt, Fault: fault})
+	close(s.arrived)
+	s.arrived = make(chan struct{})
+	var hold chan struct{}
+	if s.holdAfter > 0 && len(s.log) > s.holdAfter {
+		hold = s.released
+	}
 	s.mu.Unlock()
+	if hold != nil {
+		select {
+		case <-hold:
+		case <-r.Context().Done():
+			return
+		}
+	}
 	defer func() {
 		s.mu.Lock()
 		s.log[i].Answered = time.Now()
@@ -156,6 +228,24 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case NoChoices:
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"id":"x","choices":[]}`)
+		return
+	case NullChoice:
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"x","choices":[null]}`)
+		return
+	case NoMessage:
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"x","choices":[{"index":0,"finish_reason":"stop"}]}`)
+		return
+	case TokenRate:
+		w.Header().Set("Retry-After", s.RetryAfter)
+		errorBody(http.StatusTooManyRequests, "rate_limit_exceeded", "Rate limit reached for tokens per min (TPM): Limit 30000, Requested 31000. Please reduce the length of the messages or completion.")
+		return
+	case BusyContext:
+		errorBody(http.StatusServiceUnavailable, "overloaded", "The server is overloaded: the batch exceeds the maximum context length; too many tokens in flight")
+		return
+	case PolicyOutage:
+		errorBody(http.StatusInternalServerError, "server_error", "The content_policy service is unavailable")
 		return
 	case Unauthorized:
 		errorBody(http.StatusUnauthorized, "invalid_api_key", "Incorrect API key provided")
