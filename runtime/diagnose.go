@@ -798,8 +798,13 @@ func (r *reader) readClaims(t *Task, lx *diagLexicon, text string, fixed int16) 
 				if fixed >= 0 {
 					svc = fixed
 				}
+				n := len(r.asserted)
 				for _, ci := range lx.serviceClaims[svc] {
 					r.appendClaim(t, svc, ci, st)
+				}
+				if len(r.asserted) == n && st == StateWrong && !o.neg {
+					// "the cache is broken": a vague cause, but a cause.
+					r.asserted = append(r.asserted, assertion{svc: svc, claim: -1, mech: -1, head: true})
 				}
 				continue
 			}

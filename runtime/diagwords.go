@@ -122,7 +122,8 @@ var statePhrases = []struct {
 	{"pointed to", StateWrong}, {"pointed at", StateWrong}, {"returns 404", StateWrong}, {"404s", StateWrong},
 	{"404", StateWrong}, {"not found", StateWrong}, {"no such host", StateWrong}, {"nxdomain", StateWrong},
 	{"doesn t serve", StateWrong}, {"does not serve", StateWrong}, {"isn t served", StateWrong}, {"doesn t have", StateWrong},
-	{"broken", StateWrong}, {"changed", StateWrong}, {"should be", StateWrong}, {"should have been", StateWrong},
+	{"broken", StateWrong}, {"faulty", StateWrong}, {"at fault", StateWrong}, {"is the culprit", StateWrong},
+	{"to blame", StateWrong}, {"is the problem", StateWrong}, {"changed", StateWrong}, {"should be", StateWrong}, {"should have been", StateWrong},
 	{"instead of", StateWrong},
 	// off
 	{"disabled", StateOff}, {"disable", StateOff}, {"off", StateOff}, {"turned off", StateOff},
