@@ -231,7 +231,7 @@ func certifyTask(t *runtime.Task, full bool) *Certificate {
 func WhyFailed(r runtime.Record) string {
 	var why []string
 	if !r.Mitigated {
-		why = append(why, "resolved_when did not hold through the grader's ticks")
+		why = append(why, "the world was not healthy through the grader's ticks")
 	}
 	if !r.Diagnosed {
 		why = append(why, "the diagnosis did not match")
