@@ -335,10 +335,10 @@ fault_kind "cache_memory_too_low" {
 
   set_config { max_memory_mb = param.limit_mb }
 
-  # Fixed when the stored working set (compressed or not) fits with 10%
-  # headroom, and the ceiling stays within the memory the host keeps
-  # resident.
-  fixed_when = "float(config.max_memory_mb) * 0.9 >= state.working_set_mb * (config.compression_enabled ? 0.4 : 1.0) && config.max_memory_mb <= 4096"
+  # Fixed when the working set, stored compressed (compression off is a
+  # fault of its own), fits with 10% headroom, and the ceiling stays within
+  # the memory the host keeps resident.
+  fixed_when = "float(config.max_memory_mb) * 0.9 >= state.working_set_mb * 0.4 && config.max_memory_mb <= 4096"
 
   remedy "update_config" {
     key   = "max_memory_mb"
