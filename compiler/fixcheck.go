@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/runtime"
@@ -57,7 +58,12 @@ func (b *build) certifyFixes() {
 	if b.opt.SkipCertify || len(b.t.Faults) != len(b.in.Faults) {
 		return
 	}
-	findings := b.checkFixedWhen()
+	key := b.fixKey()
+	findings, hit := fixCache.get(key)
+	if !hit {
+		findings = b.checkFixedWhen()
+		fixCache.put(key, findings)
+	}
 	if len(findings) == 0 {
 		return
 	}
@@ -72,6 +78,63 @@ func (b *build) certifyFixes() {
 	t.Certified = false
 	body := runtime.BodyHash(t)
 	t.Hash = runtime.SealHash(body, t)
+}
+
+// Findings are cached like certification results, by what they depend on:
+// the task's behaviour (the body hash Certify computed, which holds the
+// program, the faults' fixed_when and remedies and the initial state) and
+// the parameter domains of the incident's fault kinds (the grid draws on
+// them; they live in the source, not the task). Ranges are not cached:
+// they are looked up afresh, so an edit that only moves a line is reported
+// where the line now is.
+var fixCache = fixResults{m: map[string][]fixFinding{}}
+
+type fixResults struct {
+	mu sync.Mutex
+	m  map[string][]fixFinding
+}
+
+func (c *fixResults) get(k string) ([]fixFinding, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.m[k]
+	return r, ok
+}
+
+func (c *fixResults) put(k string, r []fixFinding) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= maxCertified {
+		clear(c.m)
+	}
+	c.m[k] = r
+}
+
+func (c *fixResults) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.m)
+}
+
+func (b *build) fixKey() string {
+	var k strings.Builder
+	k.WriteString(b.t.Behaviour)
+	for _, fu := range b.in.Faults {
+		k.WriteByte(0)
+		k.WriteString(fu.Name)
+		if fk := b.m.FaultKind(fu.Name); fk != nil {
+			for _, p := range fk.Params {
+				k.WriteByte(1)
+				k.WriteString(p.Name)
+				for _, v := range p.Domain {
+					k.WriteByte(2)
+					k.WriteString(v.K.String())
+					k.WriteString(v.String())
+				}
+			}
+		}
+	}
+	return k.String()
 }
 
 // fixedWhenRange is where a disagreement is reported: the fault kind's
