@@ -46,7 +46,7 @@ type fixFinding struct {
 }
 
 // fixInput is one remedy input of a fault and the values it is swept over;
-// a restart's values are "no restart" (nil) and "restart" (a Null value).
+// a restart's two values are noRestart and the Null value (restart done).
 type fixInput struct {
 	remedy int
 	values []value.Value
@@ -154,7 +154,8 @@ func (b *build) fixedWhenRange(fault int) lang.Range {
 func (b *build) checkFixedWhen() []fixFinding {
 	t := b.t
 	restartTool, updateTool := toolName(t, runtime.EffectRestart), toolName(t, runtime.EffectUpdate)
-	// The sweep writes and then waits: it gets a budget of its own.
+	// The remedies are steps; the waiting that follows is idle ticks, which
+	// no budget counts. The margin covers the other faults' remedies.
 	open := *t
 	open.Budget = t.Budget + 8
 	var out []fixFinding
@@ -226,8 +227,8 @@ func applyRemedies(ep *runtime.Episode, fi, swept int, v value.Value, restartToo
 	}
 }
 
-// noRestart marks the swept restart as not done; a Null value is the
-// restart done.
+// noRestart marks the swept restart as not done (any non-Null value
+// would; this one is never a config value, since restarts have no key).
 var noRestart = value.Value{K: value.Bool}
 
 // fixInputs lists fault fi's remedy inputs and their grids.
