@@ -119,6 +119,9 @@ type Episode struct {
 	// judged are the config slots a write to which is a wrong change
 	// unless undone: every config slot that is no fault's remedy.
 	judged []SlotID
+
+	// alert are the checks of the alert's condition (mitigation.go).
+	alert []healthCheck
 }
 
 // NewEpisode allocates an episode's buffers for t. It does not Reset.
@@ -140,6 +143,7 @@ func NewEpisode(t *Task) *Episode {
 	if t.Profile == ProfileSreZero && t.Ref != nil {
 		e.ref = newRefEpisode(t)
 	}
+	e.alert = alertChecks(t)
 	for si := range t.Slots {
 		if t.Slots[si].Class == ClassConfig && !e.isRemedySlot(SlotID(si)) {
 			e.judged = append(e.judged, SlotID(si))

@@ -105,12 +105,31 @@ func (e *Episode) worldHealthy(row []uint64) bool {
 			return false
 		}
 	}
-	for _, s := range e.t.AlertSlots {
-		if e.t.SlotAnomalous(s, row) {
+	for i := range e.alert {
+		if e.alert[i].anomalous(row, p.healthyWord) {
 			return false
 		}
 	}
 	return true
+}
+
+// alertChecks are the checks of the alert's condition. They are built per
+// episode, not prepared with the task: the compiler writes AlertSlots after
+// the warm-up has prepared it.
+func alertChecks(t *Task) []healthCheck {
+	var out []healthCheck
+	for _, s := range t.AlertSlots {
+		switch {
+		case s < 0 || int(s) >= len(t.Slots):
+		case t.Slots[s].Class == ClassStatus:
+			out = append(out, healthCheck{slot: s, status: true})
+		case t.Slots[s].Class == ClassMetric:
+			if c, ok := bandCheck(t, s); ok {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }
 
 // Mitigated reports whether the grader would judge the episode mitigated
