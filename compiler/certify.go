@@ -251,7 +251,7 @@ func certifyTask(t *runtime.Task, full bool) *Certificate {
 func WhyFailed(r runtime.Record) string {
 	var why []string
 	if !r.Mitigated {
-		why = append(why, "resolved_when did not hold through the grader's ticks")
+		why = append(why, "the world was not healthy through the grader's ticks")
 	}
 	if !r.Diagnosed {
 		why = append(why, "the diagnosis did not match")
@@ -461,13 +461,20 @@ func exploits(t *runtime.Task) []exploit {
 			}
 		}
 	}
-	// (2) True mitigation, blind diagnosis.
+	// (2) True mitigation, blind diagnosis: the expert's writes, and the
+	// reads after the first of them, which give the world the time it
+	// needs to show the fix (mitigation is what the world shows).
 	var writes []string
 	for _, a := range t.Expert {
 		act := BindText(t, a)
-		if act.Err == runtime.OK && !t.Tools[act.Tool].Effect.IsRead() && t.Tools[act.Tool].Effect != runtime.EffectResolve && t.Tools[act.Tool].Effect != runtime.EffectEscalate {
-			writes = append(writes, a)
+		if act.Err != runtime.OK {
+			continue
 		}
+		eff := t.Tools[act.Tool].Effect
+		if eff == runtime.EffectResolve || eff == runtime.EffectEscalate || (eff.IsRead() && len(writes) == 0) {
+			continue
+		}
+		writes = append(writes, a)
 	}
 	for _, d := range blindDiagnoses(t) {
 		out = append(out, exploit{"expert's writes, " + d[0] + " diagnosis", append(append([]string(nil), writes...), resolve(d[1], "applied the fix"))})
@@ -548,6 +555,7 @@ func ResetCertificationCache() {
 	certCache.mu.Lock()
 	defer certCache.mu.Unlock()
 	clear(certCache.m)
+	fixCache.reset()
 }
 
 // certainlyFails reports whether a plan leaves a config key outside every

@@ -62,6 +62,9 @@ type build struct {
 	edits []edit
 	// findings are the certification failures with their places (Certify).
 	findings []finding
+	// located gives the range of a certification failure reported
+	// somewhere more precise than the incident's header.
+	located map[string]lang.Range
 }
 
 type edit struct {
@@ -135,14 +138,15 @@ var Stages = []Stage{
 	{"ResolveIncident", (*build).resolveIncident}, // reads module; writes sys, kinds, rubric, task header
 	{"LayoutSlots", (*build).layoutSlots},         // writes Slots, Services, base row
 	{"LowerRules", (*build).lowerRules},           // writes Code, Updates, Logs, restarts
-	{"LowerFaults", (*build).lowerFaults},         // writes Faults, Distractors, edits, Resolved
+	{"LowerFaults", (*build).lowerFaults},         // writes Faults, Distractors, edits, Resolved (the author's extra conditions)
 	{"BindTools", (*build).bindTools},             // writes Tools, Noise, vocabulary, Rubric
 	{"LowerClaims", (*build).lowerClaims},         // reads Faults, vocabulary; writes Claims
 	{"FinaliseStrings", (*build).finaliseStrings}, // writes Strings; remaps string words
 	{"RunWarmup", (*build).runWarmup},             // writes Init, InitTick
-	{"DeriveAlert", (*build).deriveAlert},         // writes Alert when the incident has none (a mutation variant)
+	{"DeriveAlert", (*build).deriveAlert},         // writes AlertSlots; Alert when the incident has none (a mutation variant)
 	{"BindExpert", (*build).bindExpert},           // writes Expert, Evidence, Optimal
 	{"Certify", (*build).certify},                 // writes Certified, Uncertified
+	{"CertifyFixes", (*build).certifyFixes},       // appends to Uncertified where a fixed_when disagrees with the world (fixcheck.go)
 }
 
 // StageNames lists the stage names, for --dump-after.
@@ -258,9 +262,22 @@ const NotCertified = "Task not certified"
 // of the incident responsible (locate.go).
 func (b *build) uncertified() lang.Diagnostics {
 	var out lang.Diagnostics
+	seen := map[string]bool{}
 	for _, f := range b.findings {
+		seen[f.text] = true
 		r := f.rangeOf(b.in)
 		out = append(out, &lang.Diagnostic{Severity: lang.Error, Summary: NotCertified, Detail: f.text, Subject: &r})
+	}
+	// Findings of later stages (CertifyFixes) carry their own ranges.
+	for _, f := range b.t.Uncertified {
+		if seen[f] {
+			continue
+		}
+		r := b.in.DefRange
+		if at, ok := b.located[f]; ok {
+			r = at
+		}
+		out = append(out, &lang.Diagnostic{Severity: lang.Error, Summary: NotCertified, Detail: f, Subject: &r})
 	}
 	return out
 }
@@ -561,12 +578,9 @@ func (b *build) lowerFaults() {
 			return
 		}
 	} else {
-		if err := b.emitFixed(); err != nil {
-			b.errAt(b.in.DefRange, "Cannot compile resolved_when", err.msg)
-			return
-		}
-		b.emitHealthy()
-		b.emit(runtime.OpAnd, 0, 0)
+		// Mitigation is what the world shows (runtime/mitigation.go); an
+		// author's resolved_when only adds to it.
+		b.emit(runtime.OpConst, 0, 1)
 	}
 	t.Resolved = runtime.Span{Start: start, End: int32(len(t.Code))}
 }

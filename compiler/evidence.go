@@ -980,15 +980,19 @@ func (d *derived) apply(t *runtime.Task) {
 // would word it: the alerting service's first symptom at step 1 (a status
 // that is not healthy, or the first metric out of its band). It names what
 // is observed, never a cause; with no symptom the incident is an error.
+//
+// Every incident, its alert authored or derived, also gets the alert's
+// condition (bindAlertCondition), which mitigation requires gone.
 func (b *build) deriveAlert() {
 	t := b.t
-	if t.Alert != "" {
-		return
-	}
 	ep := runtime.NewEpisode(t)
 	ep.Reset(0)
 	ep.Advance()
 	si := alertingService(&world{t: t, ep: ep})
+	bindAlertCondition(t, si, ep.Row())
+	if t.Alert != "" {
+		return
+	}
 	b.alerting = si
 	if si < 0 {
 		// Nothing to alert on: such a variant is no incident.

@@ -59,7 +59,7 @@ var handCounted = map[string]handCount{
 	"lb_health_check":  {3, "inspect_logs(load_balancer) shows the failing probe, unlike every other load_balancer fault; one write (health_check_path); resolve"},
 	"mq_backlog":       {3, "inspect_logs(message_queue) shows one consumer and a growing backlog, unlike the metric distractor and every other queue fault; one write; resolve"},
 	"two_faults":       {4, "inspect_logs(web_server) is evidence of both faults and rules out every load_balancer fault; two writes (cache_host, pool_size); resolve"},
-	"web_memory_leak":  {3, "inspect_logs(web_server) shows the memory pressure, unlike the cache warning and every load_balancer fault; one restart; resolve"},
+	"web_memory_leak":  {4, "inspect_logs(web_server) shows the memory pressure, unlike the cache warning and every load_balancer fault; one restart; one read while the restarted service boots and traffic reaches it again: with mitigation judged by the world, every service healthy and every metric (request rates included) in band, that takes a tick longer than the grader's settling ticks; resolve"},
 }
 
 // TestOptimalStepsHandCounted compares each shipped incident's certified

@@ -38,6 +38,7 @@ var certifyCases = map[string]*regexp.Regexp{
 	"indistinguishable_distractor": regexp.MustCompile(`^The incident cannot be told apart from the distractor "feeder_burst" on feeder alone: no read differs\.$`),
 	"unreachable_evidence":         regexp.MustCompile(`^The rubric item "evidence" cannot be earned:`),
 	"leak_log_line":                regexp.MustCompile(`^Leak: the template of log "\w+" of service kind \w+ shows the diagnosis phrase`),
+	"fixed_when_disagrees":         regexp.MustCompile(`^The fault "kv_pool_small" on kv_main: fixed_when disagrees with the world: conns = 40 satisfies the world`),
 }
 
 // TestCertifyFailures compiles each archive of testdata/certify: a module

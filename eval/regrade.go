@@ -85,12 +85,21 @@ func decodeRecord(text []byte) (RecordLine, error) {
 // (the task changed: its actions would be answered differently), one with
 // no trajectory (a held-out task's), and an infrastructure error (nothing
 // was played to grade). changed names what grading now says differently:
-// "metrics", "components", "rewards", "observations".
+// "metrics", "components", "rewards", "observations", "rubric_version".
+//
+// A record graded under an older rubric version (its rubric_version below
+// runtime.RubricVersion) is the exception to the hash rule: a new rubric
+// changes the task's hash through its grading data alone (rubric 2 judges
+// mitigation by the world and compiles the alert's condition into the
+// IR). Such an episode is replayed and regraded when every observation the
+// agent was shown comes back identical, which is what makes its actions
+// still the agent's answers to the same world; otherwise it is refused.
 func Regrade(t *rt.Task, r *RecordLine, v Versions) (out RecordLine, changed []string, err error) {
+	olderRubric := r.Rubric < rt.RubricVersion
 	switch {
 	case r.Outcome == OutcomeInfraError:
 		return *r, nil, fmt.Errorf("an infrastructure error: nothing was played")
-	case r.Hash != t.Hash:
+	case r.Hash != t.Hash && !olderRubric:
 		return *r, nil, fmt.Errorf("task hash %s, but %s compiles to %s now: the task changed since the episode was played", short(r.Hash), t.ID, short(t.Hash))
 	case len(r.Trajectory) == 0 && r.Metrics.TotalSteps > 0:
 		return *r, nil, fmt.Errorf("no trajectory (a held-out task's episodes keep none unless --export-heldout)")
@@ -131,6 +140,12 @@ func Regrade(t *rt.Task, r *RecordLine, v Versions) (out RecordLine, changed []s
 	for i := 0; i < min(len(out.Trajectory), len(r.Trajectory)); i++ {
 		rewards = rewards || out.Trajectory[i].Reward != r.Trajectory[i].Reward
 		obs = obs || out.Trajectory[i].Observation != r.Trajectory[i].Observation
+	}
+	if r.Hash != t.Hash {
+		if obs {
+			return *r, nil, fmt.Errorf("task hash %s, but %s compiles to %s now, and replaying the episode (graded under rubric_version %d) shows the agent different observations: the task changed since the episode was played", short(r.Hash), t.ID, short(t.Hash), r.Rubric)
+		}
+		changed = append(changed, "rubric_version")
 	}
 	if rewards {
 		changed = append(changed, "rewards")

@@ -152,6 +152,11 @@ func (t *Task) Validate() error {
 	if err := checkSpan("resolved_when", t.Resolved); err != nil {
 		return err
 	}
+	for _, s := range t.AlertSlots {
+		if !slotOK(s) {
+			return errors.New("alert slot out of range")
+		}
+	}
 	for i := range t.Services {
 		s := &t.Services[i]
 		if len(s.Deps) != len(s.DepRoles) {

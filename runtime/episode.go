@@ -120,6 +120,9 @@ type Episode struct {
 	// judged are the config slots a write to which is a wrong change
 	// unless undone: every config slot that is no fault's remedy.
 	judged []SlotID
+
+	// alert are the checks of the alert's condition (mitigation.go).
+	alert []healthCheck
 }
 
 // NewEpisode allocates an episode's buffers for t. It does not Reset.
@@ -140,6 +143,7 @@ func NewEpisode(t *Task) *Episode {
 	if t.Profile == ProfileSreZero && t.Ref != nil {
 		e.ref = newRefEpisode(t)
 	}
+	e.alert = alertChecks(t)
 	for si := range t.Slots {
 		if t.Slots[si].Class == ClassConfig && !e.isRemedySlot(SlotID(si)) {
 			e.judged = append(e.judged, SlotID(si))
@@ -588,40 +592,6 @@ func (e *Episode) isRemedySlot(s SlotID) bool {
 		}
 	}
 	return false
-}
-
-// mitigated runs the grader's idle ticks on a copy of the ring, so the
-// episode itself does not move: Hold ticks for the world to settle after the
-// last write, then resolved_when must hold at each of Hold more ticks, so a
-// relapse is caught.
-func (e *Episode) mitigated() bool {
-	t := e.t
-	code := t.Code[t.Resolved.Start:t.Resolved.End]
-	// Ticks after the current one are written before they are read, so
-	// only the current row needs copying.
-	h := t.History
-	tick := e.tick
-	if e.scratch == nil {
-		// Allocated at the first resolution: most forks (certification's
-		// counterfactual worlds) never resolve.
-		e.scratch = make([]uint64, h*e.n)
-		e.lookahead = newTickState(t)
-	}
-	ri := (tick % h) * e.n
-	copy(e.scratch[ri:ri+e.n], e.ring[ri:ri+e.n])
-	e.lookahead.copyFrom(&e.ticks)
-	for i := 0; i < 2*max(t.Hold, 1); i++ {
-		tick = e.advanceRing(e.scratch, tick, &e.lookahead)
-		if i < max(t.Hold, 1) {
-			continue
-		}
-		ci := (tick % h) * e.n
-		pi := ((tick - 1) % h) * e.n
-		if e.eval(code, e.scratch[ci:ci+e.n], e.scratch[pi:pi+e.n]) == 0 {
-			return false
-		}
-	}
-	return true
 }
 
 func (e *Episode) resolve(a *Action) {

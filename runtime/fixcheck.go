@@ -13,10 +13,3 @@ func (e *Episode) FaultFixedWith(i int, s SlotID, w uint64) bool {
 	row[s] = old
 	return ok
 }
-
-// FaultFixed reports whether fault i's fixed_when holds on the current row.
-func (e *Episode) FaultFixed(i int) bool {
-	f := &e.t.Faults[i]
-	row := e.Row()
-	return e.eval(e.t.Code[f.Fixed.Start:f.Fixed.End], row, row) != 0
-}

@@ -159,6 +159,7 @@ func (h *hasher) body(t *Task) {
 		h.s(x.Doc)
 	}
 	h.span(t.Resolved)
+	h.slots(t.AlertSlots)
 	h.n(len(t.Faults))
 	for _, x := range t.Faults {
 		h.s(x.Kind)

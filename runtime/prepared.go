@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -27,6 +28,10 @@ type prepared struct {
 	// were never ticked (the compiler's own settling) need a full tick.
 	initChanged []int32
 	initFull    bool
+	// health are the checks of a healthy world (mitigation.go), and
+	// healthyWord the healthy status's word.
+	health      []healthCheck
+	healthyWord uint64
 	// of identifies the program it was derived from, so a copy of the task
 	// whose program was changed does not use it.
 	of progID
@@ -73,6 +78,12 @@ func prepare(t *Task) *prepared {
 	p.slotKey, p.serviceKey = noiseKeys(t)
 	p.mechanisms, p.components = indexPhrases(t.Mechanisms), indexPhrases(t.Components)
 	p.lexicon = lexiconFor(t)
+	p.health = healthChecks(t)
+	if id, ok := t.StringID(StatusHealthy); ok {
+		p.healthyWord = uint64(id)
+	} else {
+		p.healthyWord = math.MaxUint64 // no status can be healthy
+	}
 	h, n := t.History, len(t.Slots)
 	p.initFull = h < 2 || t.InitTick < h || len(t.Init) < h*n
 	if !p.initFull {

@@ -4,7 +4,7 @@ import "github.com/srezc/srezc/value"
 
 // FormatVersion changes whenever the meaning or encoding of the IR changes;
 // DecodeTask rejects any other version.
-const FormatVersion = 1
+const FormatVersion = 2
 
 // RendererVersion changes whenever an agent-visible rendering changes.
 const RendererVersion = "obs/4"
@@ -298,7 +298,14 @@ type Task struct {
 	Updates  []Assign  `json:"updates"`
 	Logs     []LogRule `json:"logs"`
 	Tools    []Tool    `json:"tools"`
-	Resolved Span      `json:"resolved"`
+	// Resolved is the author's resolved_when, which adds conditions to
+	// mitigation (mitigation.go); without one it is the constant true.
+	Resolved Span `json:"resolved"`
+	// AlertSlots are the slots whose symptom raised the alert: the
+	// alerting service's status and banded metrics that were anomalous
+	// at step 1 (compiler, DeriveAlert). The alert's condition holds
+	// while any of them is anomalous (SlotAnomalous).
+	AlertSlots []SlotID `json:"alert_slots,omitempty"`
 
 	Faults      []Fault `json:"faults"`
 	Distractors []int16 `json:"distractors,omitempty"`

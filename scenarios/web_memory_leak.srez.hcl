@@ -23,6 +23,7 @@ incident "web_memory_leak" {
     "inspect_metrics(web_server)",
     "inspect_logs(web_server)",
     "restart_service(web_server)",
+    "check_status(web_server)",
     "resolve_incident(\"web server memory leak\", \"restart the web server\")",
   ]
 }

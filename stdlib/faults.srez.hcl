@@ -93,7 +93,9 @@ fault_kind "lb_max_connections_low" {
 
   set_config { max_connections = param.limit }
 
-  fixed_when = "config.max_connections >= 1000 && config.max_connections <= 8000"
+  # Fixed when the table holds the site's connections (2.5 per request/s)
+  # with 15% headroom, within what the descriptor limit allows.
+  fixed_when = "float(config.max_connections) * 0.85 >= traffic * 2.5 && config.max_connections <= 8000"
 
   remedy "update_config" {
     key   = "max_connections"
@@ -140,7 +142,9 @@ fault_kind "lb_backend_weight_skewed" {
 
   set_config { backend_weight_pct = param.weight_pct }
 
-  fixed_when = "config.backend_weight_pct >= 30 && config.backend_weight_pct <= 70"
+  # Fixed when neither backend takes much more than its half: at the
+  # band's edges (30/70) the busier host already runs its workers hot.
+  fixed_when = "config.backend_weight_pct >= 35 && config.backend_weight_pct <= 65"
 
   remedy "update_config" {
     key   = "backend_weight_pct"
@@ -257,7 +261,10 @@ fault_kind "web_timeout_too_low" {
 
   set_config { timeout_ms = param.timeout_ms }
 
-  fixed_when = "config.timeout_ms >= 1000 && config.timeout_ms <= 10000"
+  # Fixed when the deadline covers the slow database calls (reports and
+  # exports, about 40 statements' time) without holding workers on lost
+  # replies for most of a minute.
+  fixed_when = "config.timeout_ms >= 500 && config.timeout_ms <= 50000"
 
   remedy "update_config" {
     key   = "timeout_ms"
@@ -328,7 +335,10 @@ fault_kind "cache_memory_too_low" {
 
   set_config { max_memory_mb = param.limit_mb }
 
-  fixed_when = "config.max_memory_mb >= 768 && config.max_memory_mb <= 4096"
+  # Fixed when the working set, stored compressed (compression off is a
+  # fault of its own), fits with 10% headroom, and the ceiling stays within
+  # the memory the host keeps resident.
+  fixed_when = "float(config.max_memory_mb) * 0.9 >= state.working_set_mb * 0.4 && config.max_memory_mb <= 4096"
 
   remedy "update_config" {
     key   = "max_memory_mb"
@@ -426,7 +436,8 @@ fault_kind "db_pool_too_small" {
 
   set_config { pool_size = param.size }
 
-  fixed_when = "config.pool_size >= 20 && config.pool_size <= 150"
+  # Fixed when the pool covers demand and the server accepts all of it.
+  fixed_when = "config.pool_size >= 20 && config.pool_size <= config.max_connections"
 
   remedy "update_config" {
     key   = "pool_size"
@@ -449,7 +460,9 @@ fault_kind "db_pool_too_large" {
 
   set_config { pool_size = param.size }
 
-  fixed_when = "config.pool_size >= 20 && config.pool_size <= 150 && config.pool_size <= config.max_connections"
+  # Fixed when the server accepts the whole pool and the pool still covers
+  # demand; a pool under the limit is no fault, whatever the band says.
+  fixed_when = "config.pool_size >= 20 && config.pool_size <= config.max_connections"
 
   remedy "update_config" {
     key   = "pool_size"
@@ -472,7 +485,9 @@ fault_kind "db_max_connections_low" {
 
   set_config { max_connections = param.limit }
 
-  fixed_when = "config.max_connections >= 100 && config.max_connections <= 500"
+  # Fixed when the server accepts the whole pool, without committing more
+  # session memory than the host has.
+  fixed_when = "config.max_connections >= config.pool_size && config.max_connections <= 500"
 
   remedy "update_config" {
     key   = "max_connections"
@@ -707,7 +722,10 @@ fault_kind "mq_visibility_timeout_low" {
 
   set_config { visibility_timeout_ms = param.timeout_ms }
 
-  fixed_when = "config.visibility_timeout_ms >= 10000 && config.visibility_timeout_ms <= 120000"
+  # Fixed when a delivery stays hidden for well over a job's run time
+  # (about 20 runs of a job); past two minutes, work on a dead consumer
+  # is stranded too long.
+  fixed_when = "config.visibility_timeout_ms >= 3000 && config.visibility_timeout_ms <= 120000"
 
   remedy "update_config" {
     key   = "visibility_timeout_ms"

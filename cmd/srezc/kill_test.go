@@ -31,6 +31,7 @@ const killSuite = `incident "zeta" {
   expert = [
     "inspect_logs(web_server)",
     "restart_service(web_server)",
+    "check_status(web_server)",
     "resolve_incident(\"web server memory leak\", \"restart the web server\")",
   ]
 }

@@ -393,7 +393,9 @@ service_kind "database" {
 
   status "down" { when = "!state.up" }
   status "restarting" { when = "state.restart_ticks > 0" }
-  status "degraded" { when = "error_rate > 0.02 || utilisation > 0.95 || latency_ms > 100.0" }
+  # A pooler whose server logins are refused marks the server degraded,
+  # however small the refused share.
+  status "degraded" { when = "error_rate > 0.02 || utilisation > 0.95 || latency_ms > 100.0 || refused_share > 0.0" }
 
   # ---------------------------------------------------------------- logs
 
