@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/llm"
 	"github.com/srezc/srezc/runtime"
 )
@@ -77,6 +78,9 @@ again costs no call.`,
 					changed++
 					fmt.Fprintf(e.stdout, "%s: changed %s (success %v -> %v, reward %.3f -> %.3f)\n", where, strings.Join(diff, ", "),
 						r.Metrics.Success, nr.Metrics.Success, r.Metrics.FinalReward, nr.Metrics.FinalReward)
+					for _, why := range regradeWhy(t, r, &nr) {
+						fmt.Fprintf(e.stdout, "    %s\n", why)
+					}
 				}
 				regraded = append(regraded, nr)
 				at = append(at, i)
@@ -116,6 +120,30 @@ again costs no call.`,
 	c.Flags().StringVarP(&out, "out", "o", "", "write the re-graded records here")
 	jo.flags(c.Flags())
 	return c
+}
+
+// regradeWhy explains a changed diagnosis or mitigation: how the reader
+// reads the recorded root cause now, and what mitigation now means.
+func regradeWhy(t *runtime.Task, old, now *eval.RecordLine) []string {
+	var out []string
+	if old.Metrics.Diagnosed != now.Metrics.Diagnosed {
+		rootCause := ""
+		if n := len(now.Trajectory); n > 0 {
+			if call, d := lang.ParseAction(now.Trajectory[n-1].Action); d == nil && len(call.Args) > 0 && call.Tool == "resolve_incident" {
+				rootCause = call.Args[0].Value.S
+			}
+		}
+		v := t.DiagnoseText(rootCause)
+		if v.OK {
+			out = append(out, fmt.Sprintf("diagnosis %q is now read as correct", rootCause))
+		} else {
+			out = append(out, fmt.Sprintf("diagnosis %q is no longer accepted: %s", rootCause, strings.Join(v.Reasons, "; ")))
+		}
+	}
+	if old.Metrics.Mitigated != now.Metrics.Mitigated {
+		out = append(out, fmt.Sprintf("mitigated %v -> %v: mitigation is now what the world shows through the grader's window (every service healthy, banded metrics in band, the alert's condition gone), not the faults' fixed_when", old.Metrics.Mitigated, now.Metrics.Mitigated))
+	}
+	return out
 }
 
 func agentLabel(r *eval.RecordLine) string {
