@@ -188,3 +188,29 @@ func BenchmarkDiagnose(b *testing.B) {
 		eps[a.Incident].DiagnoseAnswer(a.answerText())
 	}
 }
+
+// FuzzDiagnose: any answer, text or structured, reads without a panic and
+// reads the same twice, whichever incident it is read against.
+func FuzzDiagnose(f *testing.F) {
+	tasks := suiteTasks(f)
+	for _, slice := range []string{"dev", "holdout"} {
+		for i, a := range readFairnessTB(f, slice) {
+			if i%5 == 0 {
+				f.Add(uint8(i), a.answerText())
+			}
+		}
+	}
+	f.Add(uint8(0), `[{"service":"database","what":"pool too small -> ,;: (x) 'quoted' "}]`)
+	f.Add(uint8(1), "db: ; ; -> -> 0 0 0 web-2/cache-old.internal/healthz İNDEX évictions")
+	eps := make([]*runtime.Episode, len(tasks))
+	for i, tk := range tasks {
+		eps[i] = runtime.NewEpisode(tk)
+	}
+	f.Fuzz(func(t *testing.T, which uint8, answer string) {
+		tk := tasks[int(which)%len(tasks)]
+		v := tk.DiagnoseText(answer)
+		if got := eps[int(which)%len(tasks)].DiagnoseAnswer(answer); got != v.OK {
+			t.Fatalf("the episode's reader says %v, the explaining reader %v, on %q", got, v.OK, answer)
+		}
+	})
+}
