@@ -364,7 +364,10 @@ func (s *Server) begin(ss *mcp.ServerSession, params *mcp.InitializeParams) (*se
 		_, byClient := s.deleted.LoadAndDelete(ss.ID())
 		switch {
 		case shutdown:
+			// Close ends the open sessions itself, in the order they
+			// began, so that their records land in that order.
 			s.m.ended.WithLabelValues("shutdown").Inc()
+			return
 		case byClient || ss.ID() == "":
 			s.m.ended.WithLabelValues("client").Inc()
 		default:
