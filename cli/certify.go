@@ -60,23 +60,7 @@ The incident is compiled even when it does not certify; srezc certify then
 exits 1 after printing the reasons.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			id, paths := args[0], args[1:]
-			files, diags := readInputs(paths)
-			m, more := lang.Analyze(files)
-			diags = append(diags, more...).Sort()
-			lang.WriteText(e.stderr, m.Files, diags)
-			if diags.HasErrors() {
-				return errPrinted
-			}
-			in := m.Incident(id)
-			if in == nil {
-				ids := make([]string, len(m.Incidents))
-				for i, x := range m.Incidents {
-					ids[i] = x.Name
-				}
-				return noIncident(id, ids)
-			}
-			t, err := e.compileForCertify(m, in)
+			m, in, t, err := e.certifyIncident(args[0], args[1:])
 			if err != nil {
 				return err
 			}
@@ -100,6 +84,29 @@ exits 1 after printing the reasons.`,
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	return c
+}
+
+// certifyIncident analyses paths and compiles incident id through every
+// stage, keeping it when it does not certify (compileForCertify); an
+// unknown id is a usage error with a suggestion.
+func (e *env) certifyIncident(id string, paths []string) (*lang.Module, *lang.Incident, *runtime.Task, error) {
+	files, diags := readInputs(paths)
+	m, more := lang.Analyze(files)
+	diags = append(diags, more...).Sort()
+	lang.WriteText(e.stderr, m.Files, diags)
+	if diags.HasErrors() {
+		return nil, nil, nil, errPrinted
+	}
+	in := m.Incident(id)
+	if in == nil {
+		ids := make([]string, len(m.Incidents))
+		for i, x := range m.Incidents {
+			ids[i] = x.Name
+		}
+		return nil, nil, nil, noIncident(id, ids)
+	}
+	t, err := e.compileForCertify(m, in)
+	return m, in, t, err
 }
 
 // compileForCertify compiles one incident through every stage, keeping it

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/runtime"
 )
 
@@ -36,27 +35,11 @@ list of {"service", "what", "explanation"}. Exit 0 when the answer is
 correct, 1 when not, 2 for an unknown TASK.`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
-			id, answer, paths := args[0], args[1], args[2:]
-			files, diags := readInputs(paths)
-			m, more := lang.Analyze(files)
-			diags = append(diags, more...).Sort()
-			lang.WriteText(e.stderr, m.Files, diags)
-			if diags.HasErrors() {
-				return errPrinted
-			}
-			in := m.Incident(id)
-			if in == nil {
-				ids := make([]string, len(m.Incidents))
-				for i, x := range m.Incidents {
-					ids[i] = x.Name
-				}
-				return noIncident(id, ids)
-			}
-			t, err := e.compileForCertify(m, in)
+			_, _, t, err := e.certifyIncident(args[0], args[2:])
 			if err != nil {
 				return err
 			}
-			rep := diagnoseReportOf(t, answer)
+			rep := diagnoseReportOf(t, args[1])
 			if asJSON {
 				if err := writeJSON(e.stdout, rep); err != nil {
 					return err
