@@ -107,7 +107,10 @@ type lexEntry struct {
 // phrase first.
 type diagLexicon struct {
 	byFirst map[string][]lexEntry
-	topics  []string
+	// long lists, sorted, the first words of services, topics and
+	// mechanism phrases long enough to be matched through a typo.
+	long   []string
+	topics []string
 	// topicClaims[topic] lists the claims holding it.
 	topicClaims [][]int32
 	// serviceClaims[svc] lists the claims about the service itself.
@@ -227,6 +230,14 @@ func buildLexicon(t *Task) *diagLexicon {
 		add(p, lexIdiom, 0)
 	}
 	for k, es := range lx.byFirst {
+		if len(k) >= minTypoLen {
+			for _, e := range es {
+				if e.kind <= lexTopic {
+					lx.long = append(lx.long, k)
+					break
+				}
+			}
+		}
 		// Longest first; among equals, the earlier kind wins: services,
 		// then mechanism phrases (which say a topic and its state at
 		// once), topics, states, and idioms last.
@@ -238,7 +249,50 @@ func buildLexicon(t *Task) *diagLexicon {
 		})
 		lx.byFirst[k] = es
 	}
+	sort.Strings(lx.long)
 	return lx
+}
+
+// minTypoLen is the shortest word matched through one typo: shorter words
+// have too many neighbours ("pool" and "poll").
+const minTypoLen = 7
+
+// typoOf finds the long lexicon word w is one typo away from (a letter
+// added, dropped, changed, or two swapped), or "".
+func (lx *diagLexicon) typoOf(w []byte) string {
+	if len(w) < minTypoLen-1 {
+		return ""
+	}
+	for _, k := range lx.long {
+		if d := len(k) - len(w); d >= -1 && d <= 1 && oneTypo(w, k) {
+			return k
+		}
+	}
+	return ""
+}
+
+// oneTypo reports whether a and b differ by exactly one edit or one
+// transposition of neighbours.
+func oneTypo(a []byte, b string) bool {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	if i == len(a) && i == len(b) {
+		return false
+	}
+	switch {
+	case len(a) == len(b):
+		if string(a[i+1:]) == b[i+1:] {
+			return true // a changed letter
+		}
+		return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && string(a[i+2:]) == b[i+2:]
+	case len(a)+1 == len(b):
+		return string(a[i:]) == b[i+1:] // a dropped letter
+	case len(a) == len(b)+1:
+		return string(a[i+1:]) == b[i:] // an added letter
+	}
+	return false
 }
 
 // FoldText lower-cases s with Unicode's simple case folding, the one fold
@@ -586,9 +640,16 @@ func (r *reader) scan(lx *diagLexicon) {
 			continue
 		}
 		entries := lx.byFirst[string(r.norm[tk.start:tk.end])]
+		from := 0
+		if entries == nil && tk.end-tk.start >= minTypoLen-1 {
+			// "certiifcate", "repilca": one typo in a long word.
+			if k := lx.typoOf(r.norm[tk.start:tk.end]); k != "" {
+				entries, from = lx.byFirst[k], 1
+			}
+		}
 		best := -1
 		for k := range entries {
-			if r.matchWords(i, entries[k].words) {
+			if (from == 0 || entries[k].kind <= lexTopic) && r.matchWordsFrom(i, entries[k].words, from) {
 				best = k
 				break
 			}
@@ -690,11 +751,15 @@ func (r *reader) afterPreposition(i int) bool {
 	return false
 }
 
-func (r *reader) matchWords(i int, words []string) bool {
+func (r *reader) matchWords(i int, words []string) bool { return r.matchWordsFrom(i, words, 0) }
+
+// matchWordsFrom matches words at token i, trusting the first from of them.
+func (r *reader) matchWordsFrom(i int, words []string, from int) bool {
 	if i+len(words) > len(r.toks) {
 		return false
 	}
-	for k, w := range words {
+	for k := from; k < len(words); k++ {
+		w := words[k]
 		tk := r.toks[i+k]
 		if tk.punct != 0 || string(r.norm[tk.start:tk.end]) != w {
 			return false
