@@ -353,12 +353,27 @@ func (r *reader) tokenize(text string) {
 	quoted := false // inside "...": a quoted log line is one clause of its segment
 	var prev rune
 	for i := 0; i < len(text); {
-		c, n := utf8.DecodeRuneInString(text[i:])
-		next, _ := utf8.DecodeRuneInString(text[i+n:])
-		if i+n >= len(text) {
-			next = 0
+		c, n := rune(text[i]), 1
+		if c >= utf8.RuneSelf {
+			c, n = utf8.DecodeRuneInString(text[i:])
+		}
+		next := rune(0)
+		if i+n < len(text) {
+			if next = rune(text[i+n]); next >= utf8.RuneSelf {
+				next, _ = utf8.DecodeRuneInString(text[i+n:])
+			}
 		}
 		inWord := wStart >= 0
+		if c < utf8.RuneSelf && ('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			// The common case, without the Unicode tables.
+			if !inWord {
+				wStart, opaque, hasDash = len(r.norm), false, false
+			}
+			r.norm = append(r.norm, byte(foldRune(c)))
+			prev = c
+			i++
+			continue
+		}
 		switch {
 		case isWordRune(c):
 			if !inWord {
