@@ -340,8 +340,6 @@ type reader struct {
 	blamed    []int16
 }
 
-func (r *reader) word(tk token) string { return string(r.norm[tk.start:tk.end]) }
-
 // tokenize folds text into words and marks. Identifiers joined by '_'
 // split into words (pool_size reads as "pool size"); host names and paths
 // (cache-old.internal, /healthz, web-2) stay single opaque words, so their
@@ -502,7 +500,7 @@ type item struct {
 // the episode's grader uses the same reader without the explanations.
 func (t *Task) DiagnoseText(text string) DiagnosisVerdict {
 	var r reader
-	return r.read(t, lexiconFor(t), text, true)
+	return r.read(t, preparedFor(t).lexiconOf(t), text, true)
 }
 
 // assertion is one claim attributed to a service: a catalogue entry

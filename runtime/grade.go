@@ -50,7 +50,7 @@ func hasPhrase(hay []byte, words []int32, phrase string) bool {
 // DiagnoseAnswer reads a root-cause answer with the episode's reader, as
 // resolve_incident does, without touching the episode's grade.
 func (e *Episode) DiagnoseAnswer(text string) bool {
-	return e.reader.read(e.t, e.prep.lexicon, text, false).OK
+	return e.reader.read(e.t, e.prep.lexiconOf(e.t), text, false).OK
 }
 
 // diagnose grades a root-cause answer with the diagnosis reader
@@ -58,7 +58,7 @@ func (e *Episode) DiagnoseAnswer(text string) bool {
 // beyond the faulty services. Blaming a distractor's service is a
 // distractor failure.
 func (e *Episode) diagnose(text string) bool {
-	v := e.reader.read(e.t, e.prep.lexicon, text, false)
+	v := e.reader.read(e.t, e.prep.lexiconOf(e.t), text, false)
 	for _, svc := range v.Blamed {
 		if svc >= 0 && e.isDistractor(svc) && !e.isFaultService(svc) {
 			e.rec.DistractorFailures++

@@ -183,6 +183,20 @@ func (e *Episode) FaultFixed(i int) bool {
 	return e.eval(e.t.Code[f.Fixed.Start:f.Fixed.End], row, row) != 0
 }
 
+// FaultFixedWith reports whether fault i's fixed_when would hold on the
+// current row with slot s set to word w; the episode does not change.
+// Certification uses it to say why an expert's write misses a fault's fix
+// range ("4 is outside the fix range 20..150"), so it runs only when a plan
+// fails.
+func (e *Episode) FaultFixedWith(i int, s SlotID, w uint64) bool {
+	row := e.Row()
+	old := row[s]
+	row[s] = w
+	ok := e.FaultFixed(i)
+	row[s] = old
+	return ok
+}
+
 // AppendAnomalies appends the slots of the world's health check that fail
 // on the current row, then those of the alert's condition, for messages.
 func (e *Episode) AppendAnomalies(dst []SlotID) []SlotID {

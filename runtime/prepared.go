@@ -2,23 +2,21 @@ package runtime
 
 import (
 	"math"
-	"slices"
-	"strings"
 	"sync"
 )
 
 // prepared is what every episode of a task derives from it and never
-// changes: the incremental-tick index, the noise keys and the vocabulary's
-// phrase index. Prepare computes
-// it once; episodes of a prepared task share it instead of each deriving
-// its own, which cost more than playing a short episode.
+// changes: the incremental-tick index, the noise keys, the health checks
+// and, at the first resolution, the diagnosis reader's lexicon. Prepare
+// computes it once; episodes of a prepared task share it instead of each
+// deriving its own, which cost more than playing a short episode.
 type prepared struct {
 	deps                depIndex
 	slotKey, serviceKey []uint64
-	// mechanisms and components index the vocabulary's phrases by their
-	// first word, for the grader.
-	mechanisms, components phraseIndex
-	// lexicon is the diagnosis reader's vocabulary (diagnose.go).
+	// lexicon is the diagnosis reader's vocabulary (diagnose.go), found
+	// when an episode first resolves: most episodes of an unprepared task
+	// (certification's counterfactual worlds) never do.
+	lexOnce sync.Once
 	lexicon *diagLexicon
 	// initChanged and initFull are the tick state every Reset starts from.
 	// A compiled task's last initial row was ticked from the one before
@@ -76,8 +74,6 @@ func (t *Task) Prepare() {
 func prepare(t *Task) *prepared {
 	p := &prepared{deps: buildDeps(t), of: progOf(t)}
 	p.slotKey, p.serviceKey = noiseKeys(t)
-	p.mechanisms, p.components = indexPhrases(t.Mechanisms), indexPhrases(t.Components)
-	p.lexicon = lexiconFor(t)
 	p.health = healthChecks(t)
 	if id, ok := t.StringID(StatusHealthy); ok {
 		p.healthyWord = uint64(id)
@@ -97,6 +93,12 @@ func prepare(t *Task) *prepared {
 	return p
 }
 
+// lexiconOf returns the task's diagnosis lexicon, finding it once.
+func (p *prepared) lexiconOf(t *Task) *diagLexicon {
+	p.lexOnce.Do(func() { p.lexicon = lexiconFor(t) })
+	return p.lexicon
+}
+
 // preparedFor returns t's shared data, deriving it afresh when t was not
 // prepared or its program changed since.
 func preparedFor(t *Task) *prepared {
@@ -104,54 +106,4 @@ func preparedFor(t *Task) *prepared {
 		return p
 	}
 	return prepare(t)
-}
-
-// phraseIndex maps a first word to the phrases starting with it, longest
-// first, each with its term's index.
-type phraseIndex map[string][]phraseRef
-
-type phraseRef struct {
-	term   int32
-	phrase string
-}
-
-// phraseIndexes caches indexes by vocabulary: every task of a rubric has
-// the same terms, and building the index was a fifth of a compile's
-// allocations. Indexes are read-only once built.
-var phraseIndexes sync.Map // vocabulary key -> phraseIndex
-
-func indexPhrases(terms []Term) phraseIndex {
-	var key strings.Builder
-	for _, term := range terms {
-		key.WriteString(term.Name)
-		key.WriteByte(0)
-		for _, p := range term.Phrases {
-			key.WriteString(p)
-			key.WriteByte(1)
-		}
-		key.WriteByte(2)
-	}
-	if idx, ok := phraseIndexes.Load(key.String()); ok {
-		return idx.(phraseIndex)
-	}
-	idx := buildPhraseIndex(terms)
-	phraseIndexes.Store(key.String(), idx)
-	return idx
-}
-
-func buildPhraseIndex(terms []Term) phraseIndex {
-	idx := phraseIndex{}
-	for i, term := range terms {
-		for _, p := range term.Phrases {
-			if p == "" {
-				continue
-			}
-			first, _, _ := strings.Cut(p, " ")
-			idx[first] = append(idx[first], phraseRef{int32(i), p})
-		}
-	}
-	for _, refs := range idx {
-		slices.SortStableFunc(refs, func(a, b phraseRef) int { return len(b.phrase) - len(a.phrase) })
-	}
-	return idx
 }

@@ -211,7 +211,8 @@ func TestInterruptAndResume(t *testing.T) {
 
 	// 30 more answers finish at least three of the six-request episodes
 	// of two workers, and no more than five of the sixteen.
-	release := srv.Hold(len(srv.Calls()) + 30)
+	held := len(srv.Calls()) + 30
+	release := srv.Hold(held)
 	defer release()
 	cmd := srezc("cut", false)
 	var stdout, stderr bytes.Buffer
@@ -222,17 +223,12 @@ func TestInterruptAndResume(t *testing.T) {
 	exited := make(chan struct{})
 	var exitErr error
 	go func() { exitErr = cmd.Wait(); close(exited) }()
-	// Interrupt once some episodes are recorded.
+	// Interrupt once both workers wait on a held request: every episode
+	// they finished before is recorded (a worker appends its record before
+	// it starts the next episode).
 	path := filepath.Join(work, "cut", "records.jsonl")
-	for {
-		if data, _ := os.ReadFile(path); bytes.Count(data, []byte{'\n'}) >= 2 {
-			break
-		}
-		select {
-		case <-exited:
-			t.Fatalf("the sweep ended before the interrupt: %v\n%s", exitErr, stderr.String())
-		case <-time.After(5 * time.Millisecond): // polling a file, not a deadline
-		}
+	if !srv.WaitCalls(held+2, exited) {
+		t.Fatalf("the sweep ended before the interrupt: %v\n%s", exitErr, stderr.String())
 	}
 	cmd.Process.Signal(os.Interrupt)
 	<-exited

@@ -13,8 +13,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
-	"time"
 )
 
 // startServe runs `srezc serve` on a free loopback port and returns its
@@ -125,7 +125,7 @@ func TestReplicasBehindNginx(t *testing.T) {
 	conf := fmt.Sprintf(`worker_processes 1;
 daemon off;
 pid %[1]s/nginx.pid;
-error_log %[1]s/error.log warn;
+error_log stderr notice;
 events { worker_connections 256; }
 http {
   access_log off;
@@ -151,27 +151,38 @@ http {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(nginx, "-p", dir, "-c", filepath.Join(dir, "nginx.conf"))
-	var nlog bytes.Buffer
-	cmd.Stderr = &nlog
+	errs, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	exited := make(chan struct{})
-	go func() { cmd.Wait(); close(exited) }()
-	t.Cleanup(func() { cmd.Process.Kill(); <-exited })
+	// nginx says "start worker process" once it listens: wait for that
+	// line, or for nginx to exit; no deadline a slow machine could miss.
+	var nlog bytes.Buffer // read only after exited is closed
+	ready, exited := make(chan struct{}), make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(errs)
+		started := false
+		for sc.Scan() {
+			nlog.WriteString(sc.Text() + "\n")
+			if !started && strings.Contains(sc.Text(), "start worker process") {
+				started = true
+				close(ready)
+			}
+		}
+		cmd.Wait()
+		close(exited)
+	}()
+	// SIGTERM: nginx's master stops its worker, which holds the stderr
+	// pipe too, so the reader above sees the end of it.
+	t.Cleanup(func() { cmd.Process.Signal(syscall.SIGTERM); <-exited })
 	lb := fmt.Sprintf("http://127.0.0.1:%d", port)
-	// Wait until nginx answers, or fails (it exits): no deadline a slow
-	// machine could miss.
-	for {
-		if resp, err := http.Get(lb + "/health"); err == nil {
-			resp.Body.Close()
-			break
-		}
-		select {
-		case <-exited:
-			t.Fatalf("nginx exited: %s", nlog.String())
-		case <-time.After(20 * time.Millisecond): // polling the port, not a deadline
-		}
+	select {
+	case <-ready:
+	case <-exited:
+		t.Fatalf("nginx exited: %s", nlog.String())
 	}
 	plan := []string{"check_dependencies(web_server)", "inspect_logs(database)", "restart_service(database)", "inspect_metrics(web_server)",
 		`resolve_incident("database: crashed", "restarted the database")`}
