@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 )
 
 // certifyReport is what srezc certify prints, for an author.
@@ -89,7 +89,7 @@ exits 1 after printing the reasons.`,
 // certifyIncident analyses paths and compiles incident id through every
 // stage, keeping it when it does not certify (compileForCertify); an
 // unknown id is a usage error with a suggestion.
-func (e *env) certifyIncident(id string, paths []string) (*lang.Module, *lang.Incident, *runtime.Task, error) {
+func (e *env) certifyIncident(id string, paths []string) (*lang.Module, *lang.Incident, *engine.Task, error) {
 	files, diags := readInputs(paths)
 	m, more := lang.Analyze(files)
 	diags = append(diags, more...).Sort()
@@ -112,7 +112,7 @@ func (e *env) certifyIncident(id string, paths []string) (*lang.Module, *lang.In
 // compileForCertify compiles one incident through every stage, keeping it
 // when it does not certify: the task then carries Certified false, the
 // reasons, and its derived evidence and plan. Other errors are printed.
-func (e *env) compileForCertify(m *lang.Module, in *lang.Incident) (*runtime.Task, error) {
+func (e *env) compileForCertify(m *lang.Module, in *lang.Incident) (*engine.Task, error) {
 	t, diags := compiler.CompileIncident(m, in, compiler.Options{KeepUncertified: true})
 	var other lang.Diagnostics
 	for _, d := range diags {
@@ -132,7 +132,7 @@ func (e *env) compileForCertify(m *lang.Module, in *lang.Incident) (*runtime.Tas
 
 // certifyReportOf builds the report: the task's verdict and plan, and the
 // exploit panel played again by compiler.Certify for its details.
-func certifyReportOf(t *runtime.Task) *certifyReport {
+func certifyReportOf(t *engine.Task) *certifyReport {
 	cert := compiler.Certify(t)
 	rep := &certifyReport{
 		ID: t.ID, Hash: t.Hash, Certified: t.Certified,

@@ -9,20 +9,20 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 )
 
 // load analyses and compiles paths, printing diagnostics; it fails when
 // there are errors.
-func (e *env) load(paths []string, opt compiler.Options) ([]*runtime.Task, error) {
+func (e *env) load(paths []string, opt compiler.Options) ([]*engine.Task, error) {
 	_, tasks, err := e.loadModule(paths, opt)
 	return tasks, err
 }
 
 // loadModule is load that also returns the analysed module.
-func (e *env) loadModule(paths []string, opt compiler.Options) (*lang.Module, []*runtime.Task, error) {
+func (e *env) loadModule(paths []string, opt compiler.Options) (*lang.Module, []*engine.Task, error) {
 	files, diags := readInputs(paths)
 	m, more := lang.Analyze(files)
 	diags = append(diags, more...)
@@ -103,23 +103,23 @@ func (e *env) compileCmd() *cobra.Command {
 				return err
 			}
 			if suite != "" {
-				data, err := runtime.EncodeSuite(tasks)
+				data, err := engine.EncodeSuite(tasks)
 				if err != nil {
 					return err
 				}
 				if err := writeAtomic(suite, data); err != nil {
 					return err
 				}
-				fmt.Fprintf(e.stdout, "wrote %s: %d tasks, suite %s\n", suite, len(tasks), runtime.SuiteHash(tasks))
+				fmt.Fprintf(e.stdout, "wrote %s: %d tasks, suite %s\n", suite, len(tasks), engine.SuiteHash(tasks))
 				return nil
 			}
 			for _, t := range tasks {
 				if dumpAfter != "" {
 					fmt.Fprintf(e.stdout, "# %s after %s\n", t.ID, dumpAfter)
-					fmt.Fprint(e.stdout, runtime.Dump(t))
+					fmt.Fprint(e.stdout, engine.Dump(t))
 					continue
 				}
-				data, err := runtime.EncodeTask(t)
+				data, err := engine.EncodeTask(t)
 				if err != nil {
 					return err
 				}
@@ -135,7 +135,7 @@ func (e *env) compileCmd() *cobra.Command {
 				}
 			}
 			if dumpAfter == "" && out == "" {
-				fmt.Fprintf(e.stdout, "suite %s\n", runtime.SuiteHash(tasks))
+				fmt.Fprintf(e.stdout, "suite %s\n", engine.SuiteHash(tasks))
 			}
 			return nil
 		},
@@ -148,18 +148,18 @@ func (e *env) compileCmd() *cobra.Command {
 
 // loadServed loads the tasks a server runs: a compiled suite file (srezc
 // compile --suite), or sources as every command reads them.
-func (e *env) loadServed(paths []string) ([]*runtime.Task, error) {
+func (e *env) loadServed(paths []string) ([]*engine.Task, error) {
 	if len(paths) == 1 {
 		if f, err := os.Open(paths[0]); err == nil {
 			head := make([]byte, 16)
 			n, _ := f.Read(head)
 			f.Close()
-			if runtime.IsSuite(head[:n]) {
+			if engine.IsSuite(head[:n]) {
 				data, err := os.ReadFile(paths[0])
 				if err != nil {
 					return nil, err
 				}
-				tasks, err := runtime.DecodeSuite(data)
+				tasks, err := engine.DecodeSuite(data)
 				if err != nil {
 					return nil, fmt.Errorf("%s: %v", paths[0], err)
 				}

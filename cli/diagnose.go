@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/srezc/srezc/runtime"
+	"github.com/srezc/srezc/engine"
 )
 
 // diagnoseReport is how the grader reads one answer to one incident.
@@ -57,7 +57,7 @@ correct, 1 when not, 2 for an unknown TASK.`,
 	return c
 }
 
-func diagnoseReportOf(t *runtime.Task, answer string) diagnoseReport {
+func diagnoseReportOf(t *engine.Task, answer string) diagnoseReport {
 	v := t.DiagnoseText(answer)
 	rep := diagnoseReport{ID: t.ID, Answer: answer, Correct: v.OK, Matched: v.Matched, Reasons: v.Reasons, Blamed: []string{}, Read: append([]string{}, v.Read...)}
 	if rep.Reasons == nil {

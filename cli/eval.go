@@ -22,11 +22,11 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/llm"
 	"github.com/srezc/srezc/report"
-	"github.com/srezc/srezc/runtime"
 )
 
 // Version is srezc's version, recorded with every result.
@@ -355,7 +355,7 @@ func (e *env) contestants(names []string, m *lang.Module, lo *llmOptions, policy
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, eval.Contestant{Agent: name, New: func(t *runtime.Task, seed uint64) (agents.TurnAgent, error) {
+			out = append(out, eval.Contestant{Agent: name, New: func(t *engine.Task, seed uint64) (agents.TurnAgent, error) {
 				a, err := factory(t, seed)
 				if err != nil {
 					return nil, err
@@ -381,7 +381,7 @@ func (e *env) contestants(names []string, m *lang.Module, lo *llmOptions, policy
 			p := base.WithConfig(cfg)
 			style := name
 			out = append(out, eval.Contestant{Agent: style, Model: model, Prompt: llm.PromptVersion, Durable: true,
-				New: func(*runtime.Task, uint64) (agents.TurnAgent, error) { return llm.New(style, p, specs) }})
+				New: func(*engine.Task, uint64) (agents.TurnAgent, error) { return llm.New(style, p, specs) }})
 		}
 	}
 	return out, nil

@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 )
 
 // The SRE-Zero reference's task format: import converts its task files into
@@ -186,7 +186,7 @@ func (e *env) exportSreZero(paths []string, out string) error {
 	if err != nil {
 		return err
 	}
-	byID := map[string]*runtime.Task{}
+	byID := map[string]*engine.Task{}
 	for _, t := range tasks {
 		byID[t.ID] = t
 	}

@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/llm"
-	"github.com/srezc/srezc/runtime"
 )
 
 // judgeOptions are the flags of the optional model judge (srezc eval and
@@ -145,7 +145,7 @@ func judgeStopped(err error) error {
 }
 
 // judgeSweep judges a complete sweep's records in dir, when --judge is on.
-func (e *env) judgeSweep(ctx context.Context, dir string, m *lang.Module, tasks []*runtime.Task, jo *judgeOptions) error {
+func (e *env) judgeSweep(ctx context.Context, dir string, m *lang.Module, tasks []*engine.Task, jo *judgeOptions) error {
 	if !jo.enabled {
 		return nil
 	}
@@ -168,7 +168,7 @@ func (e *env) judgeSweep(ctx context.Context, dir string, m *lang.Module, tasks 
 // judgeRegraded judges re-graded records (recs[k] is line at[k]+1 of
 // file), with the cache in dir, and prints every disagreement with the
 // grader.
-func (e *env) judgeRegraded(ctx context.Context, dir, file string, recs []eval.RecordLine, at []int, m *lang.Module, tasks []*runtime.Task, jo *judgeOptions) error {
+func (e *env) judgeRegraded(ctx context.Context, dir, file string, recs []eval.RecordLine, at []int, m *lang.Module, tasks []*engine.Task, jo *judgeOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}

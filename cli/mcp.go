@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/mcpserve"
-	"github.com/srezc/srezc/runtime"
 )
 
 func (e *env) mcpCmd() *cobra.Command {
@@ -115,7 +115,7 @@ covers agents evaluated over MCP.`,
 				Tasks:         selection,
 				Seed:          seed,
 				Agent:         name,
-				Suite:         runtime.SuiteHash(tasks),
+				Suite:         engine.SuiteHash(tasks),
 				Versions:      eval.VersionsFor(Version, tasks),
 				ExportHeldOut: exportHeldOut,
 				Structured:    structured,
@@ -161,18 +161,18 @@ covers agents evaluated over MCP.`,
 
 // selectTasks is what sessions cycle through: one incident, a split's, or
 // all, in suite order.
-func selectTasks(tasks []*runtime.Task, id, split string) ([]*runtime.Task, error) {
+func selectTasks(tasks []*engine.Task, id, split string) ([]*engine.Task, error) {
 	if id != "" {
 		t, err := pickTask(tasks, id)
 		if err != nil {
 			return nil, err
 		}
-		return []*runtime.Task{t}, nil
+		return []*engine.Task{t}, nil
 	}
 	if split == "" {
 		return tasks, nil
 	}
-	var out []*runtime.Task
+	var out []*engine.Task
 	var splits []string
 	for _, t := range tasks {
 		if t.Split == split {

@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 	"github.com/srezc/srezc/suitegen"
 )
 
@@ -228,7 +228,7 @@ func (e *env) mutate(m *lang.Module, mu *lang.Mutation, opt compiler.MutateOptio
 		}
 	}
 	emitted, rejected, dups := 0, 0, 0
-	var tasks []*runtime.Task
+	var tasks []*engine.Task
 	var failure error
 	compiler.Mutate(m, mu, opt, func(v *compiler.Variant) {
 		id := v.Incident.Name
@@ -257,14 +257,14 @@ func (e *env) mutate(m *lang.Module, mu *lang.Mutation, opt compiler.MutateOptio
 			if compileDir != "" && failure == nil {
 				t := *v.Task
 				t.Difficulty = v.Difficulty
-				data, err := runtime.EncodeTask(&t)
+				data, err := engine.EncodeTask(&t)
 				if err == nil {
 					err = writeAtomic(filepath.Join(compileDir, t.ID+".srez.ir"), data)
 				}
 				failure = err
 				// The suite hash reads only ids and hashes: keep those,
 				// not the tasks, so memory stays flat over thousands.
-				tasks = append(tasks, &runtime.Task{ID: t.ID, Hash: t.Hash})
+				tasks = append(tasks, &engine.Task{ID: t.ID, Hash: t.Hash})
 			}
 		}
 	})
@@ -273,7 +273,7 @@ func (e *env) mutate(m *lang.Module, mu *lang.Mutation, opt compiler.MutateOptio
 	}
 	fmt.Fprintf(e.stdout, "mutation %s: %d emitted, %d rejected, %d duplicates\n", mu.Name, emitted, rejected, dups)
 	if compileDir != "" && len(tasks) > 0 {
-		fmt.Fprintf(e.stdout, "suite %s\n", runtime.SuiteHash(tasks))
+		fmt.Fprintf(e.stdout, "suite %s\n", engine.SuiteHash(tasks))
 	}
 	if src == nil || emitted == 0 {
 		return nil

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 )
 
 // pickTask finds a task by its incident id; an unknown id is a usage error
 // naming the nearest one.
-func pickTask(tasks []*runtime.Task, id string) (*runtime.Task, error) {
+func pickTask(tasks []*engine.Task, id string) (*engine.Task, error) {
 	ids := make([]string, len(tasks))
 	for i, t := range tasks {
 		if t.ID == id {

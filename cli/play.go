@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
-	"github.com/srezc/srezc/runtime"
 )
 
 func (e *env) playCmd() *cobra.Command {
@@ -68,7 +68,7 @@ baseline sits in the same report as the agents (srezc report DIR).`,
 				return nil
 			}
 			v := eval.VersionsFor(Version, tasks)
-			line := eval.NewRecord(name, runtime.SuiteHash(tasks), v, tk, &ep, true)
+			line := eval.NewRecord(name, engine.SuiteHash(tasks), v, tk, &ep, true)
 			path := filepath.Join(record, "records.jsonl")
 			if err := eval.AppendRecord(path, &line); err != nil {
 				return err

@@ -10,10 +10,10 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/llm"
-	"github.com/srezc/srezc/runtime"
 )
 
 func (e *env) regradeCmd() *cobra.Command {
@@ -49,7 +49,7 @@ again costs no call.`,
 			if err != nil {
 				return err
 			}
-			byID := map[string]*runtime.Task{}
+			byID := map[string]*engine.Task{}
 			for _, t := range tasks {
 				byID[t.ID] = t
 			}
@@ -124,7 +124,7 @@ again costs no call.`,
 
 // regradeWhy explains a changed diagnosis or mitigation: how the reader
 // reads the recorded root cause now, and what mitigation now means.
-func regradeWhy(t *runtime.Task, old, now *eval.RecordLine) []string {
+func regradeWhy(t *engine.Task, old, now *eval.RecordLine) []string {
 	var out []string
 	if old.Metrics.Diagnosed != now.Metrics.Diagnosed {
 		rootCause := ""

@@ -12,9 +12,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 )
 
 // agentNames are the built-in agents, in help order.
@@ -66,7 +66,7 @@ Output is byte-identical across runs and GOMAXPROCS.`,
 				if err != nil {
 					return err
 				}
-				tasks = []*runtime.Task{t}
+				tasks = []*engine.Task{t}
 			}
 			factory, err := e.agentFactory(agent, actionsFile, m)
 			if err != nil {
@@ -118,18 +118,18 @@ func (e *env) agentFactory(name, actionsFile string, m *lang.Module) (eval.Agent
 	switch name {
 	case "greedy":
 		k := eval.Knowledge(m, "native")
-		return func(*runtime.Task, uint64) (agents.Agent, error) {
+		return func(*engine.Task, uint64) (agents.Agent, error) {
 			return agents.NewGreedy(k), nil
 		}, nil
 	case "scripted":
-		return func(t *runtime.Task, _ uint64) (agents.Agent, error) {
+		return func(t *engine.Task, _ uint64) (agents.Agent, error) {
 			if len(t.Expert) == 0 {
 				return nil, fmt.Errorf("incident %s has no expert plan", t.ID)
 			}
 			return agents.NewScripted(t.Expert), nil
 		}, nil
 	case "random":
-		return func(_ *runtime.Task, seed uint64) (agents.Agent, error) {
+		return func(_ *engine.Task, seed uint64) (agents.Agent, error) {
 			return agents.NewRandom(seed), nil
 		}, nil
 	case "sre_zero_random":
@@ -153,7 +153,7 @@ func (e *env) agentFactory(name, actionsFile string, m *lang.Module) (eval.Agent
 		for _, in := range m.Incidents {
 			add(in.Name)
 		}
-		return func(t *runtime.Task, seed uint64) (agents.Agent, error) {
+		return func(t *engine.Task, seed uint64) (agents.Agent, error) {
 			return agents.NewRefRandom(seed + 10000*index[t.ID]), nil
 		}, nil
 	}
@@ -168,7 +168,7 @@ func (e *env) agentFactory(name, actionsFile string, m *lang.Module) (eval.Agent
 		return nil, err
 	}
 	text := string(data)
-	return func(*runtime.Task, uint64) (agents.Agent, error) {
+	return func(*engine.Task, uint64) (agents.Agent, error) {
 		return agents.NewReplay(text), nil
 	}, nil
 }
@@ -182,7 +182,7 @@ func writeRunSummary(out io.Writer, rep *eval.Report) error {
 		fmt.Fprintf(w, "%s\t", m)
 	}
 	fmt.Fprintln(w)
-	row := func(name string, m runtime.Metrics) {
+	row := func(name string, m engine.Metrics) {
 		fmt.Fprintf(w, "%s\t", name)
 		for _, k := range summaryMetrics {
 			fmt.Fprintf(w, "%.3f\t", m.Get(k))

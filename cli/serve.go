@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
-	"github.com/srezc/srezc/runtime"
 	"github.com/srezc/srezc/serve"
 )
 
@@ -105,7 +105,7 @@ needs Authorization: Bearer. Listens on loopback unless --listen-any.`,
 				defer cancel()
 				hs.Shutdown(shut)
 			}()
-			fmt.Fprintf(e.stderr, "srezc: serving %d tasks (suite %s) on http://%s\n", len(tasks), runtime.SuiteHash(tasks)[:12], ln.Addr())
+			fmt.Fprintf(e.stderr, "srezc: serving %d tasks (suite %s) on http://%s\n", len(tasks), engine.SuiteHash(tasks)[:12], ln.Addr())
 			if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				return err
 			}

@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 	"github.com/srezc/srezc/value"
 )
 
@@ -42,7 +42,7 @@ TASK is the incident id; with no PATH the embedded default suite is read.`,
 	return c
 }
 
-func writeShow(w io.Writer, m *lang.Module, in *lang.Incident, t *runtime.Task) {
+func writeShow(w io.Writer, m *lang.Module, in *lang.Incident, t *engine.Task) {
 	fmt.Fprintf(w, "incident %s  (%s, %s", t.ID, t.Difficulty, t.Split)
 	if len(t.Tags) > 0 {
 		fmt.Fprintf(w, "; tags %s", strings.Join(t.Tags, ", "))

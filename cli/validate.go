@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 )
 
 func (e *env) validateCmd() *cobra.Command {
@@ -48,7 +48,7 @@ func (e *env) validateCmd() *cobra.Command {
 // validateSummary is the line a clean run ends with, so that silence is
 // never the only sign of success: "45 incidents, 45 certified". Incidents
 // under sre_zero may import uncertified (a warning each).
-func validateSummary(incidents int, tasks []*runtime.Task, warnings int) string {
+func validateSummary(incidents int, tasks []*engine.Task, warnings int) string {
 	certified := 0
 	for _, t := range tasks {
 		if t.Certified {

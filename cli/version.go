@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/llm"
-	rt "github.com/srezc/srezc/runtime"
 )
 
 // versionInfo is what srezc version prints: every version a result record
@@ -26,7 +26,7 @@ type versionInfo struct {
 }
 
 func (e *env) versionInfo() (versionInfo, error) {
-	v := versionInfo{Srezc: Version, Format: rt.FormatVersion, Renderer: rt.RendererVersion, Rubric: rt.RubricVersion, Prompt: llm.PromptVersion}
+	v := versionInfo{Srezc: Version, Format: engine.FormatVersion, Renderer: engine.RendererVersion, Rubric: engine.RubricVersion, Prompt: llm.PromptVersion}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		v.Module, v.Go = bi.Main.Version, bi.GoVersion
 	}
@@ -34,7 +34,7 @@ func (e *env) versionInfo() (versionInfo, error) {
 	if err != nil {
 		return v, err
 	}
-	v.Suite, v.Tasks = rt.SuiteHash(tasks), len(tasks)
+	v.Suite, v.Tasks = engine.SuiteHash(tasks), len(tasks)
 	return v, nil
 }
 

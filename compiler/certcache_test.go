@@ -3,8 +3,8 @@ package compiler
 import (
 	"testing"
 
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 )
 
 // TestCertificationCache: a cached certification gives the task a fresh
@@ -39,7 +39,7 @@ func TestCertificationCache(t *testing.T) {
 		}
 		st.Run(b)
 	}
-	body := runtime.BodyHash(b.t)
+	body := engine.BodyHash(b.t)
 	k1 := b.certKey(body)
 	// The same module with the fault kinds' file edited (a comment added).
 	m2 := *m

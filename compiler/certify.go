@@ -9,8 +9,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 	"github.com/srezc/srezc/value"
 )
 
@@ -48,7 +48,7 @@ type Certificate struct {
 type PanelResult struct {
 	Name   string
 	Plan   []string
-	Record runtime.Record
+	Record engine.Record
 }
 
 func (b *build) certify() {
@@ -65,11 +65,11 @@ func (b *build) certify() {
 			// Its difficulty is estimated, from the alert derived above.
 			b.t.Difficulty = difficultyOf(b.t, b.alerting)
 		}
-		body := runtime.BodyHash(b.t)
-		b.t.Hash, b.t.Behaviour = runtime.SealHash(body, b.t), hex.EncodeToString(body[:])
+		body := engine.BodyHash(b.t)
+		b.t.Hash, b.t.Behaviour = engine.SealHash(body, b.t), hex.EncodeToString(body[:])
 		return
 	}
-	body := runtime.BodyHash(b.t)
+	body := engine.BodyHash(b.t)
 	key := b.certKey(body)
 	r, hit := certCache.get(key)
 	if !hit {
@@ -77,7 +77,7 @@ func (b *build) certify() {
 		r.apply(b.t)
 		// The task is final now; its hash goes in the cache, so a hit
 		// hashes nothing more than the key.
-		r.hash = runtime.SealHash(body, b.t)
+		r.hash = engine.SealHash(body, b.t)
 		certCache.put(key, r)
 	}
 	r.apply(b.t)
@@ -118,7 +118,7 @@ func (b *build) certifyAfresh() certResult {
 // diagnosability alternatives come from those). An editor re-validating an
 // unchanged incident, or mutation revisiting a task, certifies it once.
 type certResult struct {
-	evidence []runtime.Read
+	evidence []engine.Read
 	optimal  int
 	plan     []string
 	failures []finding
@@ -128,8 +128,8 @@ type certResult struct {
 	expert []string
 }
 
-func (r certResult) apply(t *runtime.Task) {
-	t.Evidence = append([]runtime.Read(nil), r.evidence...)
+func (r certResult) apply(t *engine.Task) {
+	t.Evidence = append([]engine.Read(nil), r.evidence...)
 	t.Optimal = r.optimal
 	t.Plan = append([]string(nil), r.plan...)
 	t.Certified = len(r.failures) == 0
@@ -193,12 +193,12 @@ func (b *build) certKey(body [sha256.Size]byte) string {
 
 // Certify plays the expert plan and the exploit panel on t, every policy,
 // for a report.
-func Certify(t *runtime.Task) *Certificate { return certifyTask(t, true) }
+func Certify(t *engine.Task) *Certificate { return certifyTask(t, true) }
 
 // certifyTask is Certify; without full it skips the policies that cannot
 // pass (certainlyFails), which only a report needs played.
-func certifyTask(t *runtime.Task, full bool) *Certificate {
-	if t.Profile == runtime.ProfileSreZero {
+func certifyTask(t *engine.Task, full bool) *Certificate {
+	if t.Profile == engine.ProfileSreZero {
 		return certifyRefTask(t)
 	}
 	c := &Certificate{ClosestReward: math.Inf(-1)}
@@ -213,7 +213,7 @@ func certifyTask(t *runtime.Task, full bool) *Certificate {
 	if len(t.Expert) == 0 {
 		c.findings = append(c.findings, finding{"The incident has no expert plan.", atIncident, 0})
 	} else {
-		expert := runtime.NewEpisode(t)
+		expert := engine.NewEpisode(t)
 		if r := play(expert, t.Expert); !r.Success {
 			// What the plan then fails to earn follows from this one
 			// error; reachability is reported for plans that succeed.
@@ -225,7 +225,7 @@ func certifyTask(t *runtime.Task, full bool) *Certificate {
 	// One episode, reset per policy: Reset restores everything a policy
 	// can touch, and allocating an episode per policy cost more than
 	// playing it.
-	ep := runtime.NewEpisode(&open)
+	ep := engine.NewEpisode(&open)
 	for _, x := range panel {
 		if !full && certainlyFails(t, x.plan) {
 			continue
@@ -248,7 +248,7 @@ func certifyTask(t *runtime.Task, full bool) *Certificate {
 	return c
 }
 
-func WhyFailed(r runtime.Record) string {
+func WhyFailed(r engine.Record) string {
 	var why []string
 	if !r.Mitigated {
 		why = append(why, "the world was not healthy through the grader's ticks")
@@ -267,7 +267,7 @@ func WhyFailed(r runtime.Record) string {
 
 // play runs text actions from the certification seed and returns the
 // record; actions after the end are ignored.
-func play(ep *runtime.Episode, plan []string) runtime.Record {
+func play(ep *engine.Episode, plan []string) engine.Record {
 	t := ep.Task()
 	ep.Reset(certSeed)
 	for _, text := range plan {
@@ -284,13 +284,13 @@ func play(ep *runtime.Episode, plan []string) runtime.Record {
 // text is an invalid action, never an error. Parses are cached. An
 // sre_zero task parses by the reference's grammar instead, untrimmed (its
 // canonical form of a bad action is the raw text).
-func BindText(t *runtime.Task, text string) runtime.Action {
-	if t.Profile == runtime.ProfileSreZero {
+func BindText(t *engine.Task, text string) engine.Action {
+	if t.Profile == engine.ProfileSreZero {
 		return t.BindRef(parseRefCached(text))
 	}
 	p := parseCached(text)
 	if p.err != "" {
-		return runtime.InvalidAction(runtime.ErrSyntax, p.err)
+		return engine.InvalidAction(engine.ErrSyntax, p.err)
 	}
 	return t.Bind(p.tool, p.args)
 }
@@ -348,12 +348,12 @@ func parseCached(text string) parsedAction {
 
 var (
 	refParsedMu    sync.Mutex
-	refParsedCache = map[string]*runtime.RefAction{}
+	refParsedCache = map[string]*engine.RefAction{}
 )
 
 // parseRefCached parses by the sre_zero grammar. The result is shared by
 // every Action bound from the same text, so it is never modified.
-func parseRefCached(text string) *runtime.RefAction {
+func parseRefCached(text string) *engine.RefAction {
 	refParsedMu.Lock()
 	p, ok := refParsedCache[text]
 	refParsedMu.Unlock()
@@ -361,7 +361,7 @@ func parseRefCached(text string) *runtime.RefAction {
 		return p
 	}
 	la := lang.ParseRefAction(text)
-	p = &runtime.RefAction{
+	p = &engine.RefAction{
 		Type: la.Type, Service: la.Service, Key: la.Key, HasKey: la.HasKey, Value: la.Value,
 		RootCause: la.RootCause, Fix: la.Fix, Reason: la.Reason, Canonical: la.Canonical, Err: la.Err,
 	}
@@ -380,7 +380,7 @@ func parseRefCached(text string) *runtime.RefAction {
 // The blind diagnoses: nothing, a generic guess, and every mechanism of
 // the vocabulary asserted on every service (each service as a stated cause:
 // "SERVICE: crashed, memory leak, ..."), which blames the uninvolved.
-func blindDiagnoses(t *runtime.Task) [][2]string {
+func blindDiagnoses(t *engine.Task) [][2]string {
 	var mechs []string
 	for _, m := range t.Mechanisms {
 		if len(m.Phrases) > 0 {
@@ -404,7 +404,7 @@ func blindDiagnoses(t *runtime.Task) [][2]string {
 
 // trueDiagnosis names every fault's service and mechanism, as the expert
 // would.
-func trueDiagnosis(t *runtime.Task) string {
+func trueDiagnosis(t *engine.Task) string {
 	var parts []string
 	for _, f := range t.Faults {
 		comp, mech := t.Services[f.Service].Name, ""
@@ -423,7 +423,7 @@ func resolve(diag, fix string) string {
 	return "resolve_incident(" + strconv.Quote(diag) + ", " + strconv.Quote(fix) + ")"
 }
 
-func toolName(t *runtime.Task, e runtime.Effect) string {
+func toolName(t *engine.Task, e engine.Effect) string {
 	for _, tl := range t.Tools {
 		if tl.Effect == e {
 			return tl.Name
@@ -433,8 +433,8 @@ func toolName(t *runtime.Task, e runtime.Effect) string {
 }
 
 // exploits lists the panel exactly as DESIGN.md tables it.
-func exploits(t *runtime.Task) []exploit {
-	restart, update := toolName(t, runtime.EffectRestart), toolName(t, runtime.EffectUpdate)
+func exploits(t *engine.Task) []exploit {
+	restart, update := toolName(t, engine.EffectRestart), toolName(t, engine.EffectUpdate)
 	truth := trueDiagnosis(t)
 	var out []exploit
 	// (1) Blind mitigation, true diagnosis.
@@ -467,11 +467,11 @@ func exploits(t *runtime.Task) []exploit {
 	var writes []string
 	for _, a := range t.Expert {
 		act := BindText(t, a)
-		if act.Err != runtime.OK {
+		if act.Err != engine.OK {
 			continue
 		}
 		eff := t.Tools[act.Tool].Effect
-		if eff == runtime.EffectResolve || eff == runtime.EffectEscalate || (eff.IsRead() && len(writes) == 0) {
+		if eff == engine.EffectResolve || eff == engine.EffectEscalate || (eff.IsRead() && len(writes) == 0) {
 			continue
 		}
 		writes = append(writes, a)
@@ -488,7 +488,7 @@ func exploits(t *runtime.Task) []exploit {
 
 // blanketValue is the text of a config value for a blanket edit: numeric
 // keys to their band maximum or minimum, or any key to its default.
-func blanketValue(t *runtime.Task, sl *runtime.Slot, mode string) (string, bool) {
+func blanketValue(t *engine.Task, sl *engine.Slot, mode string) (string, bool) {
 	if mode == "default" {
 		switch sl.Kind {
 		case value.Int:
@@ -530,7 +530,7 @@ func floatText(f float64) string {
 
 // reachability checks that every rubric item with a weight can be earned:
 // c holds what the expert plan earned.
-func reachability(t *runtime.Task, c runtime.Components) []finding {
+func reachability(t *engine.Task, c engine.Components) []finding {
 	var out []finding
 	for _, x := range []struct {
 		name         string
@@ -562,18 +562,18 @@ func ResetCertificationCache() {
 // fault's remedies changed from its initial value: success forbids that
 // (a wrong change), so such a plan fails whatever the world does. Most of
 // the panel's blanket edits are such plans.
-func certainlyFails(t *runtime.Task, plan []string) bool {
+func certainlyFails(t *engine.Task, plan []string) bool {
 	init := t.Row()
-	final := map[runtime.SlotID]uint64{}
+	final := map[engine.SlotID]uint64{}
 	for _, text := range plan {
 		a := BindText(t, text)
-		if a.Err != runtime.OK || a.Tool < 0 || int(a.Tool) >= len(t.Tools) {
+		if a.Err != engine.OK || a.Tool < 0 || int(a.Tool) >= len(t.Tools) {
 			continue
 		}
 		switch t.Tools[a.Tool].Effect {
-		case runtime.EffectRestart:
+		case engine.EffectRestart:
 			return false // a restart block may write keys: play it
-		case runtime.EffectUpdate:
+		case engine.EffectUpdate:
 		default:
 			continue
 		}
@@ -591,7 +591,7 @@ func certainlyFails(t *runtime.Task, plan []string) bool {
 	return false
 }
 
-func isRemedySlot(t *runtime.Task, s runtime.SlotID) bool {
+func isRemedySlot(t *engine.Task, s engine.SlotID) bool {
 	for i := range t.Faults {
 		for _, r := range t.Faults[i].Remedies {
 			if r.Slot == s {

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/srezc/srezc/compiler"
-	"github.com/srezc/srezc/runtime"
+	"github.com/srezc/srezc/engine"
 )
 
 func TestShippedIncidentsCertify(t *testing.T) {
@@ -52,9 +52,9 @@ func TestCertificationIsSeedFree(t *testing.T) {
 		open := *tk
 		open.Budget = 1 << 20
 		for _, plan := range plans {
-			var first runtime.Record
+			var first engine.Record
 			for seed := uint64(1); seed <= 8; seed++ {
-				ep := runtime.NewEpisode(&open)
+				ep := engine.NewEpisode(&open)
 				ep.Reset(seed)
 				for _, text := range plan {
 					a := bind(t, &open, text)

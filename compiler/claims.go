@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 	"github.com/srezc/srezc/value"
 )
 
@@ -19,12 +19,12 @@ import (
 // blames its service. The incident's own faults use their own parameters.
 func (b *build) lowerClaims() {
 	t := b.t
-	if t.Profile == runtime.ProfileSreZero {
+	if t.Profile == engine.ProfileSreZero {
 		return
 	}
 	for si := range b.kinds {
 		k := b.kinds[si]
-		covered := map[string]runtime.State{}
+		covered := map[string]engine.State{}
 		for _, fk := range b.m.FaultKinds {
 			if !contains(fk.AppliesTo, k.Name) {
 				continue
@@ -43,7 +43,7 @@ func (b *build) lowerClaims() {
 			}
 			if ck := k.ConfigKey(fk.Detail); ck != nil {
 				if st := b.detailState(fk, k, ck, params); st != 0 {
-					c := runtime.Claim{Service: int16(si), Kind: fk.Name, Mechanism: int16(mech),
+					c := engine.Claim{Service: int16(si), Kind: fk.Name, Mechanism: int16(mech),
 						Topics: keyTopics(ck), States: st, Against: st.Opposite()}
 					c.HasBand, c.Low, c.High = ck.HasBand, ck.Low, ck.High
 					t.Claims = append(t.Claims, c)
@@ -51,11 +51,11 @@ func (b *build) lowerClaims() {
 				}
 			}
 			mt := b.rubric.Mechanisms[mech]
-			var st runtime.State
+			var st engine.State
 			for _, s := range mt.States {
-				x, ok := runtime.ParseState(s)
+				x, ok := engine.ParseState(s)
 				if !ok {
-					b.errAt(mt.StatesRange, "Unknown state", fmt.Sprintf("%q is not a state; states are %s.", s, strings.Join(runtime.StateNames(), ", ")))
+					b.errAt(mt.StatesRange, "Unknown state", fmt.Sprintf("%q is not a state; states are %s.", s, strings.Join(engine.StateNames(), ", ")))
 					continue
 				}
 				st |= x
@@ -69,27 +69,27 @@ func (b *build) lowerClaims() {
 					}
 					topics = appendUnique(topics, lang.NormalizePhrase(a))
 				}
-				t.Claims = append(t.Claims, runtime.Claim{Service: int16(si), Kind: fk.Name, Mechanism: int16(mech), Topics: topics, States: st})
+				t.Claims = append(t.Claims, engine.Claim{Service: int16(si), Kind: fk.Name, Mechanism: int16(mech), Topics: topics, States: st})
 			}
 		}
 		for _, ck := range k.Config {
-			var st runtime.State
+			var st engine.State
 			switch {
 			case ck.Kind.Numeric() && covered[ck.Name] == 0:
 				// "the keep-alive is misconfigured" blames a setting no
 				// fault is about; on a setting a fault is about, "wrong"
 				// says no direction, so it asserts nothing.
-				st = runtime.StateLow | runtime.StateHigh | runtime.StateWrong
+				st = engine.StateLow | engine.StateHigh | engine.StateWrong
 			case ck.Kind.Numeric():
-				st = runtime.StateLow | runtime.StateHigh
+				st = engine.StateLow | engine.StateHigh
 			case ck.Kind == value.Bool:
-				st = runtime.StateOff | runtime.StateOn
+				st = engine.StateOff | engine.StateOn
 			default:
-				st = runtime.StateWrong
+				st = engine.StateWrong
 			}
 			st &^= covered[ck.Name]
 			if st != 0 {
-				c := runtime.Claim{Service: int16(si), Mechanism: -1, Topics: keyTopics(ck), States: st}
+				c := engine.Claim{Service: int16(si), Mechanism: -1, Topics: keyTopics(ck), States: st}
 				c.HasBand, c.Low, c.High = ck.HasBand, ck.Low, ck.High
 				t.Claims = append(t.Claims, c)
 			}
@@ -117,7 +117,7 @@ func defaultParams(fk *lang.FaultKind) map[string]value.Value {
 // detailState is the state fk's edit puts its detail key in, measured
 // against the remedy's value (or the key's default): the direction a
 // diagnosis must assert.
-func (b *build) detailState(fk *lang.FaultKind, k *lang.ServiceKind, ck *lang.ConfigKey, params map[string]value.Value) runtime.State {
+func (b *build) detailState(fk *lang.FaultKind, k *lang.ServiceKind, ck *lang.ConfigKey, params map[string]value.Value) engine.State {
 	var set value.Value
 	found := false
 	for _, e := range fk.Edits {
@@ -141,17 +141,17 @@ func (b *build) detailState(fk *lang.FaultKind, k *lang.ServiceKind, ck *lang.Co
 	case set.K.Numeric() && good.K.Numeric():
 		switch {
 		case set.AsFloat() < good.AsFloat():
-			return runtime.StateLow
+			return engine.StateLow
 		case set.AsFloat() > good.AsFloat():
-			return runtime.StateHigh
+			return engine.StateHigh
 		}
 	case set.K == value.Bool:
 		if set.B {
-			return runtime.StateOn
+			return engine.StateOn
 		}
-		return runtime.StateOff
+		return engine.StateOff
 	case set.K == value.String:
-		return runtime.StateWrong
+		return engine.StateWrong
 	}
 	return 0
 }

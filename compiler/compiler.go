@@ -1,21 +1,21 @@
-// Package compiler lowers an analysed lang.Module into runtime Tasks. It is
+// Package compiler lowers an analysed lang.Module into engine Tasks. It is
 // a table of named stages (see stages), run in order for each incident;
 // each stage documents what it reads and writes of the build, and
 // --dump-after names a stage to print the partly built task.
 //
-// compiler imports lang and runtime; it never imports HCL, and it runs the
+// compiler imports lang and engine; it never imports HCL, and it runs the
 // warm-up on the runtime itself so that the initial state is exactly what
 // the runtime would have computed.
 package compiler
 
 import (
 	"fmt"
-	goruntime "runtime"
+	"runtime"
 	"sort"
 	"sync"
 
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 	"github.com/srezc/srezc/value"
 )
 
@@ -44,10 +44,10 @@ type build struct {
 	kinds   []*lang.ServiceKind // per service instance
 	rubric  *lang.Rubric
 	traffic float64
-	t       *runtime.Task
+	t       *engine.Task
 	diags   lang.Diagnostics
 
-	slotIndex map[slotKey]runtime.SlotID
+	slotIndex map[slotKey]engine.SlotID
 	strings   []string
 	strIndex  map[string]int
 	// strConsts are code indices whose K is a provisional string id.
@@ -57,7 +57,7 @@ type build struct {
 	opt  Options
 	// kindDefault is each config slot's documented default, which the site
 	// configuration may override in base.
-	kindDefault map[runtime.SlotID]value.Value
+	kindDefault map[engine.SlotID]value.Value
 	// edits are the fault and distractor edits of the initial state.
 	edits []edit
 	// findings are the certification failures with their places (Certify).
@@ -68,7 +68,7 @@ type build struct {
 }
 
 type edit struct {
-	slot runtime.SlotID
+	slot engine.SlotID
 	v    value.Value
 }
 
@@ -77,8 +77,8 @@ func (b *build) errAt(r lang.Range, summary, detail string) {
 	b.diags = append(b.diags, &lang.Diagnostic{Severity: lang.Error, Summary: summary, Detail: detail, Subject: &rr})
 }
 
-func (b *build) emit(op runtime.OpCode, a int32, k uint64) {
-	b.t.Code = append(b.t.Code, runtime.Op{Code: op, A: a, K: k})
+func (b *build) emit(op engine.OpCode, a int32, k uint64) {
+	b.t.Code = append(b.t.Code, engine.Op{Code: op, A: a, K: k})
 }
 
 func (b *build) intern(s string) int {
@@ -92,7 +92,7 @@ func (b *build) intern(s string) int {
 
 func (b *build) emitString(s string) {
 	b.strConsts = append(b.strConsts, len(b.t.Code))
-	b.emit(runtime.OpConst, 0, uint64(b.intern(s)))
+	b.emit(engine.OpConst, 0, uint64(b.intern(s)))
 }
 
 func (b *build) emitValue(v value.Value) {
@@ -100,8 +100,8 @@ func (b *build) emitValue(v value.Value) {
 	case value.String:
 		b.emitString(v.S)
 	default:
-		w, _ := (&runtime.Task{}).WordOf(v)
-		b.emit(runtime.OpConst, 0, w)
+		w, _ := (&engine.Task{}).WordOf(v)
+		b.emit(engine.OpConst, 0, w)
 	}
 }
 
@@ -175,22 +175,22 @@ type Options struct {
 }
 
 // CompileModule compiles every healthy incident of a module, in source order.
-func CompileModule(m *lang.Module) ([]*runtime.Task, lang.Diagnostics) {
+func CompileModule(m *lang.Module) ([]*engine.Task, lang.Diagnostics) {
 	return CompileWith(m, Options{})
 }
 
 // CompileWith compiles with options.
-func CompileWith(m *lang.Module, opt Options) ([]*runtime.Task, lang.Diagnostics) {
+func CompileWith(m *lang.Module, opt Options) ([]*engine.Task, lang.Diagnostics) {
 	// Incidents compile independently (the module is only read), so they
 	// compile in parallel; results are gathered in source order.
 	type result struct {
-		t     *runtime.Task
+		t     *engine.Task
 		diags lang.Diagnostics
 	}
 	results := make([]result, len(m.Incidents))
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for w := 0; w < min(goruntime.GOMAXPROCS(0), len(m.Incidents)); w++ {
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(m.Incidents)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -207,7 +207,7 @@ func CompileWith(m *lang.Module, opt Options) ([]*runtime.Task, lang.Diagnostics
 	}
 	close(next)
 	wg.Wait()
-	var tasks []*runtime.Task
+	var tasks []*engine.Task
 	var diags lang.Diagnostics
 	for _, r := range results {
 		diags = append(diags, r.diags...)
@@ -219,14 +219,14 @@ func CompileWith(m *lang.Module, opt Options) ([]*runtime.Task, lang.Diagnostics
 }
 
 func newBuild(m *lang.Module, in *lang.Incident) *build {
-	b := &build{alerting: -1, m: m, in: in, t: &runtime.Task{Format: runtime.FormatVersion, History: History},
-		slotIndex: map[slotKey]runtime.SlotID{}, strIndex: map[string]int{}, kindDefault: map[runtime.SlotID]value.Value{}}
-	b.intern(runtime.StatusHealthy)
+	b := &build{alerting: -1, m: m, in: in, t: &engine.Task{Format: engine.FormatVersion, History: History},
+		slotIndex: map[slotKey]engine.SlotID{}, strIndex: map[string]int{}, kindDefault: map[engine.SlotID]value.Value{}}
+	b.intern(engine.StatusHealthy)
 	return b
 }
 
 // CompileIncident runs the stages for one incident.
-func CompileIncident(m *lang.Module, in *lang.Incident, opt Options) (*runtime.Task, lang.Diagnostics) {
+func CompileIncident(m *lang.Module, in *lang.Incident, opt Options) (*engine.Task, lang.Diagnostics) {
 	if m.Profile(in) == lang.ProfileSreZero {
 		return compileRef(m, in, opt)
 	}
@@ -246,7 +246,7 @@ func CompileIncident(m *lang.Module, in *lang.Incident, opt Options) (*runtime.T
 		return nil, b.diags
 	}
 	if b.t.Hash == "" {
-		b.t.Hash = runtime.ComputeHash(b.t)
+		b.t.Hash = engine.ComputeHash(b.t)
 	}
 	diags := b.uncertified()
 	if len(diags) > 0 && !opt.KeepUncertified {
@@ -305,9 +305,9 @@ func (b *build) resolveIncident() {
 	t.Budget, t.Hold = in.Budget, in.Hold
 }
 
-func (b *build) addSlot(svc int, class runtime.SlotClass, key, name string, k value.Kind, init value.Value) runtime.SlotID {
-	id := runtime.SlotID(len(b.t.Slots))
-	sl := runtime.Slot{Service: int16(svc), Class: class, Name: name, Kind: k}
+func (b *build) addSlot(svc int, class engine.SlotClass, key, name string, k value.Kind, init value.Value) engine.SlotID {
+	id := engine.SlotID(len(b.t.Slots))
+	sl := engine.Slot{Service: int16(svc), Class: class, Name: name, Kind: k}
 	if k == value.Float {
 		sl.Precision = -1 // shortest exact form unless a metric says otherwise
 	}
@@ -326,13 +326,13 @@ func zeroOf(k value.Kind) value.Value {
 	case value.Bool:
 		return value.OfBool(false)
 	}
-	return value.OfString(runtime.StatusHealthy)
+	return value.OfString(engine.StatusHealthy)
 }
 
 func (b *build) layoutSlots() {
 	t := b.t
 	for i, ss := range b.sys.Services {
-		t.Services = append(t.Services, runtime.Service{Name: ss.Name, Kind: ss.Kind, Status: runtime.NoSlot, Latency: runtime.NoSlot, ErrorRate: runtime.NoSlot})
+		t.Services = append(t.Services, engine.Service{Name: ss.Name, Kind: ss.Kind, Status: engine.NoSlot, Latency: engine.NoSlot, ErrorRate: engine.NoSlot})
 		_ = i
 	}
 	for i, ss := range b.sys.Services {
@@ -346,7 +346,7 @@ func (b *build) layoutSlots() {
 			svc.DepRoles = append(svc.DepRoles, r.Name)
 		}
 		for _, c := range k.Config {
-			id := b.addSlot(i, runtime.ClassConfig, "config", c.Name, c.Kind, c.Default)
+			id := b.addSlot(i, engine.ClassConfig, "config", c.Name, c.Kind, c.Default)
 			b.kindDefault[id] = c.Default
 			if c.Default.K == value.String {
 				b.intern(c.Default.S)
@@ -372,13 +372,13 @@ func (b *build) layoutSlots() {
 			}
 		}
 		for _, s := range k.States {
-			b.addSlot(i, runtime.ClassState, "state", s.Name, s.Kind, s.Initial)
+			b.addSlot(i, engine.ClassState, "state", s.Name, s.Kind, s.Initial)
 		}
 		order, _ := lang.QuantityOrder(k)
 		for _, q := range order {
-			class := runtime.ClassDerived
+			class := engine.ClassDerived
 			if q.Metric {
-				class = runtime.ClassMetric
+				class = engine.ClassMetric
 			}
 			id := b.addSlot(i, class, "quantity", q.Name, q.Kind, zeroOf(q.Kind))
 			sl := &t.Slots[id]
@@ -389,7 +389,7 @@ func (b *build) layoutSlots() {
 				svc.Metrics = append(svc.Metrics, b.slotIndex[slotKey{i, "quantity", q.Name}])
 			}
 		}
-		svc.Status = b.addSlot(i, runtime.ClassStatus, "status", "status", value.String, value.OfString(runtime.StatusHealthy))
+		svc.Status = b.addSlot(i, engine.ClassStatus, "status", "status", value.String, value.OfString(engine.StatusHealthy))
 		if k.Latency != "" {
 			svc.Latency = b.slotIndex[slotKey{i, "quantity", k.Latency}]
 		}
@@ -399,7 +399,7 @@ func (b *build) layoutSlots() {
 	}
 }
 
-func (b *build) lowerExpr(x *lang.Expr, s *scope, want value.Kind) (runtime.Span, bool) {
+func (b *build) lowerExpr(x *lang.Expr, s *scope, want value.Kind) (engine.Span, bool) {
 	sp, err := s.lower(x, want)
 	if err != nil {
 		b.errAt(x.Range, "Cannot compile expression", err.msg)
@@ -419,7 +419,7 @@ func (b *build) lowerRules() {
 			}
 			sp, ok := b.lowerExpr(s.Next, &scope{b: b, svc: i, prevAll: true}, s.Kind)
 			if ok {
-				t.Updates = append(t.Updates, runtime.Assign{Slot: b.slotIndex[slotKey{i, "state", s.Name}], Code: sp})
+				t.Updates = append(t.Updates, engine.Assign{Slot: b.slotIndex[slotKey{i, "state", s.Name}], Code: sp})
 			}
 		}
 	}
@@ -429,7 +429,7 @@ func (b *build) lowerRules() {
 		order, _ := lang.QuantityOrder(k)
 		for _, q := range order {
 			if sp, ok := b.lowerExpr(q.Value, sc, q.Kind); ok {
-				t.Updates = append(t.Updates, runtime.Assign{Slot: b.slotIndex[slotKey{i, "quantity", q.Name}], Code: sp})
+				t.Updates = append(t.Updates, engine.Assign{Slot: b.slotIndex[slotKey{i, "quantity", q.Name}], Code: sp})
 			}
 		}
 		// Status: the first matching rule wins, else healthy; built as a
@@ -446,31 +446,31 @@ func (b *build) lowerRules() {
 			b.emitString(st.Name)
 		}
 		if ok {
-			b.emitString(runtime.StatusHealthy)
+			b.emitString(engine.StatusHealthy)
 			for range k.Statuses {
-				b.emit(runtime.OpSelect, 0, 0)
+				b.emit(engine.OpSelect, 0, 0)
 			}
-			t.Updates = append(t.Updates, runtime.Assign{Slot: t.Services[i].Status, Code: runtime.Span{Start: start, End: int32(len(t.Code))}})
+			t.Updates = append(t.Updates, engine.Assign{Slot: t.Services[i].Status, Code: engine.Span{Start: start, End: int32(len(t.Code))}})
 		}
 		for _, l := range k.Logs {
-			active := b.addSlot(i, runtime.ClassLog, "log", l.Name, value.Bool, value.OfBool(false))
+			active := b.addSlot(i, engine.ClassLog, "log", l.Name, value.Bool, value.OfBool(false))
 			if sp, ok := b.lowerExpr(l.When, sc, value.Bool); ok {
-				t.Updates = append(t.Updates, runtime.Assign{Slot: active, Code: sp})
+				t.Updates = append(t.Updates, engine.Assign{Slot: active, Code: sp})
 			}
-			rule := runtime.LogRule{Service: int16(i), Level: l.Level, Active: active}
+			rule := engine.LogRule{Service: int16(i), Level: l.Level, Active: active}
 			for hi, p := range l.Parts {
 				if p.Hole == nil {
-					rule.Parts = append(rule.Parts, runtime.TextPart{Lit: p.Lit, Hole: runtime.NoSlot})
+					rule.Parts = append(rule.Parts, engine.TextPart{Lit: p.Lit, Hole: engine.NoSlot})
 					continue
 				}
-				hole := b.addSlot(i, runtime.ClassHole, "hole", fmt.Sprintf("%s#%d", l.Name, hi), p.Hole.Kind, zeroOf(p.Hole.Kind))
+				hole := b.addSlot(i, engine.ClassHole, "hole", fmt.Sprintf("%s#%d", l.Name, hi), p.Hole.Kind, zeroOf(p.Hole.Kind))
 				if sp, ok := b.lowerExpr(p.Hole, sc, p.Hole.Kind); ok {
-					t.Updates = append(t.Updates, runtime.Assign{Slot: hole, Code: sp})
+					t.Updates = append(t.Updates, engine.Assign{Slot: hole, Code: sp})
 				}
 				if p.Hole.Kind == value.Float {
 					t.Slots[hole].Precision = 1
 				}
-				rule.Parts = append(rule.Parts, runtime.TextPart{Hole: hole})
+				rule.Parts = append(rule.Parts, engine.TextPart{Hole: hole})
 			}
 			t.Services[i].Logs = append(t.Services[i].Logs, int32(len(t.Logs)))
 			t.Logs = append(t.Logs, rule)
@@ -479,7 +479,7 @@ func (b *build) lowerRules() {
 			slot := b.slotIndex[slotKey{i, "state", as.Name}]
 			start := int32(len(t.Code))
 			b.emitValue(as.Value)
-			t.Services[i].Restart = append(t.Services[i].Restart, runtime.Assign{Slot: slot, Code: runtime.Span{Start: start, End: int32(len(t.Code))}})
+			t.Services[i].Restart = append(t.Services[i].Restart, engine.Assign{Slot: slot, Code: engine.Span{Start: start, End: int32(len(t.Code))}})
 		}
 	}
 }
@@ -487,21 +487,21 @@ func (b *build) lowerRules() {
 // emitHealthy pushes whether every service is healthy.
 func (b *build) emitHealthy() {
 	for i := range b.t.Services {
-		b.emit(runtime.OpLoad, int32(b.t.Services[i].Status), 0)
-		b.emitString(runtime.StatusHealthy)
-		b.emit(runtime.OpEqS, 0, 0)
+		b.emit(engine.OpLoad, int32(b.t.Services[i].Status), 0)
+		b.emitString(engine.StatusHealthy)
+		b.emit(engine.OpEqS, 0, 0)
 		if i > 0 {
-			b.emit(runtime.OpAnd, 0, 0)
+			b.emit(engine.OpAnd, 0, 0)
 		}
 	}
 	if len(b.t.Services) == 0 {
-		b.emit(runtime.OpConst, 0, 1)
+		b.emit(engine.OpConst, 0, 1)
 	}
 }
 
 // emitFixed pushes whether every fault's fixed_when holds.
 func (b *build) emitFixed() *lowerError {
-	b.emit(runtime.OpConst, 0, 1)
+	b.emit(engine.OpConst, 0, 1)
 	for _, fu := range b.in.Faults {
 		fk := b.m.FaultKind(fu.Name)
 		svc := b.serviceIndex(fu.Target)
@@ -512,7 +512,7 @@ func (b *build) emitFixed() *lowerError {
 		if _, err := (&scope{b: b, svc: svc, params: fu.Params}).node(x.Node); err != nil {
 			return err
 		}
-		b.emit(runtime.OpAnd, 0, 0)
+		b.emit(engine.OpAnd, 0, 0)
 	}
 	return nil
 }
@@ -537,7 +537,7 @@ func (b *build) lowerFaults() {
 			b.errAt(fu.NameRange, "Unknown mechanism", fmt.Sprintf("The rubric %q has no mechanism %q.", b.rubric.Name, fk.Mechanism))
 			continue
 		}
-		f := runtime.Fault{Kind: fk.Name, Service: int16(svc), Mechanism: int16(mech), Detail: fk.Detail}
+		f := engine.Fault{Kind: fk.Name, Service: int16(svc), Mechanism: int16(mech), Detail: fk.Detail}
 		x := fk.FixedWhenByKind[k.Name]
 		if x == nil {
 			b.errAt(fu.NameRange, "Fault cannot compile", "Its fixed_when condition has errors.")
@@ -551,7 +551,7 @@ func (b *build) lowerFaults() {
 		for _, r := range fk.Remedies {
 			switch r.Effect {
 			case "restart_service":
-				f.Remedies = append(f.Remedies, runtime.Remedy{Effect: runtime.EffectRestart, Service: int16(svc), Slot: runtime.NoSlot})
+				f.Remedies = append(f.Remedies, engine.Remedy{Effect: engine.EffectRestart, Service: int16(svc), Slot: engine.NoSlot})
 			case "update_config":
 				slot := b.slotIndex[slotKey{svc, "config", r.Key}]
 				v := r.Value
@@ -559,7 +559,7 @@ func (b *build) lowerFaults() {
 					v = k.ConfigKey(r.Key).Default
 				}
 				v, _ = convertTo(v, t.Slots[slot].Kind)
-				f.Remedies = append(f.Remedies, runtime.Remedy{Effect: runtime.EffectUpdate, Service: int16(svc), Slot: slot, Value: b.word(v)})
+				f.Remedies = append(f.Remedies, engine.Remedy{Effect: engine.EffectUpdate, Service: int16(svc), Slot: slot, Value: b.word(v)})
 			}
 		}
 		t.Faults = append(t.Faults, f)
@@ -578,11 +578,11 @@ func (b *build) lowerFaults() {
 			return
 		}
 	} else {
-		// Mitigation is what the world shows (runtime/mitigation.go); an
+		// Mitigation is what the world shows (engine/mitigation.go); an
 		// author's resolved_when only adds to it.
-		b.emit(runtime.OpConst, 0, 1)
+		b.emit(engine.OpConst, 0, 1)
 	}
-	t.Resolved = runtime.Span{Start: start, End: int32(len(t.Code))}
+	t.Resolved = engine.Span{Start: start, End: int32(len(t.Code))}
 }
 
 // word encodes a value; strings get provisional ids, remapped later.
@@ -590,7 +590,7 @@ func (b *build) word(v value.Value) uint64 {
 	if v.K == value.String {
 		return uint64(b.intern(v.S))
 	}
-	w, _ := (&runtime.Task{}).WordOf(v)
+	w, _ := (&engine.Task{}).WordOf(v)
 	return w
 }
 
@@ -643,19 +643,19 @@ func (b *build) bindTools() {
 		if tl.Broken {
 			continue
 		}
-		eff, _ := runtime.ParseEffect(tl.Effect)
-		rt := runtime.Tool{Name: tl.Name, Effect: eff, Doc: tl.Description}
+		eff, _ := engine.ParseEffect(tl.Effect)
+		rt := engine.Tool{Name: tl.Name, Effect: eff, Doc: tl.Description}
 		for _, a := range tl.Args {
-			at, _ := runtime.ParseArgType(a.Type)
-			rt.Args = append(rt.Args, runtime.ToolArg{Name: a.Name, Type: at, Optional: a.Optional, Doc: a.Description})
+			at, _ := engine.ParseArgType(a.Type)
+			rt.Args = append(rt.Args, engine.ToolArg{Name: a.Name, Type: at, Optional: a.Optional, Doc: a.Description})
 		}
 		t.Tools = append(t.Tools, rt)
 	}
 	sort.SliceStable(t.Tools, func(i, j int) bool { return t.Tools[i].Effect < t.Tools[j].Effect })
 	for _, nu := range b.in.Noise {
 		np := b.m.NoisePattern(nu.Name)
-		eff, _ := runtime.ParseNoiseEffect(np.Effect)
-		n := runtime.Noise{Effect: eff, Service: -1, Rate: np.Rate, Magnitude: np.Magnitude, Lag: int32(np.Lag)}
+		eff, _ := engine.ParseNoiseEffect(np.Effect)
+		n := engine.Noise{Effect: eff, Service: -1, Rate: np.Rate, Magnitude: np.Magnitude, Lag: int32(np.Lag)}
 		if nu.Target != "" {
 			n.Service = int16(b.serviceIndex(nu.Target))
 		}
@@ -674,7 +674,7 @@ func (b *build) bindTools() {
 		t.Noise = append(t.Noise, n)
 	}
 	for i, ss := range b.sys.Services {
-		term := runtime.Term{Name: ss.Name, Phrases: []string{lang.NormalizePhrase(ss.Name)}}
+		term := engine.Term{Name: ss.Name, Phrases: []string{lang.NormalizePhrase(ss.Name)}}
 		for _, c := range b.rubric.Components {
 			if c.Name == b.kinds[i].Name {
 				for _, p := range c.Phrases {
@@ -685,14 +685,14 @@ func (b *build) bindTools() {
 		t.Components = append(t.Components, term)
 	}
 	for _, mch := range b.rubric.Mechanisms {
-		term := runtime.Term{Name: mch.Name, Phrases: []string{lang.NormalizePhrase(mch.Name)}}
+		term := engine.Term{Name: mch.Name, Phrases: []string{lang.NormalizePhrase(mch.Name)}}
 		for _, p := range mch.Phrases {
 			term.Phrases = appendUnique(term.Phrases, lang.NormalizePhrase(p))
 		}
 		t.Mechanisms = append(t.Mechanisms, term)
 	}
 	w, p := b.rubric.Weights, b.rubric.Penalties
-	t.Rubric = runtime.Rubric{Name: b.rubric.Name,
+	t.Rubric = engine.Rubric{Name: b.rubric.Name,
 		Evidence: w["evidence"], Diagnosis: w["diagnosis"], Mitigation: w["mitigation"], Resolution: w["resolution"], Efficiency: w["efficiency"],
 		InvalidAction: p["invalid_action"], RepeatedInvalidAction: p["repeated_invalid_action"], RepeatedUselessAction: p["repeated_useless_action"],
 		WrongChange: p["wrong_change"], RestartHealthy: p["restart_healthy"], DistractorAction: p["distractor_action"], PrematureResolution: p["premature_resolution"]}
@@ -734,15 +734,15 @@ func (b *build) finaliseStrings() {
 	for fi := range t.Faults {
 		for ri := range t.Faults[fi].Remedies {
 			r := &t.Faults[fi].Remedies[ri]
-			if r.Slot != runtime.NoSlot && t.Slots[r.Slot].Kind == value.String {
+			if r.Slot != engine.NoSlot && t.Slots[r.Slot].Kind == value.String {
 				r.Value = remap[r.Value]
 			}
 		}
 	}
 	t.Strings = sorted
 	for i := range t.Slots {
-		if t.Slots[i].Class == runtime.ClassConfig {
-			w, _ := t.WordOf(b.kindDefault[runtime.SlotID(i)])
+		if t.Slots[i].Class == engine.ClassConfig {
+			w, _ := t.WordOf(b.kindDefault[engine.SlotID(i)])
 			t.Slots[i].Default = w
 		}
 	}
@@ -769,13 +769,13 @@ func (b *build) runWarmup() {
 	}
 	t.Budget = max(t.Budget, 1)
 	if t.Resolved.End == 0 {
-		b.emit(runtime.OpConst, 0, 1)
-		t.Resolved = runtime.Span{Start: int32(len(t.Code) - 1), End: int32(len(t.Code))}
+		b.emit(engine.OpConst, 0, 1)
+		t.Resolved = engine.Span{Start: int32(len(t.Code) - 1), End: int32(len(t.Code))}
 	}
 	// The program is final from here on: episodes of this task, the
 	// warm-up's and certification's, share its derived data.
 	t.Prepare()
-	ep := runtime.NewEpisode(t)
+	ep := engine.NewEpisode(t)
 	ep.Reset(0)
 	for i := 0; i < settleTicks; i++ {
 		ep.Advance()
@@ -801,15 +801,15 @@ func (b *build) bindExpert() {
 	t.Optimal = len(t.Expert)
 	for i, text := range b.in.Expert {
 		a := BindText(t, text)
-		if a.Err == runtime.ErrSyntax {
+		if a.Err == engine.ErrSyntax {
 			continue // the front end reported it at its exact bytes
 		}
-		if a.Err != runtime.OK {
+		if a.Err != engine.OK {
 			b.errAt(b.in.ExpertRange[i], "Invalid expert action", a.Err.String())
 			continue
 		}
 		if t.Tools[a.Tool].Effect.IsRead() {
-			r := runtime.Read{Tool: a.Tool, Service: a.Service, Key: a.Key}
+			r := engine.Read{Tool: a.Tool, Service: a.Service, Key: a.Key}
 			dup := false
 			for _, x := range t.Evidence {
 				dup = dup || x == r

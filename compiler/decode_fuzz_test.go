@@ -8,7 +8,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/srezc/srezc/runtime"
+	"github.com/srezc/srezc/engine"
 )
 
 // FuzzDecodeTask feeds the IR decoder. DecodeTask must never panic; a task
@@ -33,7 +33,7 @@ func FuzzDecodeTask(f *testing.F) {
 	}
 	sort.Strings(ids)
 	for _, id := range ids {
-		data, err := runtime.EncodeTask(tasks[id])
+		data, err := engine.EncodeTask(tasks[id])
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -48,7 +48,7 @@ func FuzzDecodeTask(f *testing.F) {
 		f.Add(bytes.Replace(body, []byte(`"start":`), []byte(`"start":1`), 1))
 		f.Add(bytes.Replace(body, []byte(`"op":`), []byte(`"op":4`), 1))
 		f.Add(bytes.Replace(body, []byte(`"strings":[`), []byte(`"strings":["zzz",`), 1))
-		f.Add(bytes.Replace(data, []byte(fmt.Sprintf("srezc-ir %d ", runtime.FormatVersion)), []byte("srezc-ir 99 "), 1))
+		f.Add(bytes.Replace(data, []byte(fmt.Sprintf("srezc-ir %d ", engine.FormatVersion)), []byte("srezc-ir 99 "), 1))
 	}
 	f.Add([]byte{})
 	f.Add([]byte("srezc-ir 1 00\n{}\n"))
@@ -75,7 +75,7 @@ func stripHeader(data []byte) []byte {
 func frame(body []byte) []byte {
 	sum := sha256.Sum256(body)
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "srezc-ir %d %s\n", runtime.FormatVersion, hex.EncodeToString(sum[:]))
+	fmt.Fprintf(&b, "srezc-ir %d %s\n", engine.FormatVersion, hex.EncodeToString(sum[:]))
 	b.Write(body)
 	b.WriteByte('\n')
 	return b.Bytes()
@@ -83,22 +83,22 @@ func frame(body []byte) []byte {
 
 func checkDecoded(t *testing.T, data []byte) {
 	t.Helper()
-	tk, err := runtime.DecodeTask(data)
+	tk, err := engine.DecodeTask(data)
 	if err != nil {
 		if tk != nil {
 			t.Fatalf("DecodeTask returned a task with the error %v", err)
 		}
 		return
 	}
-	enc, err := runtime.EncodeTask(tk)
+	enc, err := engine.EncodeTask(tk)
 	if err != nil {
 		t.Fatalf("a decoded task does not encode: %v", err)
 	}
-	back, err := runtime.DecodeTask(enc)
+	back, err := engine.DecodeTask(enc)
 	if err != nil {
 		t.Fatalf("the encoding of a decoded task does not decode: %v", err)
 	}
-	again, err := runtime.EncodeTask(back)
+	again, err := engine.EncodeTask(back)
 	if err != nil {
 		t.Fatalf("a decoded task does not encode: %v", err)
 	}
@@ -106,11 +106,11 @@ func checkDecoded(t *testing.T, data []byte) {
 		t.Fatalf("decode(encode(task)) differs:\n%s\n%s", enc, again)
 	}
 
-	ep := runtime.NewEpisode(back)
+	ep := engine.NewEpisode(back)
 	var buf []byte
 	for _, seed := range []uint64{1, 2} {
 		ep.Reset(seed)
-		invalid := runtime.InvalidAction(runtime.ErrSyntax, "not an action")
+		invalid := engine.InvalidAction(engine.ErrSyntax, "not an action")
 		for i := 0; i < 3; i++ {
 			r := ep.Step(&invalid)
 			buf = ep.AppendText(buf[:0], &r.Obs)

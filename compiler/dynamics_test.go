@@ -6,20 +6,20 @@ import (
 	"testing"
 
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 	"github.com/srezc/srezc/value"
 )
 
 // shipped compiles the embedded default suite.
-func shipped(t *testing.T) (*lang.Module, map[string]*runtime.Task) {
+func shipped(t *testing.T) (*lang.Module, map[string]*engine.Task) {
 	t.Helper()
 	m, diags := lang.Analyze(lang.ScenarioFiles())
 	tasks, more := compiler.CompileModule(m)
 	if diags = append(diags, more...); diags.HasErrors() {
 		t.Fatalf("suite: %v", diags)
 	}
-	out := map[string]*runtime.Task{}
+	out := map[string]*engine.Task{}
 	for _, tk := range tasks {
 		out[tk.ID] = tk
 	}
@@ -29,7 +29,7 @@ func shipped(t *testing.T) (*lang.Module, map[string]*runtime.Task) {
 // symptoms is what an operator would call a symptom on one service: a status
 // other than healthy, or WARN/ERROR lines in its latest log tick that are
 // still there a tick later (so a transient noise line is not a symptom).
-func symptoms(t *testing.T, tk *runtime.Task, ep *runtime.Episode, svc string) string {
+func symptoms(t *testing.T, tk *engine.Task, ep *engine.Episode, svc string) string {
 	var out []string
 	status := observe(t, tk, ep, "check_status("+svc+")")
 	if !strings.Contains(status, "status: healthy") {
@@ -69,25 +69,25 @@ func latestLogSymptoms(logs string) []string {
 	return out
 }
 
-func observe(t *testing.T, tk *runtime.Task, ep *runtime.Episode, text string) string {
+func observe(t *testing.T, tk *engine.Task, ep *engine.Episode, text string) string {
 	f := ep.Fork()
 	a := bind(t, tk, text)
 	r := f.Step(&a)
 	return string(f.AppendText(nil, &r.Obs))
 }
 
-func step(t *testing.T, tk *runtime.Task, ep *runtime.Episode, text string) string {
+func step(t *testing.T, tk *engine.Task, ep *engine.Episode, text string) string {
 	a := bind(t, tk, text)
 	r := ep.Step(&a)
-	if r.Obs.Err != runtime.OK {
+	if r.Obs.Err != engine.OK {
 		t.Fatalf("%s rejected: %v", text, r.Obs.Err)
 	}
 	return string(ep.AppendText(nil, &r.Obs))
 }
 
 // healed plays an incident's expert writes and lets the world settle.
-func healed(t *testing.T, tk *runtime.Task) *runtime.Episode {
-	ep := runtime.NewEpisode(tk)
+func healed(t *testing.T, tk *engine.Task) *engine.Episode {
+	ep := engine.NewEpisode(tk)
 	ep.Reset(1)
 	for _, a := range tk.Expert {
 		if !strings.HasPrefix(a, "resolve_incident") && (strings.HasPrefix(a, "update_config") || strings.HasPrefix(a, "restart_service")) {
@@ -106,7 +106,7 @@ func TestRightFixHeals(t *testing.T) {
 	m, tasks := shipped(t)
 	for _, in := range m.Incidents {
 		tk := tasks[in.Name]
-		ep := runtime.NewEpisode(tk)
+		ep := engine.NewEpisode(tk)
 		ep.Reset(1)
 		sick := false
 		for _, f := range in.Faults {

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 	"github.com/srezc/srezc/value"
 )
 
@@ -30,7 +30,7 @@ import (
 //
 // Worlds are compared at step 1 (one tick after Reset: a read advances the
 // world one tick before it renders), noise off, on the slot words each read
-// renders (runtime.Task.AppendReadSlots), never on text.
+// renders (engine.Task.AppendReadSlots), never on text.
 
 // worldSpec says which uses make up a world.
 type worldSpec struct {
@@ -46,10 +46,10 @@ type worldSpec struct {
 // world is a world at step 1.
 type world struct {
 	spec *worldSpec
-	t    *runtime.Task
-	ep   *runtime.Episode
+	t    *engine.Task
+	ep   *engine.Episode
 	// slot maps the true task's slot ids to this world's; nil: identical.
-	slot []runtime.SlotID
+	slot []engine.SlotID
 }
 
 // alternative is a world the incident must be told apart from, and the
@@ -62,7 +62,7 @@ type alternative struct {
 
 // derived is what the evidence stage computes for one task.
 type derived struct {
-	reads []runtime.Read // every read an agent can make, in rank order
+	reads []engine.Read // every read an agent can make, in rank order
 	// evidence[i] lists the reads (indices) that are evidence of fault i.
 	evidence [][]int
 	// faulted marks the services a fault of the incident is on.
@@ -74,7 +74,7 @@ type derived struct {
 	// chosen are the reads of the informed optimum (indices), sorted.
 	chosen []int
 	// waits are the reads played after the writes while the world recovers.
-	waits []runtime.Read
+	waits []engine.Read
 	plan  []string
 	// optimal is the certified optimal step count, 0 when not found.
 	optimal  int
@@ -190,8 +190,8 @@ func (b *build) deriveEvidence() *derived {
 // allReads lists every read an agent can make, in rank order: tool order,
 // then service order; a config tool lists each key before the whole
 // configuration.
-func allReads(t *runtime.Task) []runtime.Read {
-	var out []runtime.Read
+func allReads(t *engine.Task) []engine.Read {
+	var out []engine.Read
 	for ti := range t.Tools {
 		tl := &t.Tools[ti]
 		if !tl.Effect.IsRead() {
@@ -199,15 +199,15 @@ func allReads(t *runtime.Task) []runtime.Read {
 		}
 		keyed := false
 		for _, a := range tl.Args {
-			keyed = keyed || a.Type == runtime.ArgConfigKey
+			keyed = keyed || a.Type == engine.ArgConfigKey
 		}
 		for si := range t.Services {
-			if tl.Effect == runtime.EffectConfig && keyed {
+			if tl.Effect == engine.EffectConfig && keyed {
 				for _, c := range t.Services[si].Config {
-					out = append(out, runtime.Read{Tool: int16(ti), Service: int16(si), Key: c})
+					out = append(out, engine.Read{Tool: int16(ti), Service: int16(si), Key: c})
 				}
 			}
-			out = append(out, runtime.Read{Tool: int16(ti), Service: int16(si), Key: runtime.NoSlot})
+			out = append(out, engine.Read{Tool: int16(ti), Service: int16(si), Key: engine.NoSlot})
 		}
 	}
 	return out
@@ -259,7 +259,7 @@ func alertingService(w *world) int {
 	row := w.ep.Row()
 	for si := range t.Services {
 		s := &t.Services[si]
-		if s.Status != runtime.NoSlot && int(row[s.Status]) < len(t.Strings) && t.Strings[row[s.Status]] != runtime.StatusHealthy {
+		if s.Status != engine.NoSlot && int(row[s.Status]) < len(t.Strings) && t.Strings[row[s.Status]] != engine.StatusHealthy {
 			return si
 		}
 		for _, m := range s.Metrics {
@@ -292,16 +292,16 @@ type worlds struct {
 	// runtime compares strings by id within the table and by text past it,
 	// and nothing on the tick path looks a string up, so an unsorted tail
 	// is sound here; base never leaves certification).
-	base    runtime.Task
+	base    engine.Task
 	extra   map[string]int
-	settled *runtime.Episode // the base row after the settle ticks
-	slow    bool             // the fast path failed its self-check
+	settled *engine.Episode // the base row after the settle ticks
+	slow    bool            // the fast path failed its self-check
 }
 
 // trueWorld is the compiled task itself at step 1.
 func (w *worlds) trueWorld() *world {
 	t := w.b.t
-	ep := runtime.NewEpisode(t)
+	ep := engine.NewEpisode(t)
 	ep.Reset(certSeed)
 	ep.Advance()
 	return &world{spec: &worldSpec{name: "the incident", faults: w.b.in.Faults, distractors: w.b.in.Distractors}, t: t, ep: ep}
@@ -350,7 +350,7 @@ func (w *worlds) prepare(truth *world, specs []*worldSpec) {
 	for i := 0; i < t.History; i++ {
 		w.base.Init = append(w.base.Init, row...)
 	}
-	w.settled = runtime.NewEpisode(&w.base)
+	w.settled = engine.NewEpisode(&w.base)
 	w.settled.Reset(0)
 	for i := 0; i < settleTicks; i++ {
 		w.settled.Advance()
@@ -389,7 +389,7 @@ func (b *build) specEdits(spec *worldSpec) ([]edit, bool) {
 	return edits, true
 }
 
-func equalRows(a, b *runtime.Episode, h int) bool {
+func equalRows(a, b *engine.Episode, h int) bool {
 	if a.Tick() != b.Tick() {
 		return false
 	}
@@ -456,7 +456,7 @@ func (b *build) editsOf(edits []lang.Edit, svc int, params map[string]value.Valu
 
 // compileWorld is CompileIncident, set in init: a stage that named it
 // directly would make Stages refer to itself.
-var compileWorld func(*lang.Module, *lang.Incident, Options) (*runtime.Task, lang.Diagnostics)
+var compileWorld func(*lang.Module, *lang.Incident, Options) (*engine.Task, lang.Diagnostics)
 
 func init() { compileWorld = CompileIncident }
 
@@ -472,30 +472,30 @@ func (w *worlds) compiled(spec *worldSpec) *world {
 	}
 	x := &world{spec: spec, t: ct}
 	if !sameLayout(t, ct) {
-		index := map[[3]string]runtime.SlotID{}
+		index := map[[3]string]engine.SlotID{}
 		for i, sl := range ct.Slots {
-			index[slotName(ct, &sl)] = runtime.SlotID(i)
+			index[slotName(ct, &sl)] = engine.SlotID(i)
 		}
-		x.slot = make([]runtime.SlotID, len(t.Slots))
+		x.slot = make([]engine.SlotID, len(t.Slots))
 		for i := range t.Slots {
 			s, ok := index[slotName(t, &t.Slots[i])]
 			if !ok {
-				s = runtime.NoSlot
+				s = engine.NoSlot
 			}
 			x.slot[i] = s
 		}
 	}
-	x.ep = runtime.NewEpisode(ct)
+	x.ep = engine.NewEpisode(ct)
 	x.ep.Reset(certSeed)
 	x.ep.Advance()
 	return x
 }
 
-func slotName(t *runtime.Task, sl *runtime.Slot) [3]string {
+func slotName(t *engine.Task, sl *engine.Slot) [3]string {
 	return [3]string{t.Services[sl.Service].Name, sl.Class.String(), sl.Name}
 }
 
-func sameLayout(a, b *runtime.Task) bool {
+func sameLayout(a, b *engine.Task) bool {
 	if len(a.Slots) != len(b.Slots) || len(a.Services) != len(b.Services) {
 		return false
 	}
@@ -510,9 +510,9 @@ func sameLayout(a, b *runtime.Task) bool {
 
 // differing lists the reads (indices) whose rendered slots differ between
 // the true world and another at the given tick.
-func differing(t *runtime.Task, reads []runtime.Read, truth, other *world, tick int) []int {
+func differing(t *engine.Task, reads []engine.Read, truth, other *world, tick int) []int {
 	var out []int
-	var buf []runtime.Shown
+	var buf []engine.Shown
 	for i, r := range reads {
 		buf = t.AppendReadSlots(buf[:0], r, tick)
 		if !sameShown(t, buf, truth, other) {
@@ -523,21 +523,21 @@ func differing(t *runtime.Task, reads []runtime.Read, truth, other *world, tick 
 }
 
 // sameShown compares the listed slot values of two worlds.
-func sameShown(t *runtime.Task, shown []runtime.Shown, a, b *world) bool {
+func sameShown(t *engine.Task, shown []engine.Shown, a, b *world) bool {
 	var fa, fb [32]byte
 	for _, s := range shown {
 		sa, sb, ga, gb := s.Slot, s.Slot, s.Guard, s.Guard
 		if b.slot != nil {
 			sb = b.slot[sa]
-			if ga != runtime.NoSlot {
+			if ga != engine.NoSlot {
 				gb = b.slot[ga]
 			}
-			if sb == runtime.NoSlot || (ga != runtime.NoSlot && gb == runtime.NoSlot) {
+			if sb == engine.NoSlot || (ga != engine.NoSlot && gb == engine.NoSlot) {
 				return false
 			}
 		}
 		ra, rb := a.ep.RowAt(int(s.Tick)), b.ep.RowAt(int(s.Tick))
-		if ga != runtime.NoSlot && ra[ga] == 0 && rb[gb] == 0 {
+		if ga != engine.NoSlot && ra[ga] == 0 && rb[gb] == 0 {
 			continue // the line is shown in neither world
 		}
 		wa, wb := ra[sa], rb[sb]
@@ -565,7 +565,7 @@ func sameShown(t *runtime.Task, shown []runtime.Shown, a, b *world) bool {
 	return true
 }
 
-func stringOf(t *runtime.Task, w uint64) string {
+func stringOf(t *engine.Task, w uint64) string {
 	if w < uint64(len(t.Strings)) {
 		return t.Strings[w]
 	}
@@ -729,8 +729,8 @@ const maxPlays = 4096
 // after the chosen reads, let a resolution with the true diagnosis succeed;
 // where the world needs time to recover, the fewest waiting reads follow
 // the writes.
-func (d *derived) findWrites(t *runtime.Task) {
-	var fixes []runtime.Remedy
+func (d *derived) findWrites(t *engine.Task) {
+	var fixes []engine.Remedy
 	for _, f := range t.Faults {
 		for _, r := range f.Remedies {
 			dup := false
@@ -742,16 +742,16 @@ func (d *derived) findWrites(t *runtime.Task) {
 			}
 		}
 	}
-	var reads []runtime.Action
+	var reads []engine.Action
 	for _, r := range d.chosen {
 		reads = append(reads, bindRead(t, d.reads[r]))
 	}
 	waits := d.waitReads(t)
 	open := *t
 	open.Budget = max(t.Budget, len(reads)+len(fixes)+len(waits)+1)
-	ep := runtime.NewEpisode(&open)
+	ep := engine.NewEpisode(&open)
 	diag := trueDiagnosis(t)
-	resolveAct := t.Bind(toolName(t, runtime.EffectResolve), []value.Value{value.OfString(diag), value.OfString("applied the fix")})
+	resolveAct := t.Bind(toolName(t, engine.EffectResolve), []value.Value{value.OfString(diag), value.OfString("applied the fix")})
 	plays := 0
 	// succeeds plays reads, the writes in order, n waits and the resolution.
 	succeeds := func(order []int, n int) bool {
@@ -829,15 +829,15 @@ func (d *derived) findWrites(t *runtime.Task) {
 // waitReads are the reads the optimum waits with after its writes: reads
 // of the faulted services that confirm recovery (status, metrics, logs),
 // each at most once and none already among the evidence reads.
-func (d *derived) waitReads(t *runtime.Task) []runtime.Action {
+func (d *derived) waitReads(t *engine.Task) []engine.Action {
 	d.waits = d.waits[:0]
-	for _, eff := range []runtime.Effect{runtime.EffectStatus, runtime.EffectMetrics, runtime.EffectLogs, runtime.EffectTraces, runtime.EffectDependencies} {
+	for _, eff := range []engine.Effect{engine.EffectStatus, engine.EffectMetrics, engine.EffectLogs, engine.EffectTraces, engine.EffectDependencies} {
 		for si := range t.Services {
 			if !d.faulted[si] {
 				continue
 			}
 			for ri, r := range d.reads {
-				if int(r.Service) != si || t.Tools[r.Tool].Effect != eff || r.Key != runtime.NoSlot || slices.Contains(d.chosen, ri) {
+				if int(r.Service) != si || t.Tools[r.Tool].Effect != eff || r.Key != engine.NoSlot || slices.Contains(d.chosen, ri) {
 					continue
 				}
 				if len(d.waits) < maxWaits {
@@ -846,7 +846,7 @@ func (d *derived) waitReads(t *runtime.Task) []runtime.Action {
 			}
 		}
 	}
-	out := make([]runtime.Action, len(d.waits))
+	out := make([]engine.Action, len(d.waits))
 	for i, r := range d.waits {
 		out[i] = bindRead(t, r)
 	}
@@ -870,45 +870,45 @@ func permute(s []int, i int, f func([]int) bool) bool {
 	return false
 }
 
-func bindRead(t *runtime.Task, r runtime.Read) runtime.Action {
+func bindRead(t *engine.Task, r engine.Read) engine.Action {
 	args := []value.Value{value.OfString(t.Services[r.Service].Name)}
-	if r.Key != runtime.NoSlot {
+	if r.Key != engine.NoSlot {
 		args = append(args, value.OfString(t.Slots[r.Key].Name))
 	}
 	return t.Bind(t.Tools[r.Tool].Name, args)
 }
 
-func bindRemedy(t *runtime.Task, r runtime.Remedy) runtime.Action {
+func bindRemedy(t *engine.Task, r engine.Remedy) engine.Action {
 	svc := value.OfString(t.Services[r.Service].Name)
-	if r.Effect == runtime.EffectRestart {
-		return t.Bind(toolName(t, runtime.EffectRestart), []value.Value{svc})
+	if r.Effect == engine.EffectRestart {
+		return t.Bind(toolName(t, engine.EffectRestart), []value.Value{svc})
 	}
 	sl := &t.Slots[r.Slot]
-	return t.Bind(toolName(t, runtime.EffectUpdate), []value.Value{svc, value.OfString(sl.Name), t.ValueOf(sl.Kind, r.Value)})
+	return t.Bind(toolName(t, engine.EffectUpdate), []value.Value{svc, value.OfString(sl.Name), t.ValueOf(sl.Kind, r.Value)})
 }
 
 // ReadText writes a read as the text action an agent would type.
-func ReadText(t *runtime.Task, r runtime.Read) string {
+func ReadText(t *engine.Task, r engine.Read) string {
 	s := t.Tools[r.Tool].Name + "(" + t.Services[r.Service].Name
-	if r.Key != runtime.NoSlot {
+	if r.Key != engine.NoSlot {
 		s += ", " + t.Slots[r.Key].Name
 	}
 	return s + ")"
 }
 
 // remedyText is a fix as a text action, and in words for the resolution.
-func remedyText(t *runtime.Task, r runtime.Remedy) (action, words string) {
+func remedyText(t *engine.Task, r engine.Remedy) (action, words string) {
 	svc := t.Services[r.Service].Name
-	if r.Effect == runtime.EffectRestart {
-		return toolName(t, runtime.EffectRestart) + "(" + svc + ")", "restarted " + svc
+	if r.Effect == engine.EffectRestart {
+		return toolName(t, engine.EffectRestart) + "(" + svc + ")", "restarted " + svc
 	}
 	sl := &t.Slots[r.Slot]
 	v := valueText(t, sl, r.Value)
-	return toolName(t, runtime.EffectUpdate) + "(" + svc + ", " + sl.Name + ", " + v + ")", "set " + sl.Name + " to " + strings.Trim(v, `"`)
+	return toolName(t, engine.EffectUpdate) + "(" + svc + ", " + sl.Name + ", " + v + ")", "set " + sl.Name + " to " + strings.Trim(v, `"`)
 }
 
 // valueText is a slot word as an action argument.
-func valueText(t *runtime.Task, sl *runtime.Slot, w uint64) string {
+func valueText(t *engine.Task, sl *engine.Slot, w uint64) string {
 	switch sl.Kind {
 	case value.Int:
 		return strconv.FormatInt(int64(w), 10)
@@ -923,11 +923,11 @@ func valueText(t *runtime.Task, sl *runtime.Slot, w uint64) string {
 // covers reports whether an agent's read x counts as evidence read e, as
 // the runtime's noteEvidence does: a whole-configuration read covers each
 // of its keys.
-func covers(t *runtime.Task, x, e runtime.Read) bool {
+func covers(t *engine.Task, x, e engine.Read) bool {
 	if x.Tool != e.Tool || x.Service != e.Service {
 		return false
 	}
-	return x.Key == e.Key || (t.Tools[x.Tool].Effect == runtime.EffectConfig && x.Key == runtime.NoSlot)
+	return x.Key == e.Key || (t.Tools[x.Tool].Effect == engine.EffectConfig && x.Key == engine.NoSlot)
 }
 
 // checkExpert checks a hand-written expert plan against the optimum: it
@@ -935,7 +935,7 @@ func covers(t *runtime.Task, x, e runtime.Read) bool {
 // shorter than the optimum (shorter would mean the optimum is wrong). An
 // expert that reads none of the evidence under a rubric that weights it is
 // left to the reachability check, which reports it once.
-func (d *derived) checkExpert(t *runtime.Task) []finding {
+func (d *derived) checkExpert(t *engine.Task) []finding {
 	if len(t.Expert) == 0 || d.optimal == 0 {
 		return nil
 	}
@@ -964,7 +964,7 @@ func (d *derived) checkExpert(t *runtime.Task) []finding {
 
 // apply records the evidence set, the optimal step count and the plan on
 // the task.
-func (d *derived) apply(t *runtime.Task) {
+func (d *derived) apply(t *engine.Task) {
 	if d.optimal == 0 {
 		return
 	}
@@ -985,7 +985,7 @@ func (d *derived) apply(t *runtime.Task) {
 // condition (bindAlertCondition), which mitigation requires gone.
 func (b *build) deriveAlert() {
 	t := b.t
-	ep := runtime.NewEpisode(t)
+	ep := engine.NewEpisode(t)
 	ep.Reset(0)
 	ep.Advance()
 	si := alertingService(&world{t: t, ep: ep})
@@ -1001,7 +1001,7 @@ func (b *build) deriveAlert() {
 	}
 	s := &t.Services[si]
 	row := ep.Row()
-	if s.Status != runtime.NoSlot && t.Strings[row[s.Status]] != runtime.StatusHealthy {
+	if s.Status != engine.NoSlot && t.Strings[row[s.Status]] != engine.StatusHealthy {
 		t.Alert = fmt.Sprintf("%s reports status %s.", s.Name, t.Strings[row[s.Status]])
 		return
 	}

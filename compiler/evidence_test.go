@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 	"github.com/srezc/srezc/value"
 )
 
@@ -28,9 +28,9 @@ func shippedModule(t testing.TB) *lang.Module {
 // returns the build.
 func buildUpTo(t testing.TB, m *lang.Module, in *lang.Incident) *build {
 	t.Helper()
-	b := &build{m: m, in: in, t: &runtime.Task{Format: runtime.FormatVersion, History: History},
-		slotIndex: map[slotKey]runtime.SlotID{}, strIndex: map[string]int{}, kindDefault: map[runtime.SlotID]value.Value{}}
-	b.intern(runtime.StatusHealthy)
+	b := &build{m: m, in: in, t: &engine.Task{Format: engine.FormatVersion, History: History},
+		slotIndex: map[slotKey]engine.SlotID{}, strIndex: map[string]int{}, kindDefault: map[engine.SlotID]value.Value{}}
+	b.intern(engine.StatusHealthy)
 	for _, st := range Stages {
 		if st.Name == "Certify" {
 			break
@@ -87,23 +87,23 @@ func TestOptimalStepsHandCounted(t *testing.T) {
 			t.Errorf("%s: the expert plan (%d steps) is shorter than the optimum (%d)", tk.ID, len(tk.Expert), tk.Optimal)
 		}
 		// The certified plan, as text, succeeds.
-		if r := play(runtime.NewEpisode(tk), tk.Plan); !r.Success {
+		if r := play(engine.NewEpisode(tk), tk.Plan); !r.Success {
 			t.Errorf("%s: the certified plan %q does not succeed: %+v", tk.ID, tk.Plan, r)
 		}
 	}
 }
 
 // quiet is a copy of t without noise.
-func quiet(t *runtime.Task) *runtime.Task {
+func quiet(t *engine.Task) *engine.Task {
 	q := *t
 	q.Noise = nil
 	return &q
 }
 
 // renderAt renders, noise off, what read r shows as the first step.
-func renderAt(t *runtime.Task, r runtime.Read) []byte {
+func renderAt(t *engine.Task, r engine.Read) []byte {
 	q := quiet(t)
-	ep := runtime.NewEpisode(q)
+	ep := engine.NewEpisode(q)
 	ep.Reset(certSeed)
 	a := bindRead(q, r)
 	res := ep.Step(&a)
@@ -124,7 +124,7 @@ func TestEvidenceDiffersWithFaultRemoved(t *testing.T) {
 		if len(tk.Evidence) == 0 {
 			t.Errorf("%s: empty evidence set", in.Name)
 		}
-		var removed []*runtime.Task
+		var removed []*engine.Task
 		for i := range in.Faults {
 			x := *in
 			x.Faults = without(in.Faults, i)
@@ -233,7 +233,7 @@ func sameWorldRows(a, b *world, h int) bool {
 	return true
 }
 
-func names(t *runtime.Task, reads []runtime.Read, idx []int) []string {
+func names(t *engine.Task, reads []engine.Read, idx []int) []string {
 	var out []string
 	for _, i := range idx {
 		out = append(out, ReadText(t, reads[i]))
@@ -300,7 +300,7 @@ func TestExpertMissingEvidenceReported(t *testing.T) {
 	b := buildUpTo(t, m, in)
 	d := b.deriveEvidence()
 	// Pretend the certified evidence also holds a read the expert skips.
-	extra := slices.IndexFunc(d.reads, func(r runtime.Read) bool {
+	extra := slices.IndexFunc(d.reads, func(r engine.Read) bool {
 		return ReadText(b.t, r) == "check_status(cache)"
 	})
 	d.chosen = append(d.chosen, extra)
@@ -316,7 +316,7 @@ func TestReadSlotsDoNotAllocate(t *testing.T) {
 	m := shippedModule(t)
 	b := buildUpTo(t, m, m.Incidents[0])
 	reads := allReads(b.t)
-	buf := make([]runtime.Shown, 0, 1024)
+	buf := make([]engine.Shown, 0, 1024)
 	if n := testing.AllocsPerRun(20, func() {
 		for _, r := range reads {
 			buf = b.t.AppendReadSlots(buf[:0], r, b.t.InitTick+1)
@@ -347,7 +347,7 @@ func BenchmarkDeriveEvidence(b *testing.B) {
 func TestHittingSetIsExact(t *testing.T) {
 	const x, y, z = 0, 1, 2
 	d := &derived{
-		reads:   make([]runtime.Read, 3),
+		reads:   make([]engine.Read, 3),
 		faulted: []bool{false},
 		alts: []alternative{
 			{name: "1", hits: []int{x, y}}, {name: "2", hits: []int{x, y}},

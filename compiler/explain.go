@@ -3,8 +3,8 @@ package compiler
 import (
 	"slices"
 
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 )
 
 // Distinction shows an author how the incident differs from one of its
@@ -56,7 +56,7 @@ func Explain(m *lang.Module, in *lang.Incident) ([]Distinction, lang.Diagnostics
 
 // renderRead renders what a read shows in a world at step 1, without
 // stepping it.
-func renderRead(w *world, r runtime.Read) string {
-	o := runtime.Observation{Step: 1, Tick: int32(w.ep.Tick()), Tool: r.Tool, Service: r.Service, Key: r.Key}
+func renderRead(w *world, r engine.Read) string {
+	o := engine.Observation{Step: 1, Tick: int32(w.ep.Tick()), Tool: r.Tool, Service: r.Service, Key: r.Key}
 	return string(w.ep.AppendText(nil, &o))
 }

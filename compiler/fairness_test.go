@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/srezc/srezc/agents"
-	"github.com/srezc/srezc/runtime"
+	"github.com/srezc/srezc/engine"
 )
 
 // fairnessAnswer is one line of the fairness corpus (testdata/fairness):
@@ -68,7 +68,7 @@ type fairnessResult struct {
 	disagreements                []string
 }
 
-func gradeFairness(t *testing.T, tasks map[string]*runtime.Task, answers []fairnessAnswer) fairnessResult {
+func gradeFairness(t *testing.T, tasks map[string]*engine.Task, answers []fairnessAnswer) fairnessResult {
 	var r fairnessResult
 	for _, a := range answers {
 		tk := tasks[a.Incident]
@@ -110,7 +110,7 @@ var fairnessCeiling = map[string][2]int{
 // disagreements are listed; the holdout slice's only with
 // SREZC_FAIRNESS_HOLDOUT=1, so that nobody tunes the reader to them.
 func TestFairness(t *testing.T) {
-	tasks := map[string]*runtime.Task{}
+	tasks := map[string]*engine.Task{}
 	for _, tk := range suiteTasks(t) {
 		tasks[tk.ID] = tk
 	}
@@ -137,7 +137,7 @@ func TestFairness(t *testing.T) {
 // a text action the way every face does (agents.CallText), is graded cause
 // by cause; its explanations blame nobody.
 func TestStructuredCauses(t *testing.T) {
-	var tk *runtime.Task
+	var tk *engine.Task
 	for _, x := range suiteTasks(t) {
 		if x.ID == "two_faults" {
 			tk = x
@@ -156,7 +156,7 @@ func TestStructuredCauses(t *testing.T) {
 	} {
 		text := agents.CallText(specs, "resolve_incident", c.args)
 		act := bind(t, tk, text)
-		if act.Err != runtime.OK {
+		if act.Err != engine.OK {
 			t.Fatalf("%s: invalid action %s", c.args, text)
 		}
 		v := tk.DiagnoseText(act.Text[0])
@@ -169,7 +169,7 @@ func TestStructuredCauses(t *testing.T) {
 // BenchmarkDiagnose reads every corpus answer against its incident, as the
 // grader does at resolve_incident (issue 14's budget: under 50 µs each).
 func BenchmarkDiagnose(b *testing.B) {
-	tasks := map[string]*runtime.Task{}
+	tasks := map[string]*engine.Task{}
 	for _, tk := range suiteTasks(b) {
 		tasks[tk.ID] = tk
 	}
@@ -177,9 +177,9 @@ func BenchmarkDiagnose(b *testing.B) {
 	for _, slice := range []string{"dev", "holdout"} {
 		answers = append(answers, readFairnessTB(b, slice)...)
 	}
-	eps := map[string]*runtime.Episode{}
+	eps := map[string]*engine.Episode{}
 	for id, tk := range tasks {
-		eps[id] = runtime.NewEpisode(tk)
+		eps[id] = engine.NewEpisode(tk)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -202,9 +202,9 @@ func FuzzDiagnose(f *testing.F) {
 	}
 	f.Add(uint8(0), `[{"service":"database","what":"pool too small -> ,;: (x) 'quoted' "}]`)
 	f.Add(uint8(1), "db: ; ; -> -> 0 0 0 web-2/cache-old.internal/healthz İNDEX évictions")
-	eps := make([]*runtime.Episode, len(tasks))
+	eps := make([]*engine.Episode, len(tasks))
 	for i, tk := range tasks {
-		eps[i] = runtime.NewEpisode(tk)
+		eps[i] = engine.NewEpisode(tk)
 	}
 	f.Fuzz(func(t *testing.T, which uint8, answer string) {
 		tk := tasks[int(which)%len(tasks)]

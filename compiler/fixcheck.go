@@ -8,13 +8,13 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 	"github.com/srezc/srezc/value"
 )
 
 // A fault's fixed_when is its author's statement of what fixes it;
-// mitigation is what the world shows (runtime/mitigation.go). Certification
+// mitigation is what the world shows (engine/mitigation.go). Certification
 // holds the two to agreement (DESIGN.md, "Decisions taken on 2026-11-24"):
 // for every fault, with every other fault fixed the canonical way, each of
 // its remedy inputs is swept over a grid of representative values, applied
@@ -76,8 +76,8 @@ func (b *build) certifyFixes() {
 		b.located[f.detail] = b.fixedWhenRange(f.fault)
 	}
 	t.Certified = false
-	body := runtime.BodyHash(t)
-	t.Hash = runtime.SealHash(body, t)
+	body := engine.BodyHash(t)
+	t.Hash = engine.SealHash(body, t)
 }
 
 // Findings are cached like certification results, by what they depend on:
@@ -153,14 +153,14 @@ func (b *build) fixedWhenRange(fault int) lang.Range {
 // the world at some value.
 func (b *build) checkFixedWhen() []fixFinding {
 	t := b.t
-	restartTool, updateTool := toolName(t, runtime.EffectRestart), toolName(t, runtime.EffectUpdate)
+	restartTool, updateTool := toolName(t, engine.EffectRestart), toolName(t, engine.EffectUpdate)
 	// The remedies are steps; the waiting that follows is idle ticks, which
 	// no budget counts. The margin covers the other faults' remedies.
 	open := *t
 	open.Budget = t.Budget + 8
 	var out []fixFinding
 	for fi := range t.Faults {
-		base := runtime.NewEpisode(&open)
+		base := engine.NewEpisode(&open)
 		base.Reset(certSeed)
 		for fj := range t.Faults {
 			if fj != fi {
@@ -203,18 +203,18 @@ func (b *build) checkFixedWhen() []fixFinding {
 
 // applyRemedies applies fault fi's canonical remedies, except that remedy
 // swept takes the value v (a nil-kind value: the restart is not done).
-func applyRemedies(ep *runtime.Episode, fi, swept int, v value.Value, restartTool, updateTool string) {
+func applyRemedies(ep *engine.Episode, fi, swept int, v value.Value, restartTool, updateTool string) {
 	t := ep.Task()
 	for ri, r := range t.Faults[fi].Remedies {
 		svc := value.OfString(t.Services[r.Service].Name)
-		var a runtime.Action
+		var a engine.Action
 		switch r.Effect {
-		case runtime.EffectRestart:
+		case engine.EffectRestart:
 			if ri == swept && v.K != value.Null {
 				continue
 			}
 			a = t.Bind(restartTool, []value.Value{svc})
-		case runtime.EffectUpdate:
+		case engine.EffectUpdate:
 			x := t.ValueOf(t.Slots[r.Slot].Kind, r.Value)
 			if ri == swept {
 				x = v
@@ -242,9 +242,9 @@ func (b *build) fixInputs(fi int) []fixInput {
 	var out []fixInput
 	for ri, r := range f.Remedies {
 		switch r.Effect {
-		case runtime.EffectRestart:
+		case engine.EffectRestart:
 			out = append(out, fixInput{remedy: ri, values: []value.Value{noRestart, {}}})
-		case runtime.EffectUpdate:
+		case engine.EffectUpdate:
 			out = append(out, fixInput{remedy: ri, values: b.grid(r, params)})
 		}
 	}
@@ -252,7 +252,7 @@ func (b *build) fixInputs(fi int) []fixInput {
 }
 
 // grid is the representative values of a remedy's key, sorted, each once.
-func (b *build) grid(r runtime.Remedy, params []*lang.Param) []value.Value {
+func (b *build) grid(r engine.Remedy, params []*lang.Param) []value.Value {
 	t := b.t
 	sl := &t.Slots[r.Slot]
 	k := sl.Kind
@@ -316,7 +316,7 @@ func (b *build) grid(r runtime.Remedy, params []*lang.Param) []value.Value {
 // adjacent reports whether services a and b are the same or one calls the
 // other: the settings a fix must fit are its own service's and those of
 // the services on either side of a dependency edge.
-func adjacent(t *runtime.Task, a, b int) bool {
+func adjacent(t *engine.Task, a, b int) bool {
 	return a == b || slices.Contains(t.Services[a].Deps, int16(b)) || slices.Contains(t.Services[b].Deps, int16(a))
 }
 
@@ -328,8 +328,8 @@ func number(k value.Kind, x float64) value.Value {
 }
 
 // inputText names a swept input: "pool_size = 200", "restarting database".
-func inputText(t *runtime.Task, r *runtime.Remedy, v value.Value) string {
-	if r.Effect == runtime.EffectRestart {
+func inputText(t *engine.Task, r *engine.Remedy, v value.Value) string {
+	if r.Effect == engine.EffectRestart {
 		if v.K == value.Null {
 			return "restarting " + t.Services[r.Service].Name
 		}
@@ -343,7 +343,7 @@ func inputText(t *runtime.Task, r *runtime.Remedy, v value.Value) string {
 }
 
 // disagreement says what the world shows for one input.
-func disagreement(ep *runtime.Episode, what string, fixed, healthy bool) string {
+func disagreement(ep *engine.Episode, what string, fixed, healthy bool) string {
 	if healthy {
 		return what + " satisfies the world (all services healthy, no metric out of band, the alert's condition gone, through the grader's window) but fixed_when says unfixed."
 	}
@@ -352,7 +352,7 @@ func disagreement(ep *runtime.Episode, what string, fixed, healthy bool) string 
 
 // worldShows describes the first anomaly the grader's window meets after
 // the current tick, on a fork.
-func worldShows(ep *runtime.Episode) string {
+func worldShows(ep *engine.Episode) string {
 	t := ep.Task()
 	f := ep.Fork()
 	for k := 0; k < 2*max(t.Hold, 1); k++ {
@@ -367,7 +367,7 @@ func worldShows(ep *runtime.Episode) string {
 			sl := &t.Slots[s]
 			name := t.Services[sl.Service].Name + "." + sl.Name
 			v := t.ValueOf(sl.Kind, row[s])
-			if sl.Class == runtime.ClassStatus {
+			if sl.Class == engine.ClassStatus {
 				parts = append(parts, name+" is "+v.String())
 				continue
 			}

@@ -5,13 +5,13 @@ import (
 	"testing"
 
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 	"github.com/srezc/srezc/value"
 )
 
 // readActions are every read tool on every service of a task.
-func readActions(tk *runtime.Task) []string {
+func readActions(tk *engine.Task) []string {
 	var out []string
 	for _, s := range tk.Services {
 		for _, tool := range []string{"inspect_logs", "inspect_metrics", "inspect_config", "check_status", "inspect_traces", "check_dependencies"} {
@@ -22,7 +22,7 @@ func readActions(tk *runtime.Task) []string {
 }
 
 // observeAll renders, on forks of ep, what every read would show now.
-func observeAll(t *testing.T, tk *runtime.Task, ep *runtime.Episode, reads []string) []byte {
+func observeAll(t *testing.T, tk *engine.Task, ep *engine.Episode, reads []string) []byte {
 	var out []byte
 	for _, r := range reads {
 		f := ep.Fork()
@@ -69,7 +69,7 @@ func TestFaultsAreOnlyEdits(t *testing.T) {
 			}
 			reads := readActions(orig)
 			for _, seed := range []uint64{1, 2} {
-				a, b := runtime.NewEpisode(orig), runtime.NewEpisode(edited)
+				a, b := engine.NewEpisode(orig), engine.NewEpisode(edited)
 				a.Reset(seed)
 				b.Reset(seed)
 				for step, text := range append([]string{""}, orig.Expert...) {

@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/srezc/srezc/runtime"
+	"github.com/srezc/srezc/engine"
 )
 
 // TestHashCoversEveryField changes, one at a time, every leaf field
@@ -15,11 +15,11 @@ func TestHashCoversEveryField(t *testing.T) {
 	c := *suiteTasks(t)[0]
 	// Slices share backing arrays with the shipped task: work on copies.
 	c = deepCopyTask(t, &c)
-	c.Profile = runtime.ProfileNative
+	c.Profile = engine.ProfileNative
 	// Every empty slice gets an element and every nil pointer a value, so
 	// that each field has something to change.
 	fill(reflect.ValueOf(&c).Elem())
-	base := runtime.ComputeHash(&c)
+	base := engine.ComputeHash(&c)
 	leaves := 0
 	var visit func(path string, v reflect.Value)
 	visit = func(path string, v reflect.Value) {
@@ -27,7 +27,7 @@ func TestHashCoversEveryField(t *testing.T) {
 		case reflect.Struct:
 			for i := 0; i < v.NumField(); i++ {
 				f := v.Type().Field(i)
-				if f.IsExported() && !(v.Type() == reflect.TypeFor[runtime.Task]() && (f.Name == "Hash" || f.Name == "Behaviour")) {
+				if f.IsExported() && !(v.Type() == reflect.TypeFor[engine.Task]() && (f.Name == "Hash" || f.Name == "Behaviour")) {
 					visit(path+"."+f.Name, v.Field(i))
 				}
 			}
@@ -73,24 +73,24 @@ func TestHashCoversEveryField(t *testing.T) {
 	if leaves < 40 {
 		t.Errorf("only %d leaf fields visited", leaves)
 	}
-	if runtime.ComputeHash(&c) != base {
+	if engine.ComputeHash(&c) != base {
 		t.Error("restoring every field did not restore the hash")
 	}
 }
 
-func check(t *testing.T, c *runtime.Task, base, path string) {
+func check(t *testing.T, c *engine.Task, base, path string) {
 	t.Helper()
-	if runtime.ComputeHash(c) == base {
+	if engine.ComputeHash(c) == base {
 		t.Errorf("changing %s does not change the hash", path)
 	}
 }
 
-func deepCopyTask(t *testing.T, tk *runtime.Task) runtime.Task {
-	data, err := runtime.EncodeTask(tk)
+func deepCopyTask(t *testing.T, tk *engine.Task) engine.Task {
+	data, err := engine.EncodeTask(tk)
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := runtime.DecodeTask(data)
+	back, err := engine.DecodeTask(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func fill(v reflect.Value) {
 // make records disagree with the IR).
 func TestCompiledHashIsComputed(t *testing.T) {
 	for _, tk := range suiteTasks(t) {
-		if tk.Hash != runtime.ComputeHash(tk) {
+		if tk.Hash != engine.ComputeHash(tk) {
 			t.Errorf("%s: recorded hash is not the task's", tk.ID)
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/srezc/srezc/runtime"
+	"github.com/srezc/srezc/engine"
 )
 
 // TestIncrementalTicksMatchFullTicks plays random valid and invalid actions
@@ -22,7 +22,7 @@ func TestIncrementalTicksMatchFullTicks(t *testing.T) {
 		writes = append(writes, tk.Expert...)
 		for seed := uint64(1); seed <= 30; seed++ {
 			rng := rand.New(rand.NewPCG(seed, 9))
-			inc, full := runtime.NewEpisode(tk), runtime.NewEpisode(tk)
+			inc, full := engine.NewEpisode(tk), engine.NewEpisode(tk)
 			full.SetIncremental(false)
 			inc.Reset(seed)
 			full.Reset(seed)

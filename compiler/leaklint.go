@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 	"github.com/srezc/srezc/value"
 )
 
@@ -50,7 +50,7 @@ type forbidden struct {
 // fixTarget is a config key with the value a remedy sets it to.
 type fixTarget struct {
 	service int16
-	slot    runtime.SlotID
+	slot    engine.SlotID
 	key     string
 	name    string // "service.key"
 	word    uint64
@@ -58,7 +58,7 @@ type fixTarget struct {
 }
 
 type leakLinter struct {
-	t       *runtime.Task
+	t       *engine.Task
 	phrases []forbidden
 	// byFirst indexes phrases by their first word.
 	byFirst map[string][]int
@@ -74,7 +74,7 @@ type leakLinter struct {
 	failures         []string
 	reported         map[string]bool
 
-	ep        *runtime.Episode
+	ep        *engine.Episode
 	hay, text []byte
 	words     []int32
 	hits      []int
@@ -83,7 +83,7 @@ type leakLinter struct {
 // leakLint runs the lint on t; panel holds the exploit panel's plans,
 // whose reads are checked along with the expert's. It returns one
 // certification failure per place that shows something new.
-func leakLint(t *runtime.Task) []string {
+func leakLint(t *engine.Task) []string {
 	l := newLeakLinter(t)
 	plans := [][]step{bindPlan(t, t.Expert), surveyPlan(t)}
 	// One episode plays every trace, with a budget that fits the longest
@@ -92,7 +92,7 @@ func leakLint(t *runtime.Task) []string {
 	for _, p := range plans {
 		open.Budget = max(open.Budget, len(p)+1)
 	}
-	l.ep = runtime.NewEpisode(&open)
+	l.ep = engine.NewEpisode(&open)
 	l.templates()
 	for _, p := range plans {
 		l.trace(p)
@@ -100,7 +100,7 @@ func leakLint(t *runtime.Task) []string {
 	return l.failures
 }
 
-func newLeakLinter(t *runtime.Task) *leakLinter {
+func newLeakLinter(t *engine.Task) *leakLinter {
 	l := &leakLinter{t: t, byFirst: map[string][]int{}, schema: map[string]bool{}, toolWords: map[string]bool{}, reported: map[string]bool{}}
 	if n := len(t.Slots); n > 0 && len(t.Init) == t.History*n {
 		l.init = t.Row()
@@ -145,7 +145,7 @@ func newLeakLinter(t *runtime.Task) *leakLinter {
 		}
 	}
 	for i := range t.Slots {
-		if c := t.Slots[i].Class; c == runtime.ClassConfig || c == runtime.ClassMetric {
+		if c := t.Slots[i].Class; c == engine.ClassConfig || c == engine.ClassMetric {
 			mask(l.schema, t.Slots[i].Name)
 		}
 	}
@@ -157,7 +157,7 @@ func newLeakLinter(t *runtime.Task) *leakLinter {
 	}
 	for _, f := range t.Faults {
 		for _, r := range f.Remedies {
-			if r.Effect != runtime.EffectUpdate || r.Slot < 0 || int(r.Slot) >= len(t.Slots) || r.Service < 0 || int(r.Service) >= len(t.Services) {
+			if r.Effect != engine.EffectUpdate || r.Slot < 0 || int(r.Slot) >= len(t.Slots) || r.Service < 0 || int(r.Service) >= len(t.Services) {
 				continue
 			}
 			sl := &t.Slots[r.Slot]
@@ -168,7 +168,7 @@ func newLeakLinter(t *runtime.Task) *leakLinter {
 }
 
 // wordTexts lists the ways the renderer may print a slot word.
-func wordTexts(t *runtime.Task, sl *runtime.Slot, w uint64) []string {
+func wordTexts(t *engine.Task, sl *engine.Slot, w uint64) []string {
 	switch sl.Kind {
 	case value.Int:
 		return []string{strconv.FormatInt(int64(w), 10)}
@@ -202,7 +202,7 @@ func (l *leakLinter) templates() {
 		where := func() string { return "the template of " + l.logName(lr) }
 		joined = joined[:0]
 		for _, p := range lr.Parts {
-			if p.Hole != runtime.NoSlot {
+			if p.Hole != engine.NoSlot {
 				joined = append(joined, " {} "...)
 				continue
 			}
@@ -237,7 +237,7 @@ func (l *leakLinter) check(where func() string, text string, tools bool) {
 
 // logName names a log rule as its author wrote it: its name and the
 // service kind that declares it.
-func (l *leakLinter) logName(lr *runtime.LogRule) string {
+func (l *leakLinter) logName(lr *engine.LogRule) string {
 	t := l.t
 	kind, name := "?", "?"
 	if lr.Service >= 0 && int(lr.Service) < len(t.Services) {
@@ -252,10 +252,10 @@ func (l *leakLinter) logName(lr *runtime.LogRule) string {
 // step is one action of a trace, bound, with its text.
 type step struct {
 	text string
-	act  runtime.Action
+	act  engine.Action
 }
 
-func bindPlan(t *runtime.Task, plan []string) []step {
+func bindPlan(t *engine.Task, plan []string) []step {
 	out := make([]step, len(plan))
 	for i, text := range plan {
 		out[i] = step{strings.TrimSpace(text), BindText(t, text)}
@@ -266,10 +266,10 @@ func bindPlan(t *runtime.Task, plan []string) []step {
 // surveyPlan reads every service with every read tool that takes only a
 // service, in order: a trace that sees every log rule, metric and config
 // value an agent could see early on.
-func surveyPlan(t *runtime.Task) []step {
+func surveyPlan(t *engine.Task) []step {
 	var out []step
 	for _, tl := range t.Tools {
-		if !tl.Effect.IsRead() || len(tl.Args) == 0 || tl.Args[0].Type != runtime.ArgService {
+		if !tl.Effect.IsRead() || len(tl.Args) == 0 || tl.Args[0].Type != engine.ArgService {
 			continue
 		}
 		required := 0
@@ -295,7 +295,7 @@ func (l *leakLinter) trace(plan []step) {
 	reads := false
 	for i := range plan {
 		a := &plan[i].act
-		reads = reads || a.Err == runtime.OK && a.Tool >= 0 && int(a.Tool) < len(t.Tools) && t.Tools[a.Tool].Effect.IsRead()
+		reads = reads || a.Err == engine.OK && a.Tool >= 0 && int(a.Tool) < len(t.Tools) && t.Tools[a.Tool].Effect.IsRead()
 	}
 	if !reads {
 		return
@@ -308,12 +308,12 @@ func (l *leakLinter) trace(plan []step) {
 		}
 		a := &plan[i].act
 		r := ep.Step(a)
-		if r.Obs.Err != runtime.OK || a.Tool < 0 || !t.Tools[a.Tool].Effect.IsRead() {
+		if r.Obs.Err != engine.OK || a.Tool < 0 || !t.Tools[a.Tool].Effect.IsRead() {
 			continue
 		}
 		l.text = ep.AppendText(l.text[:0], &r.Obs)
 		svc := int16(-1)
-		if t.Tools[a.Tool].Effect == runtime.EffectConfig {
+		if t.Tools[a.Tool].Effect == engine.EffectConfig {
 			svc = a.Service // a config listing shows one service's keys
 		}
 		where := fixed(plan[i].text)

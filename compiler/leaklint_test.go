@@ -11,8 +11,8 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 )
 
 const certifyCasesDir = "../testdata/certify"
@@ -191,7 +191,7 @@ func parseCertMarks(f *lang.File) ([]*certMark, error) {
 }
 
 // leakFailures certifies t and returns its leak findings.
-func leakFailures(t *runtime.Task) []string {
+func leakFailures(t *engine.Task) []string {
 	var out []string
 	for _, f := range compiler.Certify(t).Failures {
 		if strings.HasPrefix(f, "Leak: ") {
@@ -203,18 +203,18 @@ func leakFailures(t *runtime.Task) []string {
 
 // withLog returns a copy of tk whose first log rule of service svc has its
 // first literal part replaced by lit (the rule keeps its condition).
-func withLog(t *testing.T, tk *runtime.Task, svc, lit string) *runtime.Task {
+func withLog(t *testing.T, tk *engine.Task, svc, lit string) *engine.Task {
 	t.Helper()
 	c := *tk
-	c.Logs = append([]runtime.LogRule(nil), tk.Logs...)
+	c.Logs = append([]engine.LogRule(nil), tk.Logs...)
 	s := c.ServiceIndex(svc)
 	for i := range c.Logs {
 		if int(c.Logs[i].Service) != s {
 			continue
 		}
-		parts := append([]runtime.TextPart(nil), c.Logs[i].Parts...)
+		parts := append([]engine.TextPart(nil), c.Logs[i].Parts...)
 		for j := range parts {
-			if parts[j].Hole == runtime.NoSlot {
+			if parts[j].Hole == engine.NoSlot {
 				parts[j].Lit = lit
 				c.Logs[i].Parts = parts
 				return &c
@@ -226,9 +226,9 @@ func withLog(t *testing.T, tk *runtime.Task, svc, lit string) *runtime.Task {
 }
 
 // suiteByID compiles the shipped suite once and indexes it by id.
-func suiteByID(t *testing.T) map[string]*runtime.Task {
+func suiteByID(t *testing.T) map[string]*engine.Task {
 	t.Helper()
-	out := map[string]*runtime.Task{}
+	out := map[string]*engine.Task{}
 	for _, tk := range suiteTasks(t) {
 		out[tk.ID] = tk
 	}
@@ -388,7 +388,7 @@ incident "notes" {
 }
 `
 
-func compileNotes(t *testing.T, note string) *runtime.Task {
+func compileNotes(t *testing.T, note string) *engine.Task {
 	t.Helper()
 	src := strings.Replace(readsModule, "NOTE", note, 1)
 	m, diags := lang.AnalyzeWith(lang.StdlibFiles(), []*lang.File{{Name: "notes.srez.hcl", Src: []byte(src)}})

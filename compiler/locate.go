@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 	"github.com/srezc/srezc/value"
 )
 
@@ -84,14 +84,14 @@ func (f finding) rangeOf(in *lang.Incident) lang.Range {
 // action, attribute or block responsible, with the numbers: the budget it
 // overruns, the write whose value misses its fault's fix range, the wrong
 // change, the diagnosis that does not match.
-func explainExpert(t *runtime.Task, r runtime.Record) finding {
+func explainExpert(t *engine.Task, r engine.Record) finding {
 	const prefix = "The expert plan does not succeed: "
-	if r.Terminal == runtime.TermBudget.String() {
+	if r.Terminal == engine.TermBudget.String() {
 		return finding{fmt.Sprintf("%sit needs %d steps, the budget is %d.", prefix, len(t.Expert), t.Budget), atBudget, 0}
 	}
-	ep := runtime.NewEpisode(t)
+	ep := engine.NewEpisode(t)
 	ep.Reset(certSeed)
-	lastWrite := map[runtime.SlotID]int{}
+	lastWrite := map[engine.SlotID]int{}
 	var restarts []int
 	resolveAt := -1
 	var unfixed *finding
@@ -101,13 +101,13 @@ func explainExpert(t *runtime.Task, r runtime.Record) finding {
 			break
 		}
 		a := BindText(t, text)
-		if a.Err == runtime.OK {
+		if a.Err == engine.OK {
 			switch t.Tools[a.Tool].Effect {
-			case runtime.EffectUpdate:
+			case engine.EffectUpdate:
 				lastWrite[a.Key] = i
-			case runtime.EffectRestart:
+			case engine.EffectRestart:
 				restarts = append(restarts, i)
-			case runtime.EffectResolve, runtime.EffectEscalate:
+			case engine.EffectResolve, engine.EffectEscalate:
 				resolveAt = i
 				unfixed = whyUnfixed(t, ep, lastWrite, restarts)
 				unhealthy = unhealthyServices(t, ep)
@@ -118,7 +118,7 @@ func explainExpert(t *runtime.Task, r runtime.Record) finding {
 	last := len(t.Expert) - 1
 	switch {
 	case resolveAt < 0:
-		return finding{fmt.Sprintf("%sit ends without %s.", prefix, toolName(t, runtime.EffectResolve)), atExpert, last}
+		return finding{fmt.Sprintf("%sit ends without %s.", prefix, toolName(t, engine.EffectResolve)), atExpert, last}
 	case !r.Mitigated && unfixed != nil:
 		unfixed.text = prefix + unfixed.text
 		return *unfixed
@@ -152,7 +152,7 @@ func explainExpert(t *runtime.Task, r runtime.Record) finding {
 // current row, and the expert's write responsible: the last write to one
 // of its remedy keys, with the fix range that value misses; or the fault's
 // block when the plan never writes its keys.
-func whyUnfixed(t *runtime.Task, ep *runtime.Episode, lastWrite map[runtime.SlotID]int, restarts []int) *finding {
+func whyUnfixed(t *engine.Task, ep *engine.Episode, lastWrite map[engine.SlotID]int, restarts []int) *finding {
 	for fi := range t.Faults {
 		if ep.FaultFixed(fi) {
 			continue
@@ -160,7 +160,7 @@ func whyUnfixed(t *runtime.Task, ep *runtime.Episode, lastWrite map[runtime.Slot
 		f := &t.Faults[fi]
 		name := fmt.Sprintf("%q on %s", f.Kind, t.Services[f.Service].Name)
 		for _, rm := range f.Remedies {
-			if rm.Effect != runtime.EffectUpdate {
+			if rm.Effect != engine.EffectUpdate {
 				continue
 			}
 			i, ok := lastWrite[rm.Slot]
@@ -189,7 +189,7 @@ func whyUnfixed(t *runtime.Task, ep *runtime.Episode, lastWrite map[runtime.Slot
 // bisection from the canonical fix value outwards (fixed_when conditions
 // are ranges: "x >= 20 && x <= 150"). ok is false when the canonical value
 // itself does not fix the fault on this row, or the key is not numeric.
-func fixRange(t *runtime.Task, ep *runtime.Episode, fi int, rm runtime.Remedy) (string, bool) {
+func fixRange(t *engine.Task, ep *engine.Episode, fi int, rm engine.Remedy) (string, bool) {
 	sl := &t.Slots[rm.Slot]
 	fixed := func(w uint64) bool { return ep.FaultFixedWith(fi, rm.Slot, w) }
 	if !fixed(rm.Value) {
@@ -260,9 +260,9 @@ func rangeText(lo string, hasLo bool, hi string, hasHi bool) string {
 
 // wrongChange finds a config key the plan leaves changed that no fault's
 // remedy sets, and the action that last wrote it.
-func wrongChange(t *runtime.Task, ep *runtime.Episode, lastWrite map[runtime.SlotID]int) (finding, bool) {
+func wrongChange(t *engine.Task, ep *engine.Episode, lastWrite map[engine.SlotID]int) (finding, bool) {
 	init, row := t.Row(), ep.Row()
-	slots := make([]runtime.SlotID, 0, len(lastWrite))
+	slots := make([]engine.SlotID, 0, len(lastWrite))
 	for s := range lastWrite {
 		slots = append(slots, s)
 	}
@@ -279,7 +279,7 @@ func wrongChange(t *runtime.Task, ep *runtime.Episode, lastWrite map[runtime.Slo
 }
 
 // rootCauses lists each fault's service and mechanism, as ids.
-func rootCauses(t *runtime.Task) string {
+func rootCauses(t *engine.Task) string {
 	var out []string
 	for _, f := range t.Faults {
 		mech := ""
@@ -291,7 +291,7 @@ func rootCauses(t *runtime.Task) string {
 	return strings.Join(out, "; ")
 }
 
-func isFaultService(t *runtime.Task, svc int16) bool {
+func isFaultService(t *engine.Task, svc int16) bool {
 	for _, f := range t.Faults {
 		if f.Service == svc {
 			return true
@@ -302,14 +302,14 @@ func isFaultService(t *runtime.Task, svc int16) bool {
 
 // unhealthyServices lists the services whose status is not healthy on ep's
 // current row, as "kv_main is degraded".
-func unhealthyServices(t *runtime.Task, ep *runtime.Episode) string {
+func unhealthyServices(t *engine.Task, ep *engine.Episode) string {
 	row := ep.Row()
 	var out []string
 	for _, sv := range t.Services {
-		if sv.Status == runtime.NoSlot {
+		if sv.Status == engine.NoSlot {
 			continue
 		}
-		if st := stringOf(t, row[sv.Status]); st != runtime.StatusHealthy {
+		if st := stringOf(t, row[sv.Status]); st != engine.StatusHealthy {
 			out = append(out, sv.Name+" is "+st)
 		}
 	}

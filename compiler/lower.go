@@ -5,8 +5,8 @@ import (
 	"math"
 
 	"github.com/expr-lang/expr/ast"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 	"github.com/srezc/srezc/value"
 )
 
@@ -26,18 +26,18 @@ type lowerError struct {
 
 // lower appends code for a checked expression whose result has kind want
 // (an int result is widened when want is float).
-func (s *scope) lower(x *lang.Expr, want value.Kind) (runtime.Span, *lowerError) {
+func (s *scope) lower(x *lang.Expr, want value.Kind) (engine.Span, *lowerError) {
 	b := s.b
 	start := int32(len(b.t.Code))
 	got, err := s.node(x.Node)
 	if err != nil {
 		b.t.Code = b.t.Code[:start]
-		return runtime.Span{}, err
+		return engine.Span{}, err
 	}
 	if want == value.Float && got == value.Int {
-		b.emit(runtime.OpIntToFloat, 0, 0)
+		b.emit(engine.OpIntToFloat, 0, 0)
 	}
-	return runtime.Span{Start: start, End: int32(len(b.t.Code))}, nil
+	return engine.Span{Start: start, End: int32(len(b.t.Code))}, nil
 }
 
 func kindOf(n ast.Node) value.Kind { return lang.KindOfType(n.Type()) }
@@ -46,13 +46,13 @@ func (s *scope) node(n ast.Node) (value.Kind, *lowerError) {
 	b := s.b
 	switch x := n.(type) {
 	case *ast.IntegerNode:
-		b.emit(runtime.OpConst, 0, uint64(int64(x.Value)))
+		b.emit(engine.OpConst, 0, uint64(int64(x.Value)))
 		return value.Int, nil
 	case *ast.FloatNode:
-		b.emit(runtime.OpConst, 0, math.Float64bits(x.Value))
+		b.emit(engine.OpConst, 0, math.Float64bits(x.Value))
 		return value.Float, nil
 	case *ast.BoolNode:
-		b.emit(runtime.OpConst, 0, bw(x.Value))
+		b.emit(engine.OpConst, 0, bw(x.Value))
 		return value.Bool, nil
 	case *ast.StringNode:
 		b.emitString(x.Value)
@@ -75,12 +75,12 @@ func (s *scope) node(n ast.Node) (value.Kind, *lowerError) {
 		}
 		switch x.Operator {
 		case "!", "not":
-			b.emit(runtime.OpNot, 0, 0)
+			b.emit(engine.OpNot, 0, 0)
 		case "-":
 			if k == value.Float {
-				b.emit(runtime.OpNegF, 0, 0)
+				b.emit(engine.OpNegF, 0, 0)
 			} else {
-				b.emit(runtime.OpNegI, 0, 0)
+				b.emit(engine.OpNegI, 0, 0)
 			}
 		}
 		return k, nil
@@ -100,7 +100,7 @@ func (s *scope) node(n ast.Node) (value.Kind, *lowerError) {
 		if err := s.operand(x.Exp2, want); err != nil {
 			return 0, err
 		}
-		b.emit(runtime.OpSelect, 0, 0)
+		b.emit(engine.OpSelect, 0, 0)
 		return want, nil
 	case *ast.BuiltinNode:
 		return s.builtin(x)
@@ -116,11 +116,11 @@ func (s *scope) node(n ast.Node) (value.Kind, *lowerError) {
 				continue
 			}
 		}
-		b.emit(runtime.OpMinF, 0, 0)
+		b.emit(engine.OpMinF, 0, 0)
 		if err := s.operand(x.Arguments[1], value.Float); err != nil {
 			return 0, err
 		}
-		b.emit(runtime.OpMaxF, 0, 0)
+		b.emit(engine.OpMaxF, 0, 0)
 		return value.Float, nil
 	}
 	return 0, &lowerError{n, "unsupported expression"}
@@ -133,7 +133,7 @@ func (s *scope) operand(n ast.Node, want value.Kind) *lowerError {
 		return err
 	}
 	if want == value.Float && k == value.Int {
-		s.b.emit(runtime.OpIntToFloat, 0, 0)
+		s.b.emit(engine.OpIntToFloat, 0, 0)
 	}
 	return nil
 }
@@ -163,7 +163,7 @@ func (s *scope) binary(x *ast.BinaryNode) (value.Kind, *lowerError) {
 	lk, rk := kindOf(x.Left), kindOf(x.Right)
 	num := lk.Numeric() && rk.Numeric()
 	float := lk == value.Float || rk == value.Float
-	pick := func(i, f runtime.OpCode) runtime.OpCode {
+	pick := func(i, f engine.OpCode) engine.OpCode {
 		if float {
 			return f
 		}
@@ -195,16 +195,16 @@ func (s *scope) binary(x *ast.BinaryNode) (value.Kind, *lowerError) {
 		}
 		switch x.Operator {
 		case "+":
-			b.emit(pick(runtime.OpAddI, runtime.OpAddF), 0, 0)
+			b.emit(pick(engine.OpAddI, engine.OpAddF), 0, 0)
 		case "-":
-			b.emit(pick(runtime.OpSubI, runtime.OpSubF), 0, 0)
+			b.emit(pick(engine.OpSubI, engine.OpSubF), 0, 0)
 		case "*":
-			b.emit(pick(runtime.OpMulI, runtime.OpMulF), 0, 0)
+			b.emit(pick(engine.OpMulI, engine.OpMulF), 0, 0)
 		case "%":
 			if float {
 				return 0, &lowerError{x, "% needs ints"}
 			}
-			b.emit(runtime.OpModI, 0, 0)
+			b.emit(engine.OpModI, 0, 0)
 		}
 		return wide, nil
 	case "/", "**", "^":
@@ -212,9 +212,9 @@ func (s *scope) binary(x *ast.BinaryNode) (value.Kind, *lowerError) {
 			return 0, err
 		}
 		if x.Operator == "/" {
-			b.emit(runtime.OpDivF, 0, 0)
+			b.emit(engine.OpDivF, 0, 0)
 		} else {
-			b.emit(runtime.OpPowF, 0, 0)
+			b.emit(engine.OpPowF, 0, 0)
 		}
 		return value.Float, nil
 	case "<", "<=":
@@ -222,9 +222,9 @@ func (s *scope) binary(x *ast.BinaryNode) (value.Kind, *lowerError) {
 			return 0, err
 		}
 		if x.Operator == "<" {
-			b.emit(pick(runtime.OpLtI, runtime.OpLtF), 0, 0)
+			b.emit(pick(engine.OpLtI, engine.OpLtF), 0, 0)
 		} else {
-			b.emit(pick(runtime.OpLeI, runtime.OpLeF), 0, 0)
+			b.emit(pick(engine.OpLeI, engine.OpLeF), 0, 0)
 		}
 		return value.Bool, nil
 	case ">", ">=":
@@ -232,9 +232,9 @@ func (s *scope) binary(x *ast.BinaryNode) (value.Kind, *lowerError) {
 			return 0, err
 		}
 		if x.Operator == ">" {
-			b.emit(pick(runtime.OpLtI, runtime.OpLtF), 0, 0)
+			b.emit(pick(engine.OpLtI, engine.OpLtF), 0, 0)
 		} else {
-			b.emit(pick(runtime.OpLeI, runtime.OpLeF), 0, 0)
+			b.emit(pick(engine.OpLeI, engine.OpLeF), 0, 0)
 		}
 		return value.Bool, nil
 	case "==", "!=":
@@ -243,23 +243,23 @@ func (s *scope) binary(x *ast.BinaryNode) (value.Kind, *lowerError) {
 			if err := both(wide); err != nil {
 				return 0, err
 			}
-			b.emit(pick(runtime.OpEq, runtime.OpEqF), 0, 0)
+			b.emit(pick(engine.OpEq, engine.OpEqF), 0, 0)
 		case lk == rk && lk == value.String:
 			if err := both(lk); err != nil {
 				return 0, err
 			}
-			b.emit(runtime.OpEqS, 0, 0)
+			b.emit(engine.OpEqS, 0, 0)
 		case lk == rk:
 			if err := both(lk); err != nil {
 				return 0, err
 			}
-			b.emit(runtime.OpEq, 0, 0)
+			b.emit(engine.OpEq, 0, 0)
 		default:
 			// Values of different kinds are never equal (native equality).
-			b.emit(runtime.OpConst, 0, 0)
+			b.emit(engine.OpConst, 0, 0)
 		}
 		if x.Operator == "!=" {
-			b.emit(runtime.OpNot, 0, 0)
+			b.emit(engine.OpNot, 0, 0)
 		}
 		return value.Bool, nil
 	case "&&", "and", "||", "or":
@@ -267,9 +267,9 @@ func (s *scope) binary(x *ast.BinaryNode) (value.Kind, *lowerError) {
 			return 0, err
 		}
 		if x.Operator == "&&" || x.Operator == "and" {
-			b.emit(runtime.OpAnd, 0, 0)
+			b.emit(engine.OpAnd, 0, 0)
 		} else {
-			b.emit(runtime.OpOr, 0, 0)
+			b.emit(engine.OpOr, 0, 0)
 		}
 		return value.Bool, nil
 	}
@@ -291,26 +291,26 @@ func (s *scope) builtin(x *ast.BuiltinNode) (value.Kind, *lowerError) {
 		switch x.Name {
 		case "abs":
 			if k == value.Float {
-				b.emit(runtime.OpAbsF, 0, 0)
+				b.emit(engine.OpAbsF, 0, 0)
 			} else {
-				b.emit(runtime.OpAbsI, 0, 0)
+				b.emit(engine.OpAbsI, 0, 0)
 			}
 			return k, nil
 		case "float":
 			if k == value.Int {
-				b.emit(runtime.OpIntToFloat, 0, 0)
+				b.emit(engine.OpIntToFloat, 0, 0)
 			}
 			return value.Float, nil
 		case "int":
 			if k == value.Float {
-				b.emit(runtime.OpTruncF, 0, 0)
+				b.emit(engine.OpTruncF, 0, 0)
 			}
 			return value.Int, nil
 		case "floor":
 			if k == value.Float {
-				b.emit(runtime.OpFloor, 0, 0)
+				b.emit(engine.OpFloor, 0, 0)
 				if res == value.Float {
-					b.emit(runtime.OpIntToFloat, 0, 0)
+					b.emit(engine.OpIntToFloat, 0, 0)
 					return value.Float, nil
 				}
 				return value.Int, nil
@@ -326,9 +326,9 @@ func (s *scope) builtin(x *ast.BuiltinNode) (value.Kind, *lowerError) {
 			float = float || kindOf(a) == value.Float
 		}
 		want := value.Int
-		op := runtime.OpMinI
+		op := engine.OpMinI
 		if float {
-			want, op = value.Float, runtime.OpMinF
+			want, op = value.Float, engine.OpMinF
 		}
 		if x.Name == "max" {
 			op++
@@ -354,9 +354,9 @@ func (s *scope) path(n ast.Node, p []string) (value.Kind, *lowerError) {
 		if !ok {
 			return 0, &lowerError{n, fmt.Sprintf("no %s %q", class, name)}
 		}
-		op := runtime.OpLoad
+		op := engine.OpLoad
 		if prev || s.prevAll {
-			op = runtime.OpLoadPrev
+			op = engine.OpLoadPrev
 		}
 		b.emit(op, int32(slot), 0)
 		return b.t.Slots[slot].Kind, nil
@@ -388,7 +388,7 @@ func (s *scope) path(n ast.Node, p []string) (value.Kind, *lowerError) {
 		return v.K, nil
 	}
 	if p[0] == "traffic" && len(p) == 1 {
-		b.emit(runtime.OpConst, 0, math.Float64bits(b.traffic))
+		b.emit(engine.OpConst, 0, math.Float64bits(b.traffic))
 		return value.Float, nil
 	}
 	if len(p) == 2 {

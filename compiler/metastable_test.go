@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 )
 
 // stuckTicks is how long a world is left after its fixes before it is
@@ -65,8 +65,8 @@ func TestMetastableIncidents(t *testing.T) {
 // healthyAfter applies the canonical remedies of the given faults at step
 // 0, lets the world run for the given ticks, and reports whether every
 // service is healthy with every metric in band.
-func healthyAfter(tk *runtime.Task, fixed []int, ticks int) bool {
-	ep := runtime.NewEpisode(tk)
+func healthyAfter(tk *engine.Task, fixed []int, ticks int) bool {
+	ep := engine.NewEpisode(tk)
 	ep.Reset(1)
 	for _, fi := range fixed {
 		for _, r := range tk.Faults[fi].Remedies {

@@ -9,12 +9,12 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 )
 
 // suiteTask returns one task of the shipped suite, compiled.
-func suiteTask(t *testing.T, suite []*runtime.Task, id string) *runtime.Task {
+func suiteTask(t *testing.T, suite []*engine.Task, id string) *engine.Task {
 	t.Helper()
 	for _, tk := range suite {
 		if tk.ID == id {
@@ -26,9 +26,9 @@ func suiteTask(t *testing.T, suite []*runtime.Task, id string) *runtime.Task {
 }
 
 // playText plays text actions from seed 1 and returns the record.
-func playText(t *testing.T, tk *runtime.Task, actions ...string) (*runtime.Episode, runtime.Record) {
+func playText(t *testing.T, tk *engine.Task, actions ...string) (*engine.Episode, engine.Record) {
 	t.Helper()
-	ep := runtime.NewEpisode(tk)
+	ep := engine.NewEpisode(tk)
 	ep.Reset(1)
 	for _, text := range actions {
 		a := bind(t, tk, text)
@@ -71,7 +71,7 @@ func TestHealthyWorldIsMitigated(t *testing.T) {
 // relapseModule is a store whose heap grows 20 MB a tick from 100 MB at
 // step 0 (no warm-up); its memory band ends at bandHigh and it stalls only
 // past 250 MB. Its only fault is the growth, fixed by a restart.
-func relapseModule(t *testing.T, bandHigh string, hold int) *runtime.Task {
+func relapseModule(t *testing.T, bandHigh string, hold int) *engine.Task {
 	t.Helper()
 	ar, err := txtar.ParseFile(filepath.Join(certifyCasesDir, "resolve_at_once.txtar"))
 	if err != nil {
@@ -97,7 +97,7 @@ func relapseModule(t *testing.T, bandHigh string, hold int) *runtime.Task {
 // same world is.
 func TestRelapseIsNotMitigated(t *testing.T) {
 	tk := relapseModule(t, "210", 3) // heap 100 + 20k: 220 at the window's last tick
-	ep := runtime.NewEpisode(tk)
+	ep := engine.NewEpisode(tk)
 	ep.Reset(1)
 	probe := ep.Fork()
 	for k := 0; k <= 5; k++ {
@@ -118,7 +118,7 @@ func TestRelapseIsNotMitigated(t *testing.T) {
 	}
 
 	short := relapseModule(t, "210", 2) // window ends at tick +4 (180 MB)
-	if ep := runtime.NewEpisode(short); func() bool { ep.Reset(1); return !ep.Mitigated() }() {
+	if ep := engine.NewEpisode(short); func() bool { ep.Reset(1); return !ep.Mitigated() }() {
 		t.Error("with a two-tick window the same world is healthy throughout, yet not judged mitigated")
 	}
 }
@@ -127,7 +127,7 @@ func TestRelapseIsNotMitigated(t *testing.T) {
 // an unhealthy world.
 func TestResolvedWhenAdds(t *testing.T) {
 	tk := relapseModule(t, "250", 3)
-	if ep := runtime.NewEpisode(tk); func() bool { ep.Reset(1); return !ep.Mitigated() }() {
+	if ep := engine.NewEpisode(tk); func() bool { ep.Reset(1); return !ep.Mitigated() }() {
 		t.Fatal("the healthy window is not mitigated; the case needs it to be")
 	}
 	ar, err := txtar.ParseFile(filepath.Join(certifyCasesDir, "resolve_at_once.txtar"))
@@ -151,7 +151,7 @@ func TestResolvedWhenAdds(t *testing.T) {
 		if cd.HasErrors() || len(tasks) != 1 {
 			t.Fatalf("%s: %v", c.when, cd)
 		}
-		ep := runtime.NewEpisode(tasks[0])
+		ep := engine.NewEpisode(tasks[0])
 		ep.Reset(1)
 		if got := ep.Mitigated(); got != c.want {
 			t.Errorf("resolved_when = %s: mitigated %v, want %v", c.when, got, c.want)
@@ -164,7 +164,7 @@ func TestResolvedWhenAdds(t *testing.T) {
 	if cd.HasErrors() || len(tasks) != 1 {
 		t.Fatalf("warm-up 6: %v", cd)
 	}
-	ep := runtime.NewEpisode(tasks[0])
+	ep := engine.NewEpisode(tasks[0])
 	ep.Reset(1)
 	if ep.Mitigated() {
 		t.Error(`resolved_when = "true" excused a world whose heap is past its band`)
@@ -180,7 +180,7 @@ func TestAlertCondition(t *testing.T) {
 			t.Errorf("%s: no alert condition", tk.ID)
 			continue
 		}
-		ep := runtime.NewEpisode(tk)
+		ep := engine.NewEpisode(tk)
 		ep.Reset(1)
 		ep.Advance()
 		svc := tk.Slots[tk.AlertSlots[0]].Service

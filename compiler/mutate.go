@@ -6,12 +6,12 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"math/rand/v2"
-	goruntime "runtime"
+	"runtime"
 	"slices"
 	"sync"
 
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 )
 
 // Mutation turns a mutation block into certified tasks: every variant of
@@ -47,7 +47,7 @@ type Variant struct {
 	Incident *lang.Incident
 	// Task is the certified task; nil when the variant was rejected or is
 	// a duplicate.
-	Task *runtime.Task
+	Task *engine.Task
 	// Reasons say why a rejected variant did not compile or certify.
 	Reasons []string
 	// DuplicateOf names the earlier variant with the same behaviour.
@@ -88,7 +88,7 @@ func Mutate(m *lang.Module, mu *lang.Mutation, opt MutateOptions, emit func(*Var
 
 	workers := opt.Workers
 	if workers <= 0 {
-		workers = goruntime.GOMAXPROCS(0)
+		workers = runtime.GOMAXPROCS(0)
 	}
 	// Variants compile in parallel, each into its own slot; emitting in
 	// order keeps the output independent of scheduling. A window bounds
@@ -174,11 +174,11 @@ func KeyedVariantName(key []byte, mu *lang.Mutation, v *lang.Variant) string {
 
 // behaviourHash identifies what a task does, whatever it is called: the
 // body hash the compiler sealed it with (the id is outside the body).
-func behaviourHash(t *runtime.Task) string {
+func behaviourHash(t *engine.Task) string {
 	if t.Behaviour != "" {
 		return t.Behaviour
 	}
-	body := runtime.BodyHash(t)
+	body := engine.BodyHash(t)
 	return hex.EncodeToString(body[:])
 }
 
@@ -213,14 +213,14 @@ func sampleIndexes(n, k int, seed uint64) []int {
 // the first service to show a symptom is the faulty one and the certified
 // optimum needs one read; hard when that service is only a victim;
 // medium otherwise. A mutation variant's compiled task carries it already.
-func EstimateDifficulty(t *runtime.Task) string {
-	ep := runtime.NewEpisode(t)
+func EstimateDifficulty(t *engine.Task) string {
+	ep := engine.NewEpisode(t)
 	ep.Reset(0)
 	ep.Advance()
 	return difficultyOf(t, alertingService(&world{t: t, ep: ep}))
 }
 
-func difficultyOf(t *runtime.Task, alerting int) string {
+func difficultyOf(t *engine.Task, alerting int) string {
 	faulty := false
 	for _, f := range t.Faults {
 		faulty = faulty || int(f.Service) == alerting

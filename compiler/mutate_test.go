@@ -3,12 +3,12 @@ package compiler_test
 import (
 	"bytes"
 	"fmt"
-	goruntime "runtime"
+	"runtime"
 	"testing"
 
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 )
 
 // mutationModule is the shipped suite plus a mutation of db_pool over
@@ -51,14 +51,14 @@ func TestMutationIsDeterministic(t *testing.T) {
 	opt := compiler.MutateOptions{Sample: 24, Seed: 11}
 	want := mutationOutput(m, mu, opt)
 	for _, procs := range []int{1, 4} {
-		old := goruntime.GOMAXPROCS(procs)
+		old := runtime.GOMAXPROCS(procs)
 		for _, workers := range []int{1, 3} {
 			opt.Workers = workers
 			if got := mutationOutput(m, mu, opt); got != want {
 				t.Errorf("GOMAXPROCS %d, %d workers: output differs", procs, workers)
 			}
 		}
-		goruntime.GOMAXPROCS(old)
+		runtime.GOMAXPROCS(old)
 	}
 	if other := mutationOutput(m, mu, compiler.MutateOptions{Sample: 24, Seed: 12}); other == want {
 		t.Error("another seed drew the same sample")
@@ -119,8 +119,8 @@ func BenchmarkMutate(b *testing.B) {
 func TestMutationHashesAreTheTasks(t *testing.T) {
 	m, mu := mutationModule(t)
 	compiler.Mutate(m, mu, compiler.MutateOptions{Sample: 8, Seed: 2}, func(v *compiler.Variant) {
-		if v.Task != nil && v.Task.Hash != runtime.ComputeHash(v.Task) {
-			t.Errorf("%s: hash %s, but the task hashes to %s", v.Task.ID, v.Task.Hash, runtime.ComputeHash(v.Task))
+		if v.Task != nil && v.Task.Hash != engine.ComputeHash(v.Task) {
+			t.Errorf("%s: hash %s, but the task hashes to %s", v.Task.ID, v.Task.Hash, engine.ComputeHash(v.Task))
 		}
 	})
 }

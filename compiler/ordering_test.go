@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/srezc/srezc/runtime"
+	"github.com/srezc/srezc/engine"
 )
 
 // orderedPolicies are the behaviours partial credit must rank, best first
@@ -18,7 +18,7 @@ var orderedPolicies = []string{"expert", "fix_vague_diagnosis", "diagnosis_no_fi
 
 // policyActions builds a policy's text actions for a task from its
 // certified plan: its reads, its writes and its resolution.
-func policyActions(tk *runtime.Task, policy string, rng *rand.Rand) []string {
+func policyActions(tk *engine.Task, policy string, rng *rand.Rand) []string {
 	var reads, writes []string
 	resolution := ""
 	for _, a := range tk.Plan {
@@ -81,10 +81,10 @@ func TestPartialCreditOrdersBehaviour(t *testing.T) {
 	reward := map[string]float64{}
 	marks := map[string]float64{}
 	for _, policy := range orderedPolicies {
-		var recs []runtime.Record
+		var recs []engine.Record
 		for ti, tk := range tasks {
 			rng := rand.New(rand.NewPCG(uint64(ti), 7))
-			ep := runtime.NewEpisode(tk)
+			ep := engine.NewEpisode(tk)
 			ep.Reset(1)
 			for _, a := range policyActions(tk, policy, rng) {
 				if ep.Done() {
@@ -96,7 +96,7 @@ func TestPartialCreditOrdersBehaviour(t *testing.T) {
 			recs = append(recs, ep.Record())
 			reward[policy] += ep.Record().FinalReward / float64(len(tasks))
 		}
-		marks[policy] = runtime.Aggregate(recs).Get("marks")
+		marks[policy] = engine.Aggregate(recs).Get("marks")
 		t.Logf("%-22s reward %.3f  marks %.1f", policy, reward[policy], marks[policy])
 	}
 	for i := 1; i < len(orderedPolicies); i++ {

@@ -5,8 +5,8 @@ import (
 	"math"
 	"strings"
 
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 )
 
 // Certification under sre_zero runs the rules that carry over to a literal
@@ -18,7 +18,7 @@ import (
 // import, and what they fail is the audit.
 
 // refPanel is the exploit panel in the reference's grammar.
-func refPanel(t *runtime.Task) []exploit {
+func refPanel(t *engine.Task) []exploit {
 	var writes []string
 	root, fix := "", ""
 	for _, text := range t.Expert {
@@ -56,7 +56,7 @@ type refDiagnosis struct{ name, root, fix string }
 // generic guess, and one stuffed with every service, every mechanism of
 // srezc's closed vocabulary, and every word a fix text can be matched on
 // (the fixture world's config keys, fix verbs, true and false).
-func refBlindDiagnoses(t *runtime.Task) []refDiagnosis {
+func refBlindDiagnoses(t *engine.Task) []refDiagnosis {
 	var root, fix []string
 	for _, s := range t.Ref.Services {
 		root = append(root, strings.ReplaceAll(s.Name, "_", " "))
@@ -88,12 +88,12 @@ func refResolve(root, fix string) string {
 }
 
 // certifyRef returns the task's certification findings.
-func certifyRef(t *runtime.Task) []string { return certifyRefTask(t).Failures }
+func certifyRef(t *engine.Task) []string { return certifyRefTask(t).Failures }
 
 // certifyRefTask plays the expert and the panel and runs the lint.
-func certifyRefTask(t *runtime.Task) *Certificate {
+func certifyRefTask(t *engine.Task) *Certificate {
 	c := &Certificate{ClosestReward: math.Inf(-1)}
-	ep := runtime.NewEpisode(t)
+	ep := engine.NewEpisode(t)
 	if len(t.Expert) == 0 {
 		c.Failures = append(c.Failures, "The incident has no expert plan.")
 	} else if r := play(ep, t.Expert); !r.Success {
@@ -116,7 +116,7 @@ func certifyRefTask(t *runtime.Task) *Certificate {
 
 // refLeaks finds the root cause's own wording, or the task id, in what an
 // agent can read of the fixture world.
-func refLeaks(t *runtime.Task) []string {
+func refLeaks(t *engine.Task) []string {
 	root := lang.NormalizePhrase(t.Ref.RootCause)
 	id := lang.NormalizePhrase(t.ID)
 	var out []string
@@ -135,7 +135,7 @@ func refLeaks(t *runtime.Task) []string {
 		for i, l := range s.Logs {
 			check(fmt.Sprintf("log line %d of %s", i+1, s.Name), l)
 		}
-		for _, f := range append(append([]runtime.RefField(nil), s.Metrics...), s.Config...) {
+		for _, f := range append(append([]engine.RefField(nil), s.Metrics...), s.Config...) {
 			check(fmt.Sprintf("%s of %s", f.Name, s.Name), f.Name+" "+f.Value.String())
 		}
 	}

@@ -3,21 +3,21 @@ package compiler
 import (
 	"strings"
 
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 	"github.com/srezc/srezc/value"
 )
 
 // An incident under the sre_zero profile compiles to the reference's
-// literal world and grading spec (runtime/reftask.go), not to slots and
+// literal world and grading spec (engine/reftask.go), not to slots and
 // code: its world is static fixtures and its grading the reference's own.
 
 // compileRef compiles an sre_zero incident. Certification findings are
 // warnings here, recorded on the task: the reference's own tasks must
 // import whatever they fail.
-func compileRef(m *lang.Module, in *lang.Incident, opt Options) (*runtime.Task, lang.Diagnostics) {
-	t := &runtime.Task{
-		Format:     runtime.FormatVersion,
+func compileRef(m *lang.Module, in *lang.Incident, opt Options) (*engine.Task, lang.Diagnostics) {
+	t := &engine.Task{
+		Format:     engine.FormatVersion,
 		ID:         in.Name,
 		Title:      in.Title,
 		Alert:      in.Alert,
@@ -26,12 +26,12 @@ func compileRef(m *lang.Module, in *lang.Incident, opt Options) (*runtime.Task, 
 		Tags:       in.Tags,
 		Budget:     in.Budget,
 		Hold:       in.Hold,
-		Profile:    runtime.ProfileSreZero,
+		Profile:    engine.ProfileSreZero,
 		Ref:        refTask(m.System(in.System), in.Ref),
 		Expert:     in.Expert,
 		History:    2,
 		InitTick:   1,
-		Strings:    []string{runtime.StatusHealthy},
+		Strings:    []string{engine.StatusHealthy},
 	}
 	t.Optimal = refOptimum(t.Ref)
 	if opt.DumpAfter != "" {
@@ -51,7 +51,7 @@ func compileRef(m *lang.Module, in *lang.Incident, opt Options) (*runtime.Task, 
 			diags = append(diags, &lang.Diagnostic{Severity: lang.Warning, Summary: NotCertified, Detail: f, Subject: &r})
 		}
 	}
-	t.Hash = runtime.ComputeHash(t)
+	t.Hash = engine.ComputeHash(t)
 	return t, diags
 }
 
@@ -59,8 +59,8 @@ func compileRef(m *lang.Module, in *lang.Incident, opt Options) (*runtime.Task, 
 // baseline, as the reference builds a task (spec §2): status, logs and
 // dependencies replace; metrics and config merge, an existing key keeping
 // its place and a new one appended in patch order.
-func refTask(sys *lang.System, spec *lang.RefSpec) *runtime.RefTask {
-	r := &runtime.RefTask{
+func refTask(sys *lang.System, spec *lang.RefSpec) *engine.RefTask {
+	r := &engine.RefTask{
 		RootCause:                 spec.RootCause,
 		RootCauseKeywords:         spec.RootCauseKeywords,
 		DistractorServices:        spec.DistractorServices,
@@ -68,7 +68,7 @@ func refTask(sys *lang.System, spec *lang.RefSpec) *runtime.RefTask {
 		TerminalOnWrongResolution: spec.TerminalOnWrongResolution == nil || *spec.TerminalOnWrongResolution,
 	}
 	for _, f := range sys.Fixtures {
-		s := runtime.RefService{Name: f.Name, Logs: append([]string(nil), f.Logs...), Dependencies: append([]string(nil), f.Dependencies...),
+		s := engine.RefService{Name: f.Name, Logs: append([]string(nil), f.Logs...), Dependencies: append([]string(nil), f.Dependencies...),
 			Metrics: refFields(nil, f.Metrics), Config: refFields(nil, f.Config)}
 		if f.Status != nil {
 			s.Status = *f.Status
@@ -96,24 +96,24 @@ func refTask(sys *lang.System, spec *lang.RefSpec) *runtime.RefTask {
 		r.Services = append(r.Services, s)
 	}
 	for _, e := range spec.Evidence {
-		r.Evidence = append(r.Evidence, runtime.RefEvidence{Key: e.Name, Description: e.Description})
+		r.Evidence = append(r.Evidence, engine.RefEvidence{Key: e.Name, Description: e.Description})
 	}
 	if f := spec.Fix; f != nil {
-		r.Fix = runtime.RefFix{ActionType: f.Action, Service: f.Service, Key: f.Key, HasKey: f.HasKey, Exact: f.Exact, FixKeywords: f.FixKeywords}
+		r.Fix = engine.RefFix{ActionType: f.Action, Service: f.Service, Key: f.Key, HasKey: f.HasKey, Exact: f.Exact, FixKeywords: f.FixKeywords}
 		if f.MinNumeric.K != value.Null {
 			r.Fix.MinNumeric, r.Fix.HasMin = f.MinNumeric.AsFloat(), true
 		}
 	}
 	for _, p := range spec.Metadata {
-		r.Metadata = append(r.Metadata, runtime.RefPair{Key: p.Name, Value: p.Value.S})
+		r.Metadata = append(r.Metadata, engine.RefPair{Key: p.Name, Value: p.Value.S})
 	}
 	return r
 }
 
 // refFields merges patch entries into base: a key already there keeps its
 // place and takes the new value, a new key is appended.
-func refFields(base []runtime.RefField, patch []lang.Field) []runtime.RefField {
-	out := append([]runtime.RefField(nil), base...)
+func refFields(base []engine.RefField, patch []lang.Field) []engine.RefField {
+	out := append([]engine.RefField(nil), base...)
 next:
 	for _, p := range patch {
 		for i := range out {
@@ -122,7 +122,7 @@ next:
 				continue next
 			}
 		}
-		out = append(out, runtime.RefField{Name: p.Name, Value: p.Value})
+		out = append(out, engine.RefField{Name: p.Name, Value: p.Value})
 	}
 	return out
 }
@@ -131,7 +131,7 @@ next:
 // read per (action, service) of the evidence keys (an inspect_config
 // without a key earns every config key of its service at once), the fix,
 // and the resolution.
-func refOptimum(r *runtime.RefTask) int {
+func refOptimum(r *engine.RefTask) int {
 	var reads []string
 	for _, e := range r.Evidence {
 		parts := strings.SplitN(e.Key, ":", 3)

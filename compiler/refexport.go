@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 	"github.com/srezc/srezc/value"
 )
 
@@ -22,7 +22,7 @@ var refServices = []string{"web_server", "database", "cache", "message_queue", "
 
 // ExportNativeSreZero writes a compiled native incident as a reference task
 // file. t must be in's compiled, certified task.
-func ExportNativeSreZero(m *lang.Module, in *lang.Incident, t *runtime.Task) ([]byte, *lang.Diagnostic) {
+func ExportNativeSreZero(m *lang.Module, in *lang.Incident, t *engine.Task) ([]byte, *lang.Diagnostic) {
 	fail := func(r lang.Range, format string, args ...any) *lang.Diagnostic {
 		return &lang.Diagnostic{Severity: lang.Error, Summary: "Cannot export", Detail: fmt.Sprintf(format, args...), Subject: &r}
 	}
@@ -57,7 +57,7 @@ func ExportNativeSreZero(m *lang.Module, in *lang.Incident, t *runtime.Task) ([]
 	rem := f.Remedies[0]
 	fix := &lang.RefFix{Service: svc}
 	var fixAction, fixText string
-	if rem.Effect == runtime.EffectRestart {
+	if rem.Effect == engine.EffectRestart {
 		fix.Action = "restart_service"
 		fix.FixKeywords = []string{"restart", words}
 		fixAction, fixText = "restart_service("+svc+")", "restart "+words
@@ -77,11 +77,11 @@ func ExportNativeSreZero(m *lang.Module, in *lang.Incident, t *runtime.Task) ([]
 		tool := t.Tools[r.Tool]
 		var key string
 		switch tool.Effect {
-		case runtime.EffectLogs, runtime.EffectMetrics, runtime.EffectStatus:
+		case engine.EffectLogs, engine.EffectMetrics, engine.EffectStatus:
 			key = tool.Name + ":" + t.Services[r.Service].Name
-		case runtime.EffectConfig:
+		case engine.EffectConfig:
 			key = tool.Name + ":" + t.Services[r.Service].Name
-			if r.Key != runtime.NoSlot {
+			if r.Key != engine.NoSlot {
 				key += ":" + strings.ToUpper(t.Slots[r.Key].Name)
 			}
 		default:
@@ -92,7 +92,7 @@ func ExportNativeSreZero(m *lang.Module, in *lang.Incident, t *runtime.Task) ([]
 		spec.Evidence = append(spec.Evidence, &lang.RefEvidence{Decl: lang.Decl{Name: key}})
 	}
 
-	ep := runtime.NewEpisode(t)
+	ep := engine.NewEpisode(t)
 	ep.Reset(0)
 	for _, s := range ep.Snapshot() {
 		st := s.Status

@@ -17,8 +17,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 	"github.com/srezc/srezc/value"
 )
 
@@ -40,32 +40,32 @@ const (
 
 // refBaseline is the reference's fixture world before a task's patches
 // (spec §3).
-func refBaseline() []runtime.RefService {
+func refBaseline() []engine.RefService {
 	i, f, s, b := value.OfInt, value.OfFloat, value.OfString, value.OfBool
-	field := func(name string, v value.Value) runtime.RefField { return runtime.RefField{Name: name, Value: v} }
-	return []runtime.RefService{
+	field := func(name string, v value.Value) engine.RefField { return engine.RefField{Name: name, Value: v} }
+	return []engine.RefService{
 		{Name: "web_server", Status: "healthy",
 			Logs:         []string{"INFO request_id=1001 path=/ status=200 latency_ms=42", "INFO request_id=1002 path=/checkout status=200 latency_ms=88"},
-			Metrics:      []runtime.RefField{field("request_rate", i(240)), field("error_rate", f(0.01)), field("p95_latency_ms", i(120)), field("upstream_timeout_rate", f(0))},
-			Config:       []runtime.RefField{field("TIMEOUT_MS", i(3000)), field("MAX_WORKERS", i(16))},
+			Metrics:      []engine.RefField{field("request_rate", i(240)), field("error_rate", f(0.01)), field("p95_latency_ms", i(120)), field("upstream_timeout_rate", f(0))},
+			Config:       []engine.RefField{field("TIMEOUT_MS", i(3000)), field("MAX_WORKERS", i(16))},
 			Dependencies: []string{"database", "cache", "message_queue"}},
 		{Name: "database", Status: "healthy",
 			Logs:    []string{"INFO connection pool initialized size=50", "INFO query completed table=orders latency_ms=18"},
-			Metrics: []runtime.RefField{field("active_connections", i(14)), field("max_connections", i(50)), field("connection_wait_ms", i(3)), field("query_p95_latency_ms", i(35))},
-			Config:  []runtime.RefField{field("DB_POOL_SIZE", i(50)), field("QUERY_TIMEOUT_MS", i(2000))}},
+			Metrics: []engine.RefField{field("active_connections", i(14)), field("max_connections", i(50)), field("connection_wait_ms", i(3)), field("query_p95_latency_ms", i(35))},
+			Config:  []engine.RefField{field("DB_POOL_SIZE", i(50)), field("QUERY_TIMEOUT_MS", i(2000))}},
 		{Name: "cache", Status: "healthy",
 			Logs:    []string{"INFO cache warmed namespace=products keys=4200", "INFO eviction cycle completed evicted=12"},
-			Metrics: []runtime.RefField{field("hit_rate", f(0.92)), field("p95_latency_ms", i(5)), field("memory_used_pct", i(45))},
-			Config:  []runtime.RefField{field("TTL_SECONDS", i(300)), field("MAX_MEMORY_MB", i(512))}},
+			Metrics: []engine.RefField{field("hit_rate", f(0.92)), field("p95_latency_ms", i(5)), field("memory_used_pct", i(45))},
+			Config:  []engine.RefField{field("TTL_SECONDS", i(300)), field("MAX_MEMORY_MB", i(512))}},
 		{Name: "message_queue", Status: "healthy",
 			Logs:         []string{"INFO queue=checkout_jobs consumers=8 backlog=24", "INFO publish latency_ms=12 ack_rate=0.99"},
-			Metrics:      []runtime.RefField{field("queue_depth", i(24)), field("oldest_message_age_ms", i(1200)), field("publish_error_rate", f(0)), field("consumer_lag_ms", i(250)), field("dead_letter_rate", f(0))},
-			Config:       []runtime.RefField{field("CONSUMER_CONCURRENCY", i(8)), field("MAX_IN_FLIGHT", i(500)), field("RETRY_LIMIT", i(3)), field("VISIBILITY_TIMEOUT_MS", i(30000))},
+			Metrics:      []engine.RefField{field("queue_depth", i(24)), field("oldest_message_age_ms", i(1200)), field("publish_error_rate", f(0)), field("consumer_lag_ms", i(250)), field("dead_letter_rate", f(0))},
+			Config:       []engine.RefField{field("CONSUMER_CONCURRENCY", i(8)), field("MAX_IN_FLIGHT", i(500)), field("RETRY_LIMIT", i(3)), field("VISIBILITY_TIMEOUT_MS", i(30000))},
 			Dependencies: []string{"database"}},
 		{Name: "load_balancer", Status: "healthy",
 			Logs:         []string{"INFO backend=web_server healthy=true weight=50", "INFO listener=https status=active tls_days_remaining=45"},
-			Metrics:      []runtime.RefField{field("request_rate", i(260)), field("backend_5xx_rate", f(0.01)), field("healthy_backends", i(2)), field("connection_utilization_pct", i(42)), field("p95_latency_ms", i(55))},
-			Config:       []runtime.RefField{field("HEALTH_CHECK_PATH", s("/healthz")), field("MAX_CONNECTIONS", i(2000)), field("STICKY_SESSIONS", b(false)), field("WEB_WEIGHT_PRIMARY", i(50))},
+			Metrics:      []engine.RefField{field("request_rate", i(260)), field("backend_5xx_rate", f(0.01)), field("healthy_backends", i(2)), field("connection_utilization_pct", i(42)), field("p95_latency_ms", i(55))},
+			Config:       []engine.RefField{field("HEALTH_CHECK_PATH", s("/healthz")), field("MAX_CONNECTIONS", i(2000)), field("STICKY_SESSIONS", b(false)), field("WEB_WEIGHT_PRIMARY", i(50))},
 			Dependencies: []string{"web_server"}},
 	}
 }
@@ -124,7 +124,7 @@ func refValue(raw json.RawMessage) (value.Value, error) {
 
 // refMerge is dict.update: existing keys keep their place, new ones are
 // appended in the patch's order.
-func refMerge(dst []runtime.RefField, patch json.RawMessage) ([]runtime.RefField, error) {
+func refMerge(dst []engine.RefField, patch json.RawMessage) ([]engine.RefField, error) {
 	members, err := refObject(patch)
 	if err != nil {
 		return nil, err
@@ -141,7 +141,7 @@ func refMerge(dst []runtime.RefField, patch json.RawMessage) ([]runtime.RefField
 			}
 		}
 		if !found {
-			dst = append(dst, runtime.RefField{Name: m.key, Value: v})
+			dst = append(dst, engine.RefField{Name: m.key, Value: v})
 		}
 	}
 	return dst, nil
@@ -173,7 +173,7 @@ type refTaskFile struct {
 	Metadata                  json.RawMessage `json:"metadata"`
 }
 
-func refBuildTask(data []byte) (*runtime.Task, error) {
+func refBuildTask(data []byte) (*engine.Task, error) {
 	var f refTaskFile
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -222,7 +222,7 @@ func refBuildTask(data []byte) (*runtime.Task, error) {
 			svc.Dependencies = patch.Dependencies
 		}
 	}
-	ref := &runtime.RefTask{
+	ref := &engine.RefTask{
 		Services:                  services,
 		RootCause:                 f.RootCause,
 		RootCauseKeywords:         f.RootCauseKeywords,
@@ -235,10 +235,10 @@ func refBuildTask(data []byte) (*runtime.Task, error) {
 		if !ok {
 			d = k
 		}
-		ref.Evidence = append(ref.Evidence, runtime.RefEvidence{Key: k, Description: d})
+		ref.Evidence = append(ref.Evidence, engine.RefEvidence{Key: k, Description: d})
 	}
 	cf := &f.CorrectFix
-	ref.Fix = runtime.RefFix{ActionType: cf.ActionType, Service: cf.Service, FixKeywords: cf.Keywords}
+	ref.Fix = engine.RefFix{ActionType: cf.ActionType, Service: cf.Service, FixKeywords: cf.Keywords}
 	if cf.Key != nil {
 		ref.Fix.Key, ref.Fix.HasKey = *cf.Key, true
 	}
@@ -259,21 +259,21 @@ func refBuildTask(data []byte) (*runtime.Task, error) {
 		if err := json.Unmarshal(m.raw, &v); err != nil {
 			return nil, err
 		}
-		ref.Metadata = append(ref.Metadata, runtime.RefPair{Key: m.key, Value: v})
+		ref.Metadata = append(ref.Metadata, engine.RefPair{Key: m.key, Value: v})
 	}
 	budget := 8
 	if f.MaxSteps != nil {
 		budget = *f.MaxSteps
 	}
-	t := &runtime.Task{
-		Format: runtime.FormatVersion, ID: f.TaskID, Alert: f.Alert, Difficulty: f.Difficulty,
+	t := &engine.Task{
+		Format: engine.FormatVersion, ID: f.TaskID, Alert: f.Alert, Difficulty: f.Difficulty,
 		Budget: budget, History: 2, InitTick: 1, Expert: f.ExpectedActionPattern,
-		Profile: runtime.ProfileSreZero, Ref: ref,
+		Profile: engine.ProfileSreZero, Ref: ref,
 	}
 	if err := t.Validate(); err != nil {
 		return nil, err
 	}
-	t.Hash = runtime.ComputeHash(t)
+	t.Hash = engine.ComputeHash(t)
 	t.Prepare()
 	return t, nil
 }
@@ -303,7 +303,7 @@ func refTaskFiles(t *testing.T) []refFile {
 	return out
 }
 
-func refLoadTasks(t *testing.T) map[string]*runtime.Task {
+func refLoadTasks(t *testing.T) map[string]*engine.Task {
 	t.Helper()
 	splitsData, err := os.ReadFile(filepath.Join(refTasksDir, "task_splits.json"))
 	if err != nil {
@@ -330,7 +330,7 @@ func refLoadTasks(t *testing.T) map[string]*runtime.Task {
 		lang.WriteText(&b, m.Files, diags)
 		t.Fatalf("the imported reference tasks do not compile:\n%s", b.String())
 	}
-	tasks := map[string]*runtime.Task{}
+	tasks := map[string]*engine.Task{}
 	for _, tk := range compiled {
 		tasks[tk.ID] = tk
 	}
@@ -499,7 +499,7 @@ func refWant(s *refGoldenStep) ([]refMember, error) {
 
 // refGot is the same as refWant for our step, floats as Python's repr so
 // that equal text means equal bits.
-func refGot(r runtime.StepResult, ep *runtime.Episode) []refMember {
+func refGot(r engine.StepResult, ep *engine.Episode) []refMember {
 	var out []refMember
 	f := func(k string, x float64) { out = append(out, refMember{k, value.AppendPyFloat(nil, x)}) }
 	i := func(k string, x int) { out = append(out, refMember{k, strconv.AppendInt(nil, int64(x), 10)}) }
@@ -511,7 +511,7 @@ func refGot(r runtime.StepResult, ep *runtime.Episode) []refMember {
 		term = strconv.Quote(r.Terminal.String())
 	}
 	out = append(out, refMember{"terminal_reason", json.RawMessage(term)})
-	bl("invalid_action", r.Obs.Err != runtime.OK)
+	bl("invalid_action", r.Obs.Err != engine.OK)
 	c := ep.RefComponents()
 	for _, x := range []struct {
 		k string
@@ -552,14 +552,14 @@ func refGot(r runtime.StepResult, ep *runtime.Episode) []refMember {
 // json.dumps does, from our world: it checks the fixtures and the world's
 // changes (restart status and log line, config writes). Resolutions and
 // escalations are left out: their details only restate the metrics.
-func refDetails(r runtime.StepResult, ep *runtime.Episode, a *runtime.Action, correct bool) (string, bool) {
+func refDetails(r engine.StepResult, ep *engine.Episode, a *engine.Action, correct bool) (string, bool) {
 	ra := a.Ref
 	var b []byte
 	kv := func(k string) { b = append(refPyJSONString(append(b, ", "...), k), ": "...) }
-	if r.Obs.Err != runtime.OK {
+	if r.Obs.Err != engine.OK {
 		b = append(b, `{"action": `...)
 		b = refPyJSONString(b, ra.Canonical)
-		if r.Obs.Err == runtime.ErrUnknownService {
+		if r.Obs.Err == engine.ErrUnknownService {
 			kv("service")
 			b = refPyJSONString(b, ra.Service)
 		}
@@ -568,13 +568,13 @@ func refDetails(r runtime.StepResult, ep *runtime.Episode, a *runtime.Action, co
 	if ra.Type == "resolve_incident" || ra.Type == "escalate" {
 		return "", false
 	}
-	var svc *runtime.RefService
+	var svc *engine.RefService
 	for _, s := range ep.RefWorld() {
 		if s.Name == ra.Service {
 			svc = &s
 		}
 	}
-	fields := func(fs []runtime.RefField) {
+	fields := func(fs []engine.RefField) {
 		b = append(b, '{')
 		for i, f := range fs {
 			if i > 0 {
@@ -609,13 +609,13 @@ func refDetails(r runtime.StepResult, ep *runtime.Episode, a *runtime.Action, co
 			fields(svc.Config)
 			break
 		}
-		one := runtime.RefField{Name: ra.Key}
+		one := engine.RefField{Name: ra.Key}
 		for _, f := range svc.Config {
 			if f.Name == ra.Key {
 				one.Value = f.Value
 			}
 		}
-		fields([]runtime.RefField{one})
+		fields([]engine.RefField{one})
 	case "restart_service":
 		if correct {
 			kv("status")
@@ -653,7 +653,7 @@ func refFirstDiff(want, got []refMember) string {
 
 // refSecrets are texts no observation may show: the task id, the
 // difficulty's name, every finding, the root cause.
-func refSecrets(tk *runtime.Task) []string {
+func refSecrets(tk *engine.Task) []string {
 	s := []string{tk.ID, "difficulty", tk.Ref.RootCause, "correct_remediation", "persists"}
 	for _, ev := range tk.Ref.Evidence {
 		s = append(s, ev.Description)
@@ -685,7 +685,7 @@ func TestRefGoldenEpisodes(t *testing.T) {
 			continue
 		}
 		secrets := refSecrets(tk)
-		ep := runtime.NewEpisode(tk)
+		ep := engine.NewEpisode(tk)
 		ep.Reset(uint64(n))
 		intro := string(ep.AppendIntro(nil))
 		fail := ""
@@ -750,10 +750,10 @@ func TestRefGoldenEpisodes(t *testing.T) {
 
 // refPlay plays texts from a reset; the scripted expert's way of running
 // past its plan (repeating the last action) is the caller's.
-func refPlay(tk *runtime.Task, texts []string) (*runtime.Episode, []runtime.StepResult) {
-	ep := runtime.NewEpisode(tk)
+func refPlay(tk *engine.Task, texts []string) (*engine.Episode, []engine.StepResult) {
+	ep := engine.NewEpisode(tk)
 	ep.Reset(1)
-	var rs []runtime.StepResult
+	var rs []engine.StepResult
 	for _, text := range texts {
 		if ep.Done() {
 			break
@@ -764,7 +764,7 @@ func refPlay(tk *runtime.Task, texts []string) (*runtime.Episode, []runtime.Step
 	return ep, rs
 }
 
-func refTaskIDs(tasks map[string]*runtime.Task) []string {
+func refTaskIDs(tasks map[string]*engine.Task) []string {
 	ids := make([]string, 0, len(tasks))
 	for id := range tasks {
 		ids = append(ids, id)
@@ -785,7 +785,7 @@ func TestRefExpertSucceeds(t *testing.T) {
 		}
 		ep, rs := refPlay(tk, plan)
 		rec := ep.Record()
-		if !rec.Success || ep.Terminal() != runtime.TermResolved || len(rs) != len(tk.Expert) {
+		if !rec.Success || ep.Terminal() != engine.TermResolved || len(rs) != len(tk.Expert) {
 			t.Errorf("%s: expert: success %v, terminal %s after %d steps (plan %d)", id, rec.Success, ep.Terminal(), len(rs), len(tk.Expert))
 		}
 		// A perfect run: 0.90 + 0.10 × (budget − steps) / budget, when it
@@ -797,7 +797,7 @@ func TestRefExpertSucceeds(t *testing.T) {
 }
 
 // refWrongValue is a value of the fix key's kind that is not the fix.
-func refWrongValue(f *runtime.RefFix, cur value.Value) string {
+func refWrongValue(f *engine.RefFix, cur value.Value) string {
 	switch {
 	case f.Exact.K == value.Bool:
 		return strconv.FormatBool(!f.Exact.B)
@@ -851,7 +851,7 @@ func TestRefRemediationAndResolutionLookAlike(t *testing.T) {
 			right = good
 			wrong = "update_config(" + parts[0] + ", " + parts[1] + ", " + bad + ")"
 		}
-		look := func(text string) (string, runtime.Record) {
+		look := func(text string) (string, engine.Record) {
 			ep, rs := refPlay(tk, []string{text})
 			r := rs[len(rs)-1]
 			obs := string(ep.AppendText(nil, &r.Obs)) + string(ep.AppendJSON(nil, &r.Obs))
@@ -875,7 +875,7 @@ func TestRefRemediationAndResolutionLookAlike(t *testing.T) {
 		prefix := tk.Expert[:last]
 		accepted, ra := refPlay(tk, tk.Expert)
 		rejected, rj := refPlay(tk, append(append([]string(nil), prefix...), "resolve_incident(unknown, unknown)"))
-		if accepted.Terminal() != runtime.TermResolved || rejected.Terminal() != runtime.TermRejected {
+		if accepted.Terminal() != engine.TermResolved || rejected.Terminal() != engine.TermRejected {
 			t.Fatalf("%s: terminals %s and %s", id, accepted.Terminal(), rejected.Terminal())
 		}
 		ao := string(accepted.AppendText(nil, &ra[last].Obs)) + string(accepted.AppendJSON(nil, &ra[last].Obs))
@@ -899,7 +899,7 @@ func TestRefAfterTheEnd(t *testing.T) {
 	for _, text := range []string{"inspect_logs(cache)", "nonsense", "restart_service(cache)"} {
 		a := compiler.BindText(tk, text)
 		r := ep.Step(&a)
-		if r.Reward != 0 || !r.Obs.Done || r.Obs.Err != runtime.ErrEpisodeDone || r.Terminal != runtime.TermResolved {
+		if r.Reward != 0 || !r.Obs.Done || r.Obs.Err != engine.ErrEpisodeDone || r.Terminal != engine.TermResolved {
 			t.Errorf("%q after the end: %+v", text, r)
 		}
 		if ep.Record() != rec || ep.RefComponents() != comp {
@@ -919,9 +919,9 @@ func TestRefStateRoundTrip(t *testing.T) {
 	golden := refLoadGolden(t)
 	for n, g := range golden {
 		tk := tasks[g.TaskID]
-		straight := runtime.NewEpisode(tk)
+		straight := engine.NewEpisode(tk)
 		straight.Reset(1)
-		hopping := runtime.NewEpisode(tk)
+		hopping := engine.NewEpisode(tk)
 		hopping.Reset(1)
 		for i, text := range g.Actions {
 			a := compiler.BindText(tk, text)
@@ -935,7 +935,7 @@ func TestRefStateRoundTrip(t *testing.T) {
 				t.Fatalf("episode %d (%s) step %d: diverged:\n%+v %s\n%+v %s", n, g.TaskID, i+1, r1, o1, r2, o2)
 			}
 			if i%2 == 0 {
-				next := runtime.NewEpisode(tk)
+				next := engine.NewEpisode(tk)
 				if err := next.RestoreState(hopping.MarshalState(nil)); err != nil {
 					t.Fatalf("episode %d step %d: restore: %v", n, i+1, err)
 				}
@@ -951,11 +951,11 @@ func TestRefStateRoundTrip(t *testing.T) {
 func TestRefIRRoundTrip(t *testing.T) {
 	tasks := refLoadTasks(t)
 	for _, id := range refTaskIDs(tasks) {
-		data, err := runtime.EncodeTask(tasks[id])
+		data, err := engine.EncodeTask(tasks[id])
 		if err != nil {
 			t.Fatalf("%s: %v", id, err)
 		}
-		back, err := runtime.DecodeTask(data)
+		back, err := engine.DecodeTask(data)
 		if err != nil {
 			t.Fatalf("%s: %v", id, err)
 		}
@@ -975,11 +975,11 @@ func TestRefStepDoesNotAllocate(t *testing.T) {
 		"update_config(web_server, CACHE_HOST, cache.internal)",
 		"resolve_incident(web server cache host configuration is wrong, update web cache host)",
 	}
-	acts := make([]runtime.Action, len(texts))
+	acts := make([]engine.Action, len(texts))
 	for i, text := range texts {
 		acts[i] = compiler.BindText(tk, text)
 	}
-	ep := runtime.NewEpisode(tk)
+	ep := engine.NewEpisode(tk)
 	var buf []byte
 	allocs := testing.AllocsPerRun(50, func() {
 		ep.Reset(1)
@@ -1001,19 +1001,19 @@ func TestRefStepDoesNotAllocate(t *testing.T) {
 func TestRefStepNeverPanics(t *testing.T) {
 	tasks := refLoadTasks(t)
 	tk := tasks["cache_crash"]
-	odd := []*runtime.Action{
+	odd := []*engine.Action{
 		nil,
 		{},
 		{Tool: 3, Service: 2},
-		{Ref: &runtime.RefAction{}},
-		{Ref: &runtime.RefAction{Type: "inspect_config", Service: "cache", Key: "x", HasKey: true}},
-		{Ref: &runtime.RefAction{Type: "update_config", Service: "cache", Key: "K"}},
-		{Ref: &runtime.RefAction{Type: "resolve_incident"}},
-		{Ref: &runtime.RefAction{Type: "escalate"}},
-		{Ref: &runtime.RefAction{Type: "bogus"}},
-		{Ref: &runtime.RefAction{Type: "update_config", Service: "cache", Key: "K", Value: value.Value{K: 99}}},
+		{Ref: &engine.RefAction{}},
+		{Ref: &engine.RefAction{Type: "inspect_config", Service: "cache", Key: "x", HasKey: true}},
+		{Ref: &engine.RefAction{Type: "update_config", Service: "cache", Key: "K"}},
+		{Ref: &engine.RefAction{Type: "resolve_incident"}},
+		{Ref: &engine.RefAction{Type: "escalate"}},
+		{Ref: &engine.RefAction{Type: "bogus"}},
+		{Ref: &engine.RefAction{Type: "update_config", Service: "cache", Key: "K", Value: value.Value{K: 99}}},
 	}
-	ep := runtime.NewEpisode(tk)
+	ep := engine.NewEpisode(tk)
 	ep.Reset(1)
 	for i, a := range odd {
 		if ep.Done() {

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/srezc/srezc/compiler"
-	"github.com/srezc/srezc/runtime"
+	"github.com/srezc/srezc/engine"
 )
 
 // TestRefNonTerminalHidesVerdict: in an sre_zero task with
@@ -33,10 +33,10 @@ func TestRefNonTerminalHidesVerdict(t *testing.T) {
 		ref.TerminalOnWrongResolution = false
 		tk.Ref = &ref
 		blind := `resolve_incident("unknown", "unknown")`
-		right, wrong := runtime.NewEpisode(&tk), runtime.NewEpisode(&tk)
+		right, wrong := engine.NewEpisode(&tk), engine.NewEpisode(&tk)
 		right.Reset(uint64(n))
 		wrong.Reset(uint64(n))
-		var rr, wr runtime.StepResult
+		var rr, wr engine.StepResult
 		for i, act := range g.Actions {
 			a := compiler.BindText(&tk, act)
 			rr = right.Step(&a)

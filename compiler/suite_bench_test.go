@@ -5,12 +5,12 @@ import (
 	"testing"
 
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 )
 
 // suiteTasks compiles the shipped suite in its stable order.
-func suiteTasks(tb testing.TB) []*runtime.Task {
+func suiteTasks(tb testing.TB) []*engine.Task {
 	tb.Helper()
 	m, diags := lang.Analyze(lang.ScenarioFiles())
 	tasks, more := compiler.CompileModule(m)
@@ -21,14 +21,14 @@ func suiteTasks(tb testing.TB) []*runtime.Task {
 }
 
 type boundPlan struct {
-	ep   *runtime.Episode
-	acts []runtime.Action
+	ep   *engine.Episode
+	acts []engine.Action
 }
 
 func boundPlans(tb testing.TB) []boundPlan {
 	var out []boundPlan
 	for _, tk := range suiteTasks(tb) {
-		p := boundPlan{ep: runtime.NewEpisode(tk)}
+		p := boundPlan{ep: engine.NewEpisode(tk)}
 		for _, s := range tk.Expert {
 			p.acts = append(p.acts, bind(tb, tk, s))
 		}
@@ -78,12 +78,12 @@ func BenchmarkSuiteStep(b *testing.B) {
 // of every shipped incident.
 func BenchmarkSuiteRender(b *testing.B) {
 	type rendered struct {
-		ep  *runtime.Episode
-		obs runtime.Observation
+		ep  *engine.Episode
+		obs engine.Observation
 	}
 	var all []rendered
 	for _, tk := range suiteTasks(b) {
-		ep := runtime.NewEpisode(tk)
+		ep := engine.NewEpisode(tk)
 		ep.Reset(1)
 		for _, text := range readActions(tk) {
 			f := ep.Fork()
@@ -150,7 +150,7 @@ func BenchmarkSuiteAnalyze(b *testing.B) {
 // allocate nothing once warm.
 func TestJSONObservations(t *testing.T) {
 	for _, tk := range suiteTasks(t) {
-		ep := runtime.NewEpisode(tk)
+		ep := engine.NewEpisode(tk)
 		ep.Reset(3)
 		acts := append(readActions(tk), "inspect_config(database, pool_size)", "restart_service(cache)", "update_config(web_server, cache_host, \"x\")", "nosuch()", `escalate("help")`)
 		var buf, text []byte

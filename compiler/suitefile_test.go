@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 )
 
 // A compiled suite file reads back to the same tasks (hashes and suite
@@ -18,19 +18,19 @@ func TestSuiteFileRoundTrip(t *testing.T) {
 	if diags = append(diags, more...); diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	data, err := runtime.EncodeSuite(tasks)
+	data, err := engine.EncodeSuite(tasks)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !runtime.IsSuite(data) {
+	if !engine.IsSuite(data) {
 		t.Fatal("IsSuite says no to a suite file")
 	}
-	back, err := runtime.DecodeSuite(data)
+	back, err := engine.DecodeSuite(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if runtime.SuiteHash(back) != runtime.SuiteHash(tasks) || len(back) != len(tasks) {
-		t.Fatalf("suite hash %s, want %s", runtime.SuiteHash(back), runtime.SuiteHash(tasks))
+	if engine.SuiteHash(back) != engine.SuiteHash(tasks) || len(back) != len(tasks) {
+		t.Fatalf("suite hash %s, want %s", engine.SuiteHash(back), engine.SuiteHash(tasks))
 	}
 	for i := range tasks {
 		if back[i].ID != tasks[i].ID || back[i].Hash != tasks[i].Hash {
@@ -45,7 +45,7 @@ func TestSuiteFileRoundTrip(t *testing.T) {
 		"count":  bytes.Replace(data, []byte(" 45\n"), []byte(" 46\n"), 1),
 	}
 	for name, d := range bad {
-		if _, err := runtime.DecodeSuite(d); err == nil {
+		if _, err := engine.DecodeSuite(d); err == nil {
 			t.Errorf("%s: a broken suite file was accepted", name)
 		}
 	}

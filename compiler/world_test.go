@@ -7,13 +7,13 @@ import (
 	"testing"
 
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 	"github.com/srezc/srezc/value"
 )
 
 // world compiles the test world in testdata/world.
-func world(t testing.TB) map[string]*runtime.Task {
+func world(t testing.TB) map[string]*engine.Task {
 	t.Helper()
 	std, diags := lang.ReadPaths([]string{"../testdata/world/std.srez.hcl"})
 	files, more := lang.ReadPaths([]string{"../testdata/world/incidents"})
@@ -27,18 +27,18 @@ func world(t testing.TB) map[string]*runtime.Task {
 		lang.WriteText(&b, m.Files, diags)
 		t.Fatalf("test world does not compile:\n%s", b.String())
 	}
-	out := map[string]*runtime.Task{}
+	out := map[string]*engine.Task{}
 	for _, tk := range tasks {
 		out[tk.ID] = tk
 	}
 	return out
 }
 
-func bind(t testing.TB, tk *runtime.Task, text string) runtime.Action {
+func bind(t testing.TB, tk *engine.Task, text string) engine.Action {
 	t.Helper()
 	call, d := lang.ParseAction(text)
 	if d != nil {
-		return runtime.InvalidAction(runtime.ErrSyntax, d.Detail)
+		return engine.InvalidAction(engine.ErrSyntax, d.Detail)
 	}
 	args := make([]value.Value, len(call.Args))
 	for i, a := range call.Args {
@@ -48,9 +48,9 @@ func bind(t testing.TB, tk *runtime.Task, text string) runtime.Action {
 }
 
 // play runs text actions and returns the episode and its rendered text.
-func play(t testing.TB, tk *runtime.Task, seed uint64, actions ...string) (*runtime.Episode, string) {
+func play(t testing.TB, tk *engine.Task, seed uint64, actions ...string) (*engine.Episode, string) {
 	t.Helper()
-	ep := runtime.NewEpisode(tk)
+	ep := engine.NewEpisode(tk)
 	ep.Reset(seed)
 	var out []byte
 	for _, s := range actions {
@@ -166,7 +166,7 @@ func TestDeterminismAndSnapshots(t *testing.T) {
 		t.Fatal("same seed and actions gave different observations")
 	}
 	// Snapshot after two steps, restore into a fresh episode, finish: same bytes.
-	ep := runtime.NewEpisode(tk)
+	ep := engine.NewEpisode(tk)
 	ep.Reset(7)
 	var out []byte
 	for _, s := range actions[:2] {
@@ -176,11 +176,11 @@ func TestDeterminismAndSnapshots(t *testing.T) {
 	}
 	snap := ep.MarshalState(nil)
 	fork := ep.Fork()
-	ep2 := runtime.NewEpisode(tk)
+	ep2 := engine.NewEpisode(tk)
 	if err := ep2.RestoreState(snap); err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range []*runtime.Episode{ep2, fork} {
+	for _, e := range []*engine.Episode{ep2, fork} {
 		o := append([]byte(nil), out...)
 		for _, s := range actions[2:] {
 			x := bind(t, tk, s)
@@ -198,11 +198,11 @@ func TestDeterminismAndSnapshots(t *testing.T) {
 
 func TestStepDoesNotAllocate(t *testing.T) {
 	tk := world(t)["pool"]
-	acts := make([]runtime.Action, 0, len(tk.Expert)+2)
+	acts := make([]engine.Action, 0, len(tk.Expert)+2)
 	for _, s := range append([]string{"inspect_metrics(store)", "inspect_logs(store)"}, tk.Expert...) {
 		acts = append(acts, bind(t, tk, s))
 	}
-	ep := runtime.NewEpisode(tk)
+	ep := engine.NewEpisode(tk)
 	var buf []byte
 	allocs := testing.AllocsPerRun(200, func() {
 		ep.Reset(3)
@@ -218,20 +218,20 @@ func TestStepDoesNotAllocate(t *testing.T) {
 
 func TestIRRoundTrip(t *testing.T) {
 	for id, tk := range world(t) {
-		data, err := runtime.EncodeTask(tk)
+		data, err := engine.EncodeTask(tk)
 		if err != nil {
 			t.Fatal(err)
 		}
-		back, err := runtime.DecodeTask(data)
+		back, err := engine.DecodeTask(data)
 		if err != nil {
 			t.Fatalf("%s: %v", id, err)
 		}
-		again, _ := runtime.EncodeTask(back)
+		again, _ := engine.EncodeTask(back)
 		if !bytes.Equal(data, again) {
 			t.Errorf("%s: decode(encode(ir)) differs", id)
 		}
 		bad := bytes.Replace(data, []byte(`"budget":`), []byte(`"budget":1`), 1)
-		if _, err := runtime.DecodeTask(bad); err == nil {
+		if _, err := engine.DecodeTask(bad); err == nil {
 			t.Errorf("%s: an edited IR file was accepted", id)
 		}
 	}
@@ -242,11 +242,11 @@ func TestIRRoundTrip(t *testing.T) {
 
 func BenchmarkStep(b *testing.B) {
 	tk := world(b)["pool"]
-	var acts []runtime.Action
+	var acts []engine.Action
 	for _, s := range tk.Expert {
 		acts = append(acts, bind(b, tk, s))
 	}
-	ep := runtime.NewEpisode(tk)
+	ep := engine.NewEpisode(tk)
 	b.ReportAllocs()
 	b.ResetTimer()
 	steps := 0
@@ -263,7 +263,7 @@ func BenchmarkStep(b *testing.B) {
 
 func BenchmarkReset(b *testing.B) {
 	tk := world(b)["pool"]
-	ep := runtime.NewEpisode(tk)
+	ep := engine.NewEpisode(tk)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		ep.Reset(uint64(i))
@@ -273,7 +273,7 @@ func BenchmarkReset(b *testing.B) {
 func BenchmarkRenderText(b *testing.B) {
 	tk := world(b)["pool"]
 	a := bind(b, tk, "inspect_metrics(store)")
-	ep := runtime.NewEpisode(tk)
+	ep := engine.NewEpisode(tk)
 	ep.Reset(1)
 	r := ep.Step(&a)
 	var buf []byte

@@ -13,22 +13,22 @@ import (
 
 	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/compiler"
-	rt "github.com/srezc/srezc/runtime"
+	"github.com/srezc/srezc/engine"
 )
 
 // Step is one line of a trace.
 type Step struct {
-	Task        string     `json:"task"`
-	Episode     int        `json:"episode"`
-	Seed        uint64     `json:"seed"`
-	Step        int        `json:"step"`
-	Intro       string     `json:"intro,omitempty"`
-	Action      string     `json:"action"`
-	Observation string     `json:"observation"`
-	Reward      float64    `json:"reward"`
-	Done        bool       `json:"done"`
-	Terminal    string     `json:"terminal,omitempty"`
-	Record      *rt.Record `json:"record,omitempty"`
+	Task        string         `json:"task"`
+	Episode     int            `json:"episode"`
+	Seed        uint64         `json:"seed"`
+	Step        int            `json:"step"`
+	Intro       string         `json:"intro,omitempty"`
+	Action      string         `json:"action"`
+	Observation string         `json:"observation"`
+	Reward      float64        `json:"reward"`
+	Done        bool           `json:"done"`
+	Terminal    string         `json:"terminal,omitempty"`
+	Record      *engine.Record `json:"record,omitempty"`
 	// Reply is an LLM agent's whole answer for this step.
 	Reply string `json:"reply,omitempty"`
 }
@@ -38,9 +38,9 @@ type Episode struct {
 	Task    string
 	Episode int
 	Seed    uint64
-	Record  rt.Record
+	Record  engine.Record
 	// Components are the reward parts at the end (grader-side).
-	Components rt.Components
+	Components engine.Components
 	// Model, Prompt and Noise label an LLM agent's episode and a --noise
 	// both sweep's half; Outcome, InfraError, AgentError and Usage are as
 	// in RecordLine (Outcome "" means scored).
@@ -63,7 +63,7 @@ func (ep *Episode) AppendTrace(b []byte) []byte {
 
 // Play runs one episode of agent a on t from seed. With trace set, every
 // step is kept in the result's Steps.
-func Play(t *rt.Task, a agents.Agent, episode int, seed uint64, trace bool) Episode {
+func Play(t *engine.Task, a agents.Agent, episode int, seed uint64, trace bool) Episode {
 	ep, _ := PlayTurns(context.Background(), t, agents.Turns(a), episode, seed, trace)
 	return ep
 }
@@ -74,8 +74,8 @@ func Play(t *rt.Task, a agents.Agent, episode int, seed uint64, trace bool) Epis
 // scored, with terminal reason agent_error. An Abort failure, or ctx
 // ending, returns the error: the episode has no outcome and must not be
 // recorded.
-func PlayTurns(ctx context.Context, t *rt.Task, a agents.TurnAgent, episode int, seed uint64, trace bool) (Episode, error) {
-	ep := rt.NewEpisode(t)
+func PlayTurns(ctx context.Context, t *engine.Task, a agents.TurnAgent, episode int, seed uint64, trace bool) (Episode, error) {
+	ep := engine.NewEpisode(t)
 	ep.Reset(seed)
 	intro := string(ep.AppendIntro(nil))
 	a.Begin(intro)
@@ -147,7 +147,7 @@ func appendJSONLine(b []byte, v any) []byte {
 // AgentFactory builds the agent for one episode. It receives the task only
 // so that a harness can hand a scripted agent its plan; agents themselves
 // never see the task.
-type AgentFactory func(t *rt.Task, seed uint64) (agents.Agent, error)
+type AgentFactory func(t *engine.Task, seed uint64) (agents.Agent, error)
 
 // Options configure Run.
 type Options struct {
@@ -167,29 +167,29 @@ type Options struct {
 
 // Report is the summary `srezc run --json` prints.
 type Report struct {
-	Agent    string       `json:"agent"`
-	Episodes int          `json:"episodes"`
-	Suite    string       `json:"suite"` // the suite's semantic hash
-	Metrics  rt.Metrics   `json:"metrics"`
-	Tasks    []TaskReport `json:"tasks"`
+	Agent    string         `json:"agent"`
+	Episodes int            `json:"episodes"`
+	Suite    string         `json:"suite"` // the suite's semantic hash
+	Metrics  engine.Metrics `json:"metrics"`
+	Tasks    []TaskReport   `json:"tasks"`
 }
 
 // TaskReport aggregates one task's episodes.
 type TaskReport struct {
-	ID      string     `json:"id"`
-	Hash    string     `json:"hash"`
-	Metrics rt.Metrics `json:"metrics"`
+	ID      string         `json:"id"`
+	Hash    string         `json:"hash"`
+	Metrics engine.Metrics `json:"metrics"`
 }
 
 // Run plays opt.Episodes episodes of every task, in parallel. Results come
 // back in (task, episode) order whatever the scheduling, so the report and
 // the trace are byte-identical across runs and GOMAXPROCS.
-func Run(tasks []*rt.Task, opt Options) (*Report, []Episode, error) {
+func Run(tasks []*engine.Task, opt Options) (*Report, []Episode, error) {
 	if opt.Episodes < 1 {
 		return nil, nil, fmt.Errorf("episodes must be at least 1, not %d", opt.Episodes)
 	}
 	type job struct {
-		task    *rt.Task
+		task    *engine.Task
 		episode int
 		agent   agents.Agent
 	}
@@ -235,8 +235,8 @@ func Run(tasks []*rt.Task, opt Options) (*Report, []Episode, error) {
 	close(next)
 	wg.Wait()
 
-	rep := &Report{Agent: opt.Agent, Suite: rt.SuiteHash(tasks), Episodes: len(results)}
-	all := make([]rt.Record, len(results))
+	rep := &Report{Agent: opt.Agent, Suite: engine.SuiteHash(tasks), Episodes: len(results)}
+	all := make([]engine.Record, len(results))
 	for i := range results {
 		all[i] = results[i].Record
 	}

@@ -3,20 +3,20 @@ package eval_test
 import (
 	"bytes"
 	"encoding/json"
-	goruntime "runtime"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 )
 
 // suite compiles the embedded default suite.
-func suite(t testing.TB) []*runtime.Task {
+func suite(t testing.TB) []*engine.Task {
 	t.Helper()
 	m, diags := lang.Analyze(lang.ScenarioFiles())
 	tasks, more := compiler.CompileModule(m)
@@ -32,11 +32,11 @@ func suite(t testing.TB) []*runtime.Task {
 	return tasks
 }
 
-func scripted(t *runtime.Task, _ uint64) (agents.Agent, error) {
+func scripted(t *engine.Task, _ uint64) (agents.Agent, error) {
 	return agents.NewScripted(t.Expert), nil
 }
 
-func random(_ *runtime.Task, seed uint64) (agents.Agent, error) {
+func random(_ *engine.Task, seed uint64) (agents.Agent, error) {
 	return agents.NewRandom(seed), nil
 }
 
@@ -68,7 +68,7 @@ func TestRandomAgentRarelySucceeds(t *testing.T) {
 }
 
 // output runs a suite and returns the JSON report and the trace bytes.
-func output(t *testing.T, tasks []*runtime.Task, agent string, f eval.AgentFactory, workers int) ([]byte, []byte) {
+func output(t *testing.T, tasks []*engine.Task, agent string, f eval.AgentFactory, workers int) ([]byte, []byte) {
 	t.Helper()
 	rep, eps, err := eval.Run(tasks, eval.Options{Agent: agent, NewAgent: f, Episodes: 4, Seed: 3, Workers: workers, Trace: true})
 	if err != nil {
@@ -91,12 +91,12 @@ func TestOutputIsIdenticalAcrossRunsAndProcs(t *testing.T) {
 		name string
 		f    eval.AgentFactory
 	}{{"scripted", scripted}, {"random", random}} {
-		prev := goruntime.GOMAXPROCS(1)
+		prev := runtime.GOMAXPROCS(1)
 		js1, tr1 := output(t, tasks, agent.name, agent.f, 1)
-		goruntime.GOMAXPROCS(4)
+		runtime.GOMAXPROCS(4)
 		js4, tr4 := output(t, tasks, agent.name, agent.f, 4)
 		js4b, tr4b := output(t, tasks, agent.name, agent.f, 0)
-		goruntime.GOMAXPROCS(prev)
+		runtime.GOMAXPROCS(prev)
 		if !bytes.Equal(js1, js4) || !bytes.Equal(js4, js4b) {
 			t.Errorf("%s: JSON report differs across GOMAXPROCS/workers", agent.name)
 		}
@@ -135,7 +135,7 @@ func TestEpisodesRunInParallel(t *testing.T) {
 	wg.Add(2)
 	timeout := make(chan struct{})
 	var once sync.Once
-	f := func(tk *runtime.Task, s uint64) (agents.Agent, error) {
+	f := func(tk *engine.Task, s uint64) (agents.Agent, error) {
 		a, _ := scripted(tk, s)
 		return &barrierAgent{Agent: a, wg: &wg, timeout: timeout}, nil
 	}
@@ -162,16 +162,16 @@ func TestMalformedActionsAreInvalidNotErrors(t *testing.T) {
 	tk := suite(t)[0]
 	for _, text := range []string{"", "(", "inspect_logs(", "inspect_logs(nosuch)", "update_config(database, pool_size)", `resolve_incident("unterminated, x)`, "\x00\xff", "inspect_logs(database)\n"} {
 		a := compiler.BindText(tk, text)
-		ep := runtime.NewEpisode(tk)
+		ep := engine.NewEpisode(tk)
 		ep.Reset(1)
 		r := ep.Step(&a)
 		if text == "inspect_logs(database)\n" {
-			if r.Obs.Err != runtime.OK {
+			if r.Obs.Err != engine.OK {
 				t.Errorf("%q: trailing newline should be accepted, got %v", text, r.Obs.Err)
 			}
 			continue
 		}
-		if r.Obs.Err == runtime.OK {
+		if r.Obs.Err == engine.OK {
 			t.Errorf("%q: accepted as a valid action", text)
 		}
 	}

@@ -14,9 +14,9 @@ import (
 
 	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 )
 
 const tracesDir = "../testdata/traces"
@@ -25,23 +25,23 @@ const tracesDir = "../testdata/traces"
 // each must show: the expert succeeds; each near miss fails for its reason.
 var variants = []struct {
 	name  string
-	check func(r runtime.Record) bool
+	check func(r engine.Record) bool
 	want  string
 	// tag, when set, makes the variant required only of incidents with
 	// that tag (others may still have it).
 	tag string
 }{
-	{"expert", func(r runtime.Record) bool { return r.Success && r.Terminal == "resolved" }, "success", ""},
-	{"wrong_fix", func(r runtime.Record) bool { return !r.Success && r.RootCauseIdentified && !r.Mitigated }, "failure with the right diagnosis and no mitigation", ""},
-	{"wrong_diagnosis", func(r runtime.Record) bool { return !r.Success && !r.RootCauseIdentified && r.Mitigated }, "failure with mitigation and a wrong diagnosis", ""},
-	{"wrong_change", func(r runtime.Record) bool {
+	{"expert", func(r engine.Record) bool { return r.Success && r.Terminal == "resolved" }, "success", ""},
+	{"wrong_fix", func(r engine.Record) bool { return !r.Success && r.RootCauseIdentified && !r.Mitigated }, "failure with the right diagnosis and no mitigation", ""},
+	{"wrong_diagnosis", func(r engine.Record) bool { return !r.Success && !r.RootCauseIdentified && r.Mitigated }, "failure with mitigation and a wrong diagnosis", ""},
+	{"wrong_change", func(r engine.Record) bool {
 		return !r.Success && r.WrongChange && r.RootCauseIdentified && r.Mitigated
 	}, "failure from a wrong change left in place", ""},
-	{"recovered", func(r runtime.Record) bool { return r.Success && r.Recovered }, "success after undoing the tempting wrong change", "recovery"},
+	{"recovered", func(r engine.Record) bool { return r.Success && r.Recovered }, "success after undoing the tempting wrong change", "recovery"},
 }
 
 // plans returns each variant's actions for a task from its trace archive.
-func plans(t *testing.T, tk *runtime.Task, ar *txtar.Archive) map[string][]string {
+func plans(t *testing.T, tk *engine.Task, ar *txtar.Archive) map[string][]string {
 	out := map[string][]string{"expert": tk.Expert}
 	for _, f := range ar.Files {
 		if name, ok := strings.CutSuffix(f.Name, ".actions"); ok {
@@ -55,7 +55,7 @@ func plans(t *testing.T, tk *runtime.Task, ar *txtar.Archive) map[string][]strin
 	return out
 }
 
-func playPlan(tk *runtime.Task, plan []string) eval.Episode {
+func playPlan(tk *engine.Task, plan []string) eval.Episode {
 	return eval.Play(tk, agents.NewScripted(plan), 0, 1, true)
 }
 
@@ -247,7 +247,7 @@ func TestWritesAreAcknowledgedAlike(t *testing.T) {
 		args := strings.Split(strings.TrimSuffix(strings.TrimPrefix(right, "update_config("), ")"), ", ")
 		wrong := "update_config(" + args[0] + ", " + args[1] + ", " + wrongValue(args[2]) + ")"
 		obs := func(text string) string {
-			ep := runtime.NewEpisode(tk)
+			ep := engine.NewEpisode(tk)
 			ep.Reset(1)
 			a := compiler.BindText(tk, text)
 			r := ep.Step(&a)

@@ -7,9 +7,9 @@ import (
 
 	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 )
 
 // greedyEasy is the incident the greedy baseline is made for: the alert
@@ -44,7 +44,7 @@ func TestGreedyBaseline(t *testing.T) {
 		t.Fatal(b.String())
 	}
 	k := eval.Knowledge(m, "native")
-	greedy := func(*runtime.Task, uint64) (agents.Agent, error) { return agents.NewGreedy(k), nil }
+	greedy := func(*engine.Task, uint64) (agents.Agent, error) { return agents.NewGreedy(k), nil }
 	rep, eps, err := eval.Run(tasks, eval.Options{Agent: "greedy", NewAgent: greedy, Episodes: 2, Seed: 1, Trace: true})
 	if err != nil {
 		t.Fatal(err)
@@ -88,19 +88,19 @@ func TestGreedyOrdersDifficulty(t *testing.T) {
 		t.Fatal(diags)
 	}
 	k := eval.Knowledge(m, "native")
-	greedy := func(*runtime.Task, uint64) (agents.Agent, error) { return agents.NewGreedy(k), nil }
+	greedy := func(*engine.Task, uint64) (agents.Agent, error) { return agents.NewGreedy(k), nil }
 	_, eps, err := eval.Run(tasks, eval.Options{Agent: "greedy", NewAgent: greedy, Episodes: 5, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	byDifficulty := map[string][]runtime.Record{}
+	byDifficulty := map[string][]engine.Record{}
 	for i, ep := range eps {
 		d := tasks[i/5].Difficulty
 		byDifficulty[d] = append(byDifficulty[d], ep.Record)
 	}
 	rate := map[string]float64{}
 	for d, rs := range byDifficulty {
-		rate[d] = runtime.Aggregate(rs).Get("success_rate")
+		rate[d] = engine.Aggregate(rs).Get("success_rate")
 	}
 	if !(rate["easy"] > rate["medium"] && rate["medium"] > rate["hard"]) {
 		t.Errorf("greedy success by difficulty: easy %.3f, medium %.3f, hard %.3f; want strictly falling", rate["easy"], rate["medium"], rate["hard"])

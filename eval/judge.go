@@ -12,8 +12,8 @@ import (
 	"os"
 	"sync"
 
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
-	rt "github.com/srezc/srezc/runtime"
 	"github.com/srezc/srezc/value"
 )
 
@@ -79,7 +79,7 @@ type JudgeTruth struct {
 // mechanism and the rubric's description of it, its concrete detail, and
 // its parameters as the incident sets them. An imported sre_zero task's
 // single cause is its fix's service and the reference's root cause text.
-func JudgeTruths(m *lang.Module, tasks []*rt.Task) map[string]*JudgeTruth {
+func JudgeTruths(m *lang.Module, tasks []*engine.Task) map[string]*JudgeTruth {
 	out := make(map[string]*JudgeTruth, len(tasks))
 	for _, t := range tasks {
 		jt := &JudgeTruth{Hash: t.Hash, Incident: JudgeIncident{Title: t.Title, Alert: t.Alert, Services: []string{}}}
@@ -101,7 +101,7 @@ func JudgeTruths(m *lang.Module, tasks []*rt.Task) map[string]*JudgeTruth {
 		if in != nil {
 			rubric = m.Rubric(in.Rubric)
 			if rubric == nil {
-				rubric = m.Rubric(rt.ProfileNative)
+				rubric = m.Rubric(engine.ProfileNative)
 			}
 		}
 		for i, f := range t.Faults {
@@ -145,11 +145,11 @@ func JudgeTruths(m *lang.Module, tasks []*rt.Task) map[string]*JudgeTruth {
 // episode, and for one whose trajectory was left out (a held-out task's).
 func ResolutionOf(r *RecordLine) (a JudgeAnswer, ok bool) {
 	if r.Outcome != OutcomeScored || len(r.Trajectory) == 0 ||
-		r.Terminal != rt.TermResolved.String() && r.Terminal != rt.TermRejected.String() {
+		r.Terminal != engine.TermResolved.String() && r.Terminal != engine.TermRejected.String() {
 		return a, false
 	}
 	action := r.Trajectory[len(r.Trajectory)-1].Action
-	if r.Profile == rt.ProfileSreZero {
+	if r.Profile == engine.ProfileSreZero {
 		ra := lang.ParseRefAction(action)
 		if ra.Type == "resolve_incident" {
 			return JudgeAnswer{RootCause: ra.RootCause, Fix: ra.Fix}, true

@@ -12,9 +12,9 @@ import (
 	"testing"
 
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 )
 
 // countingJudge is an in-process judge: a diagnosis is correct when it
@@ -70,7 +70,7 @@ func judgedSuite(t *testing.T) (map[string]*eval.JudgeTruth, []eval.RecordLine) 
 		if err != nil {
 			t.Fatal(err)
 		}
-		recs = append(recs, eval.Records(a.name, runtime.SuiteHash(tasks), v, tasks, eps)...)
+		recs = append(recs, eval.Records(a.name, engine.SuiteHash(tasks), v, tasks, eps)...)
 	}
 	return eval.JudgeTruths(m, tasks), recs
 }
@@ -277,7 +277,7 @@ func TestResolutionOf(t *testing.T) {
 	if !ok || a.RootCause != "database: max_connections too low, so web_server failed" || a.Fix != "raised it" {
 		t.Fatalf("%+v %v", a, ok)
 	}
-	r.Profile = runtime.ProfileSreZero
+	r.Profile = engine.ProfileSreZero
 	r.Trajectory[1].Action = `resolve_incident(cache crashed, restart cache)`
 	if a, ok := eval.ResolutionOf(&r); !ok || a.RootCause != "cache crashed" || a.Fix != "restart cache" {
 		t.Fatalf("sre_zero: %+v %v", a, ok)

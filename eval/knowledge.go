@@ -1,7 +1,7 @@
 package eval
 
 import (
-	rt "github.com/srezc/srezc/runtime"
+	"github.com/srezc/srezc/engine"
 	"sort"
 	"strconv"
 
@@ -116,16 +116,16 @@ func ToolSpecs(m *lang.Module) []agents.ToolSpec {
 
 // TaskToolSpecs documents a compiled task's tools, as ToolSpecs does from
 // the module: a server running a compiled suite has no module.
-func TaskToolSpecs(t *rt.Task) []agents.ToolSpec {
+func TaskToolSpecs(t *engine.Task) []agents.ToolSpec {
 	out := make([]agents.ToolSpec, 0, len(t.Tools))
 	for _, tool := range t.Tools {
 		s := agents.ToolSpec{Name: tool.Name, Description: tool.Doc, Args: []agents.ArgSpec{}}
 		for _, a := range tool.Args {
 			as := agents.ArgSpec{Name: a.Name, Type: a.Type.String(), Optional: a.Optional}
-			if a.Type == rt.ArgValue {
+			if a.Type == engine.ArgValue {
 				var keys []agents.KeyType
 				for i := range t.Slots {
-					if sl := &t.Slots[i]; sl.Class == rt.ClassConfig {
+					if sl := &t.Slots[i]; sl.Class == engine.ClassConfig {
 						keys = append(keys, agents.KeyType{Key: sl.Name, Type: sl.Kind.String()})
 					}
 				}

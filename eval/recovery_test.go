@@ -10,7 +10,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/srezc/srezc/compiler"
-	"github.com/srezc/srezc/runtime"
+	"github.com/srezc/srezc/engine"
 )
 
 // TestRecoveryIncidents checks what the tag "recovery" promises. The
@@ -51,13 +51,13 @@ func TestRecoveryIncidents(t *testing.T) {
 	}
 }
 
-func worstErrorRate(t *testing.T, tk *runtime.Task, actions []string) float64 {
+func worstErrorRate(t *testing.T, tk *engine.Task, actions []string) float64 {
 	t.Helper()
-	ep := runtime.NewEpisode(tk)
+	ep := engine.NewEpisode(tk)
 	ep.Reset(1)
 	for _, text := range actions {
 		a := compiler.BindText(tk, text)
-		if a.Err != runtime.OK {
+		if a.Err != engine.OK {
 			t.Fatalf("%s does not bind", text)
 		}
 		ep.Step(&a)
@@ -65,7 +65,7 @@ func worstErrorRate(t *testing.T, tk *runtime.Task, actions []string) float64 {
 	row := ep.Row()
 	worst := 0.0
 	for _, s := range tk.Services {
-		if s.ErrorRate != runtime.NoSlot {
+		if s.ErrorRate != engine.NoSlot {
 			worst = max(worst, math.Float64frombits(row[s.ErrorRate]))
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"os"
 
 	"github.com/srezc/srezc/agents"
-	rt "github.com/srezc/srezc/runtime"
+	"github.com/srezc/srezc/engine"
 )
 
 // ReadRecords reads a records.jsonl. A line that is not a record is an
@@ -88,14 +88,14 @@ func decodeRecord(text []byte) (RecordLine, error) {
 // "metrics", "components", "rewards", "observations", "rubric_version".
 //
 // A record graded under an older rubric version (its rubric_version below
-// runtime.RubricVersion) is the exception to the hash rule: a new rubric
+// engine.RubricVersion) is the exception to the hash rule: a new rubric
 // changes the task's hash through its grading data alone (rubric 2 judges
 // mitigation by the world and compiles the alert's condition into the
 // IR). Such an episode is replayed and regraded when every observation the
 // agent was shown comes back identical, which is what makes its actions
 // still the agent's answers to the same world; otherwise it is refused.
-func Regrade(t *rt.Task, r *RecordLine, v Versions) (out RecordLine, changed []string, err error) {
-	olderRubric := r.Rubric < rt.RubricVersion
+func Regrade(t *engine.Task, r *RecordLine, v Versions) (out RecordLine, changed []string, err error) {
+	olderRubric := r.Rubric < engine.RubricVersion
 	switch {
 	case r.Outcome == OutcomeInfraError:
 		return *r, nil, fmt.Errorf("an infrastructure error: nothing was played")

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/srezc/srezc/agents"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
-	"github.com/srezc/srezc/runtime"
 )
 
 // A record whose task hash no longer matches is refused, unless it was
@@ -16,7 +16,7 @@ import (
 // (rubric 2 judges mitigation by the world), and such a record is
 // regraded, with rubric_version among what changed.
 func TestRegradeAcrossRubricVersions(t *testing.T) {
-	var tk *runtime.Task
+	var tk *engine.Task
 	for _, x := range suite(t) {
 		if x.ID == "checkout_db_refusals" {
 			tk = x
@@ -25,7 +25,7 @@ func TestRegradeAcrossRubricVersions(t *testing.T) {
 	if tk == nil {
 		t.Fatal("no checkout_db_refusals in the suite")
 	}
-	v := eval.VersionsFor("test", []*runtime.Task{tk})
+	v := eval.VersionsFor("test", []*engine.Task{tk})
 	// max_connections 60 above the pool of 50: unmitigated under rubric 1,
 	// whose fixed_when band wanted 100 or more; the world is healthy.
 	plan := []string{"inspect_logs(database)", "update_config(database, max_connections, 60)", tk.Expert[len(tk.Expert)-1]}
@@ -37,19 +37,19 @@ func TestRegradeAcrossRubricVersions(t *testing.T) {
 
 	old := now
 	old.Hash = strings.Repeat("0", 64)
-	old.Rubric = runtime.RubricVersion - 1
+	old.Rubric = engine.RubricVersion - 1
 	old.Metrics.Success, old.Metrics.Mitigated, old.Metrics.FinalReward = false, false, 0.3
 	got, changed, err := eval.Regrade(tk, &old, v)
 	if err != nil {
 		t.Fatalf("an older rubric's record with the same observations is refused: %v", err)
 	}
-	if !slices.Contains(changed, "rubric_version") || !slices.Contains(changed, "metrics") || !got.Metrics.Success || got.Rubric != runtime.RubricVersion || got.Hash != tk.Hash {
+	if !slices.Contains(changed, "rubric_version") || !slices.Contains(changed, "metrics") || !got.Metrics.Success || got.Rubric != engine.RubricVersion || got.Hash != tk.Hash {
 		t.Errorf("regraded: changed %v, success %v, rubric %d, hash %s", changed, got.Metrics.Success, got.Rubric, got.Hash)
 	}
 
 	// The same record under the current rubric: the task changed.
 	cur := old
-	cur.Rubric = runtime.RubricVersion
+	cur.Rubric = engine.RubricVersion
 	if _, _, err := eval.Regrade(tk, &cur, v); err == nil || !strings.Contains(err.Error(), "the task changed") {
 		t.Errorf("a current rubric's record with another hash: err %v, want refused as a changed task", err)
 	}

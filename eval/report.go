@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/srezc/srezc/agents"
-	rt "github.com/srezc/srezc/runtime"
+	"github.com/srezc/srezc/engine"
 )
 
 // Versions identify what produced a result, so results stay comparable
@@ -20,8 +20,8 @@ type Versions struct {
 }
 
 // VersionsFor are the versions of a run of srezc version srezc over tasks.
-func VersionsFor(srezc string, tasks []*rt.Task) Versions {
-	return Versions{Srezc: srezc, Renderer: rt.RendererVersion, Profile: Profile(tasks), Rubric: rt.RubricVersion, Format: rt.FormatVersion}
+func VersionsFor(srezc string, tasks []*engine.Task) Versions {
+	return Versions{Srezc: srezc, Renderer: engine.RendererVersion, Profile: Profile(tasks), Rubric: engine.RubricVersion, Format: engine.FormatVersion}
 }
 
 // RecordLine is one line of records.jsonl: one episode.
@@ -55,11 +55,11 @@ type RecordLine struct {
 	// AgentError is set when the provider refused a request because of
 	// what the agent sent (context length exceeded, a content filter): the
 	// episode ends there, scored against the agent.
-	AgentError string        `json:"agent_error,omitempty"`
-	Terminal   string        `json:"terminal"`
-	Failure    string        `json:"failure_mode"`
-	Components rt.Components `json:"components"`
-	Metrics    rt.Record     `json:"metrics"`
+	AgentError string            `json:"agent_error,omitempty"`
+	Terminal   string            `json:"terminal"`
+	Failure    string            `json:"failure_mode"`
+	Components engine.Components `json:"components"`
+	Metrics    engine.Record     `json:"metrics"`
 	// Usage is what the episode cost an LLM agent; nil for the others.
 	Usage *Usage `json:"usage,omitempty"`
 	// Judge is the model judge's verdict on the diagnosis (--judge),
@@ -107,7 +107,7 @@ const TerminalAgentError = "agent_error"
 // that did not succeed; "success" or "other_failure" else. Escalation is
 // srezc's addition, carved out of other_failure: the reference has no
 // escalate tool, and lumping a policy's escalations there hid what it did.
-func FailureMode(r rt.Record) string {
+func FailureMode(r engine.Record) string {
 	switch {
 	case r.Terminal == TerminalAgentError:
 		return "agent_error"
@@ -117,11 +117,11 @@ func FailureMode(r rt.Record) string {
 		return "wrong_remediation"
 	case r.PrematureResolutions > 0:
 		return "premature_resolution"
-	case r.Terminal == rt.TermBudget.String():
+	case r.Terminal == engine.TermBudget.String():
 		return "step_budget_exhausted"
 	case r.InvalidActions > 0:
 		return "invalid_action"
-	case r.Terminal == rt.TermEscalated.String():
+	case r.Terminal == engine.TermEscalated.String():
 		return "escalated"
 	}
 	return "other_failure"
@@ -138,15 +138,15 @@ type FailureModeCount struct {
 }
 
 // Records turns an agent's episodes into records.jsonl lines.
-func Records(agent, suite string, v Versions, tasks []*rt.Task, eps []Episode) []RecordLine {
+func Records(agent, suite string, v Versions, tasks []*engine.Task, eps []Episode) []RecordLine {
 	return RecordsWith(agent, suite, v, tasks, eps, false)
 }
 
 // RecordsWith is Records; the trajectories of held-out tasks are left out
 // (the test split must not leak into anyone's training data) unless
 // exportHeldOut says otherwise.
-func RecordsWith(agent, suite string, v Versions, tasks []*rt.Task, eps []Episode, exportHeldOut bool) []RecordLine {
-	byID := map[string]*rt.Task{}
+func RecordsWith(agent, suite string, v Versions, tasks []*engine.Task, eps []Episode, exportHeldOut bool) []RecordLine {
+	byID := map[string]*engine.Task{}
 	for _, t := range tasks {
 		byID[t.ID] = t
 	}
@@ -159,7 +159,7 @@ func RecordsWith(agent, suite string, v Versions, tasks []*rt.Task, eps []Episod
 
 // NewRecord is the records.jsonl line of one episode of t; the suite is
 // the hash of the suite t was run in.
-func NewRecord(agent, suite string, v Versions, t *rt.Task, ep *Episode, exportHeldOut bool) RecordLine {
+func NewRecord(agent, suite string, v Versions, t *engine.Task, ep *Episode, exportHeldOut bool) RecordLine {
 	r := RecordLine{Task: ep.Task, Hash: t.Hash, Suite: suite, Versions: v, Agent: agent, Model: ep.Model, Prompt: ep.Prompt,
 		Seed: ep.Seed, Episode: ep.Episode, Difficulty: t.Difficulty, Split: t.Split, Family: Family(t), Tags: t.Tags,
 		Noise: ep.Noise, Outcome: ep.Outcome, InfraError: ep.InfraError, AgentError: ep.AgentError,
@@ -172,7 +172,7 @@ func NewRecord(agent, suite string, v Versions, t *rt.Task, ep *Episode, exportH
 		r.Failure = ""
 	}
 	if r.Profile = t.Profile; r.Profile == "" {
-		r.Profile = rt.ProfileNative
+		r.Profile = engine.ProfileNative
 	}
 	for _, tag := range t.Tags {
 		if h, ok := strings.CutPrefix(tag, "heldout:"); ok {
@@ -193,7 +193,7 @@ func NewRecord(agent, suite string, v Versions, t *rt.Task, ep *Episode, exportH
 // UnseenIncidents marks the test incidents whose fault kinds appear in no
 // train incident: the unseen_incident subset of test. Imported reference
 // tasks carry their manifest's subset as the tag unseen_incident.
-func UnseenIncidents(tasks []*rt.Task) map[string]bool {
+func UnseenIncidents(tasks []*engine.Task) map[string]bool {
 	trained := map[string]bool{}
 	for _, t := range tasks {
 		if t.Split == "train" {
@@ -207,7 +207,7 @@ func UnseenIncidents(tasks []*rt.Task) map[string]bool {
 		if t.Split != "test" {
 			continue
 		}
-		if t.Profile == rt.ProfileSreZero {
+		if t.Profile == engine.ProfileSreZero {
 			// An imported reference task has no fault kinds; its
 			// manifest says which test tasks are unseen.
 			if slices.Contains(t.Tags, "unseen_incident") {
@@ -229,7 +229,7 @@ func UnseenIncidents(tasks []*rt.Task) map[string]bool {
 // Family is an incident's family: its fault kinds, sorted and joined by
 // "+"; for an imported reference task, the service and action of its
 // correct fix ("cache restart_service").
-func Family(t *rt.Task) string {
+func Family(t *engine.Task) string {
 	if t.Ref != nil {
 		return t.Ref.Fix.Service + " " + t.Ref.Fix.ActionType
 	}
@@ -245,12 +245,12 @@ func Family(t *rt.Task) string {
 
 // Profile is the rubric profile of a suite: the profile its tasks share,
 // or "mixed".
-func Profile(tasks []*rt.Task) string {
+func Profile(tasks []*engine.Task) string {
 	p := ""
 	for _, t := range tasks {
 		tp := t.Profile
 		if tp == "" {
-			tp = rt.ProfileNative
+			tp = engine.ProfileNative
 		}
 		switch p {
 		case "":
@@ -261,13 +261,13 @@ func Profile(tasks []*rt.Task) string {
 		}
 	}
 	if p == "" {
-		return rt.ProfileNative
+		return engine.ProfileNative
 	}
 	return p
 }
 
 // aggregator returns the metric aggregation for a suite's profile.
-func aggregator(tasks []*rt.Task) func([]rt.Record) rt.Metrics {
+func aggregator(tasks []*engine.Task) func([]engine.Record) engine.Metrics {
 	return Aggregator(Profile(tasks))
 }
 
@@ -275,16 +275,16 @@ func aggregator(tasks []*rt.Task) func([]rt.Record) rt.Metrics {
 // Profile names it): under sre_zero the marks are the reference's (spec §7,
 // target 8 steps), since the native ones need the certified optimum the
 // reference does not have; every other profile, "mixed" included, uses
-// runtime.Aggregate as it is.
-func Aggregator(profile string) func([]rt.Record) rt.Metrics {
-	if profile != rt.ProfileSreZero {
-		return rt.Aggregate
+// engine.Aggregate as it is.
+func Aggregator(profile string) func([]engine.Record) engine.Metrics {
+	if profile != engine.ProfileSreZero {
+		return engine.Aggregate
 	}
-	return func(rs []rt.Record) rt.Metrics {
-		m := rt.Aggregate(rs)
+	return func(rs []engine.Record) engine.Metrics {
+		m := engine.Aggregate(rs)
 		for i := range m {
 			if m[i].Name == "marks" {
-				m[i].Value = rt.Marks(m, 8)
+				m[i].Value = engine.Marks(m, 8)
 			}
 		}
 		return m

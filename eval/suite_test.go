@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
-	"github.com/srezc/srezc/runtime"
 )
 
 // TestSuiteComposition checks the shipped suite's shape (issue 4): every
@@ -64,7 +64,7 @@ func TestSuiteComposition(t *testing.T) {
 			kinds["multi-fault or cascading"]++
 		}
 		for _, n := range tk.Noise {
-			if n.Effect == runtime.NoiseStale {
+			if n.Effect == engine.NoiseStale {
 				kinds["stale metrics"]++
 				break
 			}

@@ -14,14 +14,14 @@ import (
 	"sync"
 
 	"github.com/srezc/srezc/agents"
-	rt "github.com/srezc/srezc/runtime"
+	"github.com/srezc/srezc/engine"
 )
 
 // Contestant is one agent of a sweep: a built-in agent, a human, or an LLM
 // agent with its model and prompt version.
 type Contestant struct {
 	Agent, Model, Prompt string
-	New                  func(t *rt.Task, seed uint64) (agents.TurnAgent, error)
+	New                  func(t *engine.Task, seed uint64) (agents.TurnAgent, error)
 	// Durable makes each of its records reach the disk (file and folder
 	// synced) before its worker takes the next episode: an LLM episode
 	// costs money and time, a built-in one microseconds.
@@ -125,8 +125,8 @@ func KeyOf(r *RecordLine) RecordKey {
 
 type sweepJob struct {
 	c       int // contestant
-	task    *rt.Task
-	played  *rt.Task // task, or its noise-free copy
+	task    *engine.Task
+	played  *engine.Task // task, or its noise-free copy
 	episode int
 	seed    uint64
 	noise   string
@@ -141,7 +141,7 @@ type sweepJob struct {
 // what is missing. A complete sweep's records are rewritten in plan order,
 // so they do not depend on scheduling or interruptions. An Abort failure
 // stops everything at once and is returned.
-func RunSweep(ctx context.Context, tasks []*rt.Task, cs []Contestant, opt SweepOptions) (SweepResult, error) {
+func RunSweep(ctx context.Context, tasks []*engine.Task, cs []Contestant, opt SweepOptions) (SweepResult, error) {
 	var res SweepResult
 	if opt.Seeds < 1 {
 		return res, fmt.Errorf("seeds must be at least 1, not %d", opt.Seeds)
@@ -149,7 +149,7 @@ func RunSweep(ctx context.Context, tasks []*rt.Task, cs []Contestant, opt SweepO
 	if opt.Noise != NoiseAsAuthored && opt.Noise != NoiseBoth {
 		return res, fmt.Errorf("noise must be %q or %q, not %q", NoiseAsAuthored, NoiseBoth, opt.Noise)
 	}
-	suite := rt.SuiteHash(tasks)
+	suite := engine.SuiteHash(tasks)
 	cfg := RunConfig{Suite: suite, Versions: opt.Versions, Seeds: opt.Seeds, Seed: opt.Seed, Noise: opt.Noise, HeldOut: opt.ExportHeldOut, Sampling: opt.Sampling, Settings: opt.Settings}
 	for _, t := range tasks {
 		cfg.Tasks = append(cfg.Tasks, t.ID)
@@ -197,7 +197,7 @@ func RunSweep(ctx context.Context, tasks []*rt.Task, cs []Contestant, opt SweepO
 		return res, err
 	}
 
-	byID := map[string]*rt.Task{}
+	byID := map[string]*engine.Task{}
 	for _, t := range tasks {
 		byID[t.ID] = t
 	}
@@ -331,18 +331,18 @@ func label(c Contestant) string {
 
 // noiseless is t with its noise off: the other half of a --noise both
 // sweep, and what a record of that half is re-graded on.
-func noiseless(t *rt.Task) *rt.Task {
+func noiseless(t *engine.Task) *engine.Task {
 	q := *t
 	q.Noise = nil
 	return &q
 }
 
-func planSweep(tasks []*rt.Task, cs []Contestant, opt SweepOptions, suite string) []sweepJob {
+func planSweep(tasks []*engine.Task, cs []Contestant, opt SweepOptions, suite string) []sweepJob {
 	noises := []string{NoiseAsAuthored}
 	if opt.Noise == NoiseBoth {
 		noises = []string{"on", "off"}
 	}
-	quiet := map[*rt.Task]*rt.Task{}
+	quiet := map[*engine.Task]*engine.Task{}
 	if opt.Noise == NoiseBoth {
 		for _, t := range tasks {
 			quiet[t] = noiseless(t)

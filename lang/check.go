@@ -476,7 +476,7 @@ func (c *checker) tool(t *Tool) {
 		optional = optional || a.Optional
 	}
 	// The runtime acts on the service named first, and an update needs its
-	// key and value; runtime.Task.Validate checks the same.
+	// key and value; engine.Task.Validate checks the same.
 	required := func(i int, typ string) bool {
 		return i < len(t.Args) && t.Args[i].Type == typ && !t.Args[i].Optional
 	}

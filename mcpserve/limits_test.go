@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/mcpserve"
-	"github.com/srezc/srezc/runtime"
 )
 
 // metricsOf reads the server's metrics text.
@@ -42,7 +42,7 @@ func waitMetric(t *testing.T, srv *mcpserve.Server, line string) {
 // abandoned sessions were held forever).
 func TestHTTPSessionsAreReapedAndCapped(t *testing.T) {
 	tk := task(t, "db_pool")
-	srv, path := newServer(t, mcpserve.Options{Tasks: []*runtime.Task{tk}, Seed: 2, SessionIdle: 100 * time.Millisecond, MaxSessions: 2})
+	srv, path := newServer(t, mcpserve.Options{Tasks: []*engine.Task{tk}, Seed: 2, SessionIdle: 100 * time.Millisecond, MaxSessions: 2})
 	hs := httptest.NewServer(srv.Handler())
 	defer hs.Close()
 	ctx := context.Background()
@@ -86,7 +86,7 @@ func TestHTTPSessionsAreReapedAndCapped(t *testing.T) {
 func TestClientNamesAreCleaned(t *testing.T) {
 	var log bytes.Buffer
 	tk := task(t, "db_pool")
-	srv, path := newServer(t, mcpserve.Options{Tasks: []*runtime.Task{tk}, Seed: 1, Log: &log})
+	srv, path := newServer(t, mcpserve.Options{Tasks: []*engine.Task{tk}, Seed: 1, Log: &log})
 	cs := connect(t, srv, "evil\x1b[2J\u202eexe.txt\nforged line")
 	callText(t, cs, "check_status", map[string]any{"service": "database"}, false)
 	cs.Close()

@@ -26,9 +26,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/llm"
-	"github.com/srezc/srezc/runtime"
 )
 
 // IncidentURI is the resource holding the session's intro.
@@ -46,7 +46,7 @@ type Options struct {
 	// Tasks are the incidents sessions play, in order: session k (counting
 	// sessions from 0 in the order they initialize) plays Tasks[k mod n]
 	// with seed Seed + k/n, n = len(Tasks).
-	Tasks []*runtime.Task
+	Tasks []*engine.Task
 	Seed  uint64
 	// RecordPath, when set, is the records.jsonl each session's episode is
 	// appended to, once, when it ends or its session closes.
@@ -116,10 +116,10 @@ type session struct {
 	index    int
 	client   string
 	agent    string
-	task     *runtime.Task
+	task     *engine.Task
 	round    int // which pass over the tasks this is: the episode number
 	seed     uint64
-	ep       *runtime.Episode
+	ep       *engine.Episode
 	intro    string
 	specs    []agents.ToolSpec
 	tools    []*mcp.Tool
@@ -331,7 +331,7 @@ func (s *Server) begin(ss *mcp.ServerSession, params *mcp.InitializeParams) (*se
 	n := len(s.opt.Tasks)
 	sess := &session{index: k, task: s.opt.Tasks[k%n], round: k / n}
 	sess.seed = s.opt.Seed + uint64(sess.round)
-	sess.ep = runtime.NewEpisode(sess.task)
+	sess.ep = engine.NewEpisode(sess.task)
 	sess.ep.Reset(sess.seed)
 	sess.intro = string(sess.ep.AppendIntro(nil))
 	sess.specs = toolSpecs(sess.task, sess.intro)
@@ -553,7 +553,7 @@ func mcpTools(specs []agents.ToolSpec, services []string) []*mcp.Tool {
 // toolSpecs documents the task's tools. A task imported under the
 // sre_zero profile has the reference's fixed tools rather than the
 // stdlib's, so its specifications are read from the intro it renders.
-func toolSpecs(t *runtime.Task, intro string) []agents.ToolSpec {
+func toolSpecs(t *engine.Task, intro string) []agents.ToolSpec {
 	if specs := eval.TaskToolSpecs(t); len(specs) > 0 {
 		return specs
 	}

@@ -16,21 +16,21 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/mcpserve"
-	"github.com/srezc/srezc/runtime"
 )
 
 var (
 	suiteOnce  sync.Once
-	suiteTasks []*runtime.Task
+	suiteTasks []*engine.Task
 	suiteErr   string
 )
 
 // defaultSuite is the embedded suite as srezc mcp serves it from a file:
 // compiled, encoded with EncodeSuite and decoded again.
-func defaultSuite(t *testing.T) []*runtime.Task {
+func defaultSuite(t *testing.T) []*engine.Task {
 	t.Helper()
 	suiteOnce.Do(func() {
 		m, diags := lang.Analyze(lang.ScenarioFiles())
@@ -41,9 +41,9 @@ func defaultSuite(t *testing.T) []*runtime.Task {
 			suiteErr = b.String()
 			return
 		}
-		data, err := runtime.EncodeSuite(tasks)
+		data, err := engine.EncodeSuite(tasks)
 		if err == nil {
-			suiteTasks, err = runtime.DecodeSuite(data)
+			suiteTasks, err = engine.DecodeSuite(data)
 		}
 		if err != nil {
 			suiteErr = err.Error()
@@ -55,7 +55,7 @@ func defaultSuite(t *testing.T) []*runtime.Task {
 	return suiteTasks
 }
 
-func task(t *testing.T, id string) *runtime.Task {
+func task(t *testing.T, id string) *engine.Task {
 	t.Helper()
 	for _, tk := range defaultSuite(t) {
 		if tk.ID == id {
@@ -66,7 +66,7 @@ func task(t *testing.T, id string) *runtime.Task {
 	return nil
 }
 
-var versions = eval.Versions{Srezc: "test", Renderer: runtime.RendererVersion, Profile: runtime.ProfileNative, Format: runtime.FormatVersion}
+var versions = eval.Versions{Srezc: "test", Renderer: engine.RendererVersion, Profile: engine.ProfileNative, Format: engine.FormatVersion}
 
 // newServer serves tasks, recording into a fresh folder; Close runs at
 // the end of the test.
@@ -74,7 +74,7 @@ func newServer(t *testing.T, opt mcpserve.Options) (*mcpserve.Server, string) {
 	t.Helper()
 	dir := t.TempDir()
 	opt.RecordPath = filepath.Join(dir, "records.jsonl")
-	opt.Suite = runtime.SuiteHash(defaultSuite(t))
+	opt.Suite = engine.SuiteHash(defaultSuite(t))
 	opt.Versions = versions
 	srv, err := mcpserve.New(opt)
 	if err != nil {
@@ -127,9 +127,9 @@ func callText(t *testing.T, cs *mcp.ClientSession, tool string, args any, wantEr
 // expertCalls turns an expert plan's text actions into tool calls: the
 // tool, and an arguments object keyed by the tool's argument names whose
 // values keep their type as written (150 an int, 150.0 a float).
-func expertCalls(t *testing.T, tk *runtime.Task) (tools []string, args []json.RawMessage) {
+func expertCalls(t *testing.T, tk *engine.Task) (tools []string, args []json.RawMessage) {
 	t.Helper()
-	ep := runtime.NewEpisode(tk)
+	ep := engine.NewEpisode(tk)
 	ep.Reset(0)
 	specs := mcpserve.ToolSpecs(tk, string(ep.AppendIntro(nil)))
 	for _, text := range tk.Expert {
@@ -175,10 +175,10 @@ func readRecords(t *testing.T, path string) []eval.RecordLine {
 
 // replayRecord is the record srezc eval would write for the replay agent
 // playing tk's expert plan as agent.
-func replayRecord(t *testing.T, tk *runtime.Task, episode int, seed uint64, agent string) eval.RecordLine {
+func replayRecord(t *testing.T, tk *engine.Task, episode int, seed uint64, agent string) eval.RecordLine {
 	t.Helper()
 	ep := eval.Play(tk, agents.NewReplay(strings.Join(tk.Expert, "\n")), episode, seed, true)
-	rec := eval.NewRecord(agent, runtime.SuiteHash(defaultSuite(t)), versions, tk, &ep, false)
+	rec := eval.NewRecord(agent, engine.SuiteHash(defaultSuite(t)), versions, tk, &ep, false)
 	// Read back as from records.jsonl.
 	js, err := json.Marshal(&rec)
 	if err != nil {
@@ -221,11 +221,11 @@ func sameRecord(t *testing.T, a, b eval.RecordLine) bool {
 // a service argument an enum of its services.
 func TestIntroAndTools(t *testing.T) {
 	tk := task(t, "db_crash")
-	srv, _ := newServer(t, mcpserve.Options{Tasks: []*runtime.Task{tk}, Seed: 3})
+	srv, _ := newServer(t, mcpserve.Options{Tasks: []*engine.Task{tk}, Seed: 3})
 	cs := connect(t, srv, "tester")
 	ctx := context.Background()
 
-	ep := runtime.NewEpisode(tk)
+	ep := engine.NewEpisode(tk)
 	ep.Reset(3)
 	intro := string(ep.AppendIntro(nil))
 	got := cs.InitializeResult().Instructions
@@ -333,7 +333,7 @@ func TestExpertPlansOverMCP(t *testing.T) {
 // over; it plays no step and the episode is recorded once.
 func TestCallAfterTheEnd(t *testing.T) {
 	tk := task(t, "db_crash")
-	srv, path := newServer(t, mcpserve.Options{Tasks: []*runtime.Task{tk}, Seed: 1})
+	srv, path := newServer(t, mcpserve.Options{Tasks: []*engine.Task{tk}, Seed: 1})
 	cs := connect(t, srv, "late")
 	obs := callText(t, cs, "resolve_incident", map[string]any{"root_cause": "unknown", "fix": "none"}, false)
 	// A wrong diagnosis is acknowledged like a right one.
@@ -363,7 +363,7 @@ func TestCallAfterTheEnd(t *testing.T) {
 // with its episode unfinished is recorded as it stands.
 func TestInvalidCallsAndUnfinishedEpisode(t *testing.T) {
 	tk := task(t, "db_crash")
-	srv, path := newServer(t, mcpserve.Options{Tasks: []*runtime.Task{tk}, Seed: 1})
+	srv, path := newServer(t, mcpserve.Options{Tasks: []*engine.Task{tk}, Seed: 1})
 	cs := connect(t, srv, "clumsy")
 	calls := []struct {
 		tool string
@@ -453,7 +453,7 @@ func itoa(n uint64) string { b, _ := json.Marshal(n); return string(b) }
 // observation and its structured form the runtime's JSON of it.
 func TestStreamableHTTP(t *testing.T) {
 	tk := task(t, "db_pool")
-	srv, path := newServer(t, mcpserve.Options{Tasks: []*runtime.Task{tk}, Seed: 2, Structured: true})
+	srv, path := newServer(t, mcpserve.Options{Tasks: []*engine.Task{tk}, Seed: 2, Structured: true})
 	hs := httptest.NewServer(srv.Handler())
 	defer hs.Close()
 	ctx := context.Background()
@@ -519,12 +519,12 @@ func TestReferenceTaskOverMCP(t *testing.T) {
 		t.Fatalf("the imported task does not compile: %v", diags)
 	}
 	tk := tasks[0]
-	if tk.Profile != runtime.ProfileSreZero || len(tk.Tools) != 0 {
+	if tk.Profile != engine.ProfileSreZero || len(tk.Tools) != 0 {
 		t.Fatalf("%s: profile %s with %d stdlib tools; the test wants a reference task", tk.ID, tk.Profile, len(tk.Tools))
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "records.jsonl")
-	srv, err := mcpserve.New(mcpserve.Options{Tasks: tasks, Seed: 1, RecordPath: path, Suite: runtime.SuiteHash(defaultSuite(t)), Versions: versions})
+	srv, err := mcpserve.New(mcpserve.Options{Tasks: tasks, Seed: 1, RecordPath: path, Suite: engine.SuiteHash(defaultSuite(t)), Versions: versions})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/mcpserve"
-	"github.com/srezc/srezc/runtime"
 )
 
 // TestStringValuesFromAFormClient: a form-built client (the MCP Inspector)
@@ -17,7 +17,7 @@ import (
 // no invalid action.
 func TestStringValuesFromAFormClient(t *testing.T) {
 	tk := task(t, "db_pool")
-	srv, path := newServer(t, mcpserve.Options{Tasks: []*runtime.Task{tk}, Seed: 7, Agent: "mcp:inspector"})
+	srv, path := newServer(t, mcpserve.Options{Tasks: []*engine.Task{tk}, Seed: 7, Agent: "mcp:inspector"})
 	cs := connect(t, srv, "inspector")
 
 	tools, err := cs.ListTools(context.Background(), nil)

@@ -10,21 +10,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/report"
-	rt "github.com/srezc/srezc/runtime"
 )
 
 // episode is a hand-built scored record: a native task in the test split.
 func episode(agent, task string, seed uint64, success bool) eval.RecordLine {
 	r := eval.RecordLine{Task: task, Hash: "h-" + task, Suite: "suite", Agent: agent, Seed: seed,
 		Difficulty: "easy", Split: "test", Family: "kind_" + task, Outcome: eval.OutcomeScored, Terminal: "resolved"}
-	r.Versions = eval.Versions{Srezc: "test", Renderer: "obs/4", Profile: rt.ProfileNative, Format: 1}
-	r.Metrics = rt.Record{TotalSteps: 4, OptimalSteps: 4, Success: success, Diagnosed: success, Mitigated: success, Terminal: "resolved"}
+	r.Versions = eval.Versions{Srezc: "test", Renderer: "obs/4", Profile: engine.ProfileNative, Format: 1}
+	r.Metrics = engine.Record{TotalSteps: 4, OptimalSteps: 4, Success: success, Diagnosed: success, Mitigated: success, Terminal: "resolved"}
 	r.Failure = "other_failure"
 	if success {
 		r.Metrics.FinalReward, r.Metrics.EvidenceCoverage, r.Metrics.StepsToResolution = 0.9, 1, 4
-		r.Components = rt.Components{Evidence: 0.2, Diagnosis: 0.3, Mitigation: 0.3, Resolution: 0.1}
+		r.Components = engine.Components{Evidence: 0.2, Diagnosis: 0.3, Mitigation: 0.3, Resolution: 0.1}
 		r.Failure = "success"
 	}
 	return r
@@ -290,7 +290,7 @@ func TestUnseenIncidentFromRecords(t *testing.T) {
 	seen := episode("m", "old", 1, false)
 	seen.Family = "kind_a+kind_c"
 	ref := episode("m", "ref", 1, false)
-	ref.Profile, ref.Family, ref.Tags = rt.ProfileSreZero, "cache restart_service", []string{"unseen_incident"}
+	ref.Profile, ref.Family, ref.Tags = engine.ProfileSreZero, "cache restart_service", []string{"unseen_incident"}
 	m := model(t, build(t, []eval.RecordLine{train, unseen, seen, ref}, report.Options{}), "m")
 	var got *report.Group
 	for i := range m.BySplit {

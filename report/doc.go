@@ -20,6 +20,6 @@
 // judge's agreement with the deterministic diagnosis verdict (judge.go);
 // the verdicts are reported, never scored.
 //
-// The package imports runtime (records and aggregation) and eval (the
+// The package imports engine (records and aggregation) and eval (the
 // record format); nothing imports it but the cli.
 package report

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
-	rt "github.com/srezc/srezc/runtime"
 )
 
 // Options tune Build. A zero field takes its default.
@@ -134,11 +134,11 @@ type Model struct {
 	// not ranked; Note says why, or that it was ranked anyway.
 	Rank int    `json:"rank,omitempty"`
 	Note string `json:"note,omitempty"`
-	// Overall has every metric of runtime.MetricNames over the scored
+	// Overall has every metric of engine.MetricNames over the scored
 	// episodes (absent when there are none); ReferenceMarks is the
 	// reference's §7 marks (target 8 steps).
-	Overall        rt.Metrics `json:"overall,omitempty"`
-	ReferenceMarks *float64   `json:"reference_marks,omitempty"`
+	Overall        engine.Metrics `json:"overall,omitempty"`
+	ReferenceMarks *float64       `json:"reference_marks,omitempty"`
 	// CI are 95% intervals that resample tasks.
 	CI Intervals `json:"ci"`
 	// InfraAsFailure is the score had every infra error been a failed
@@ -146,7 +146,7 @@ type Model struct {
 	InfraAsFailure InfraAsFailure `json:"infra_as_failure"`
 	// Components is the mean of each reward component over the scored
 	// episodes.
-	Components rt.Components `json:"components"`
+	Components engine.Components `json:"components"`
 
 	ByDifficulty []Group `json:"by_difficulty"`
 	BySplit      []Group `json:"by_split"`
@@ -188,10 +188,10 @@ type InfraAsFailure struct {
 type Group struct {
 	Name string `json:"name"`
 	// Difficulty is a task's difficulty, in by_task only.
-	Difficulty  string     `json:"difficulty,omitempty"`
-	Episodes    int        `json:"episodes"`
-	InfraErrors int        `json:"infra_errors"`
-	Metrics     rt.Metrics `json:"metrics,omitempty"`
+	Difficulty  string         `json:"difficulty,omitempty"`
+	Episodes    int            `json:"episodes"`
+	InfraErrors int            `json:"infra_errors"`
+	Metrics     engine.Metrics `json:"metrics,omitempty"`
 }
 
 // PassK is tau-bench's pass^k: the mean over tasks of C(c,k)/C(n,k) for a
@@ -364,7 +364,7 @@ func splitByModel(records []eval.RecordLine) []*modelRecords {
 func recordsProfile(records []eval.RecordLine) string {
 	p := ""
 	for i := range records {
-		rp := cmp.Or(records[i].Profile, rt.ProfileNative)
+		rp := cmp.Or(records[i].Profile, engine.ProfileNative)
 		switch p {
 		case "":
 			p = rp
@@ -388,7 +388,7 @@ func unseenIncidents(records []eval.RecordLine) map[string]bool {
 	haveTrain := false
 	for i := range records {
 		r := &records[i]
-		if r.Split == "train" && r.Family != "" && cmp.Or(r.Profile, rt.ProfileNative) != rt.ProfileSreZero {
+		if r.Split == "train" && r.Family != "" && cmp.Or(r.Profile, engine.ProfileNative) != engine.ProfileSreZero {
 			haveTrain = true
 			for _, k := range strings.Split(r.Family, "+") {
 				trained[k] = true
@@ -405,7 +405,7 @@ func unseenIncidents(records []eval.RecordLine) map[string]bool {
 			out[r.Task] = true
 			continue
 		}
-		if !haveTrain || r.Family == "" || cmp.Or(r.Profile, rt.ProfileNative) == rt.ProfileSreZero {
+		if !haveTrain || r.Family == "" || cmp.Or(r.Profile, engine.ProfileNative) == engine.ProfileSreZero {
 			continue
 		}
 		unseen := true
@@ -421,7 +421,7 @@ func unseenIncidents(records []eval.RecordLine) map[string]bool {
 
 type builder struct {
 	opts      Options
-	aggregate func([]rt.Record) rt.Metrics
+	aggregate func([]engine.Record) engine.Metrics
 	unseen    map[string]bool
 }
 
@@ -445,7 +445,7 @@ func (b *builder) model(mr *modelRecords) Model {
 	metrics := recordsOf(scored)
 	if len(scored) > 0 {
 		m.Overall = b.aggregate(metrics)
-		ref := rt.Marks(m.Overall, 8)
+		ref := engine.Marks(m.Overall, 8)
 		m.ReferenceMarks = &ref
 	}
 	m.CI = b.intervals("ci\x00"+mr.name, scored)
@@ -490,8 +490,8 @@ func (b *builder) model(mr *modelRecords) Model {
 	return m
 }
 
-func recordsOf(recs []*eval.RecordLine) []rt.Record {
-	out := make([]rt.Record, len(recs))
+func recordsOf(recs []*eval.RecordLine) []engine.Record {
+	out := make([]engine.Record, len(recs))
 	for i, r := range recs {
 		out[i] = r.Metrics
 	}
@@ -524,7 +524,7 @@ func byTask(recs []*eval.RecordLine) [][]*eval.RecordLine {
 }
 
 // headline picks success rate, mean reward and marks out of metrics.
-func headline(m rt.Metrics) []float64 {
+func headline(m engine.Metrics) []float64 {
 	return []float64{m.Get("success_rate"), m.Get("mean_reward"), m.Get("marks")}
 }
 
@@ -535,7 +535,7 @@ func (b *builder) intervals(label string, scored []*eval.RecordLine) Intervals {
 	if len(scored) > 0 {
 		point = headline(b.aggregate(recordsOf(scored)))
 	}
-	var buf []rt.Record
+	var buf []engine.Record
 	ci := bootstrap(label, b.opts.Seed, b.opts.BootstrapSamples, len(tasks), point, func(draw []int) []float64 {
 		buf = buf[:0]
 		for _, t := range draw {
@@ -551,7 +551,7 @@ func (b *builder) intervals(label string, scored []*eval.RecordLine) Intervals {
 // infraAsFailure scores every record, an infra error as a zero record: no
 // success, no reward, no coverage, no steps.
 func (b *builder) infraAsFailure(recs []*eval.RecordLine) InfraAsFailure {
-	all := make([]rt.Record, len(recs))
+	all := make([]engine.Record, len(recs))
 	for i, r := range recs {
 		if r.Outcome != eval.OutcomeInfraError {
 			all[i] = r.Metrics
@@ -561,8 +561,8 @@ func (b *builder) infraAsFailure(recs []*eval.RecordLine) InfraAsFailure {
 	return InfraAsFailure{Episodes: len(all), SuccessRate: round6(m.Get("success_rate")), MeanReward: round6(m.Get("mean_reward")), Marks: round6(m.Get("marks"))}
 }
 
-func meanComponents(scored []*eval.RecordLine) rt.Components {
-	var c rt.Components
+func meanComponents(scored []*eval.RecordLine) engine.Components {
+	var c engine.Components
 	if len(scored) == 0 {
 		return c
 	}
@@ -575,7 +575,7 @@ func meanComponents(scored []*eval.RecordLine) rt.Components {
 		c.Penalties += r.Components.Penalties
 	}
 	n := float64(len(scored))
-	return rt.Components{Evidence: round6(c.Evidence / n), Diagnosis: round6(c.Diagnosis / n), Mitigation: round6(c.Mitigation / n),
+	return engine.Components{Evidence: round6(c.Evidence / n), Diagnosis: round6(c.Diagnosis / n), Mitigation: round6(c.Mitigation / n),
 		Resolution: round6(c.Resolution / n), Efficiency: round6(c.Efficiency / n), Penalties: round6(c.Penalties / n)}
 }
 
@@ -583,7 +583,7 @@ func meanComponents(scored []*eval.RecordLine) rt.Components {
 // (a field an older record lacks) makes no group.
 type grouping struct {
 	names  []string
-	scored map[string][]rt.Record
+	scored map[string][]engine.Record
 	infra  map[string]int
 }
 
@@ -592,7 +592,7 @@ func (g *grouping) add(name string, r *eval.RecordLine) {
 		return
 	}
 	if g.scored == nil {
-		g.scored, g.infra = map[string][]rt.Record{}, map[string]int{}
+		g.scored, g.infra = map[string][]engine.Record{}, map[string]int{}
 	}
 	if _, ok := g.scored[name]; !ok {
 		g.names = append(g.names, name)
@@ -607,7 +607,7 @@ func (g *grouping) add(name string, r *eval.RecordLine) {
 
 // groups aggregates each group: the names of order first, in that order,
 // then the rest sorted.
-func (g *grouping) groups(order []string, aggregate func([]rt.Record) rt.Metrics) []Group {
+func (g *grouping) groups(order []string, aggregate func([]engine.Record) engine.Metrics) []Group {
 	names := slices.Clone(g.names)
 	slices.SortFunc(names, func(a, b string) int { return compareGroups(order, a, b) })
 	out := []Group{}
@@ -674,7 +674,7 @@ func failureModeCounts(scored []*eval.RecordLine) []eval.FailureModeCount {
 	var other []string
 	for _, r := range scored {
 		mode := cmp.Or(r.Failure, "other_failure")
-		if mode == "other_failure" && r.Terminal == rt.TermEscalated.String() {
+		if mode == "other_failure" && r.Terminal == engine.TermEscalated.String() {
 			mode = "escalated" // a record written before escalation had its own mode
 		}
 		if counts[mode] == 0 && !slices.Contains(failureModes, mode) {
@@ -752,7 +752,7 @@ func keyOf(r *eval.RecordLine, noise string) pairKey {
 func (b *builder) comparePairs(label string, pairs []pair) (n, tasks int, success, reward, marks Interval) {
 	byTaskIdx := map[string]int{}
 	var names []string
-	var as, bs [][]rt.Record // per task, each side's records, contiguous for bulk copies
+	var as, bs [][]engine.Record // per task, each side's records, contiguous for bulk copies
 	for _, p := range pairs {
 		i, ok := byTaskIdx[p.a.Task]
 		if !ok {
@@ -768,11 +768,11 @@ func (b *builder) comparePairs(label string, pairs []pair) (n, tasks int, succes
 		order[i] = i
 	}
 	slices.SortFunc(order, func(x, y int) int { return cmp.Compare(names[x], names[y]) })
-	sortedA, sortedB := make([][]rt.Record, len(order)), make([][]rt.Record, len(order))
+	sortedA, sortedB := make([][]engine.Record, len(order)), make([][]engine.Record, len(order))
 	for i, j := range order {
 		sortedA[i], sortedB[i] = as[j], bs[j]
 	}
-	var bufA, bufB []rt.Record
+	var bufA, bufB []engine.Record
 	diff := func(draw []int) []float64 {
 		bufA, bufB = bufA[:0], bufB[:0]
 		for _, t := range draw {

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	rt "github.com/srezc/srezc/runtime"
+	"github.com/srezc/srezc/engine"
 )
 
 // section is one table of the report with the prose around it; summary.md
@@ -124,7 +124,7 @@ func sections(s *Summary) []section {
 
 	metrics := section{id: "metrics", title: "Every metric", intro: "Scored episodes only; the formulas are in the README.",
 		header: append([]string{"metric"}, names...)}
-	for _, name := range rt.MetricNames {
+	for _, name := range engine.MetricNames {
 		row := []string{name}
 		for _, m := range s.Models {
 			row = append(row, metricCell(m.Episodes, m.Overall, name))
@@ -267,7 +267,7 @@ func findModel(s *Summary, name string) *Model {
 	return nil
 }
 
-func metricCell(episodes int, m rt.Metrics, name string) string {
+func metricCell(episodes int, m engine.Metrics, name string) string {
 	if episodes == 0 {
 		return "—"
 	}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
-	rt "github.com/srezc/srezc/runtime"
 )
 
 func (s *Server) routes() {
@@ -65,8 +65,8 @@ type Info struct {
 }
 
 func (s *Server) info(w http.ResponseWriter, r *http.Request) (int, any) {
-	return http.StatusOK, Info{Srezc: s.opt.Versions.Srezc, Suite: s.suite, Renderer: rt.RendererVersion, Format: rt.FormatVersion,
-		Profile: eval.Profile(s.tasks), Rubric: rt.RubricVersion, Tasks: len(s.tasks), Grader: s.opt.GraderToken != "", TTL: s.opt.TTL.String(), Capacity: s.opt.Capacity,
+	return http.StatusOK, Info{Srezc: s.opt.Versions.Srezc, Suite: s.suite, Renderer: engine.RendererVersion, Format: engine.FormatVersion,
+		Profile: eval.Profile(s.tasks), Rubric: engine.RubricVersion, Tasks: len(s.tasks), Grader: s.opt.GraderToken != "", TTL: s.opt.TTL.String(), Capacity: s.opt.Capacity,
 		Trainer: s.opt.TrainerToken != "", MaxAction: s.opt.MaxAction}
 }
 
@@ -81,7 +81,7 @@ type TaskView struct {
 	Tools    []string `json:"tools"`
 }
 
-func (s *Server) taskView(t *rt.Task) TaskView {
+func (s *Server) taskView(t *engine.Task) TaskView {
 	v := TaskView{Handle: s.handle(t), Alert: t.Alert, Budget: t.Budget, Services: []string{}, Tools: []string{}}
 	for _, sv := range t.Services {
 		v.Services = append(v.Services, sv.Name)
@@ -117,7 +117,7 @@ type CreateRequest struct {
 	// the same episode. Choosing an id is a trainer's capability.
 	ID string `json:"id,omitempty"`
 	// task, when set, is the task already picked (OpenEnv's default).
-	task *rt.Task
+	task *engine.Task
 }
 
 // Reply is what every episode route returns: what the agent sees, the
@@ -137,17 +137,17 @@ type Reply struct {
 
 // GraderView is the grader's side of an episode.
 type GraderView struct {
-	Task       string        `json:"task"`
-	Hash       string        `json:"hash"`
-	Difficulty string        `json:"difficulty"`
-	Split      string        `json:"split"`
-	Seed       uint64        `json:"seed"`
-	Reward     float64       `json:"reward"`
-	Return     float64       `json:"return"`
-	Components rt.Components `json:"components"`
-	Terminal   string        `json:"terminal,omitempty"`
-	Record     *rt.Record    `json:"record,omitempty"`
-	Actions    []string      `json:"actions"`
+	Task       string            `json:"task"`
+	Hash       string            `json:"hash"`
+	Difficulty string            `json:"difficulty"`
+	Split      string            `json:"split"`
+	Seed       uint64            `json:"seed"`
+	Reward     float64           `json:"reward"`
+	Return     float64           `json:"return"`
+	Components engine.Components `json:"components"`
+	Terminal   string            `json:"terminal,omitempty"`
+	Record     *engine.Record    `json:"record,omitempty"`
+	Actions    []string          `json:"actions"`
 	// ForkedFrom is "EPISODE@STEP" for a fork; Abandoned are the action
 	// lists of the branches a rewind left, oldest first: what the trainer
 	// tried and took back stays on the record.
@@ -461,7 +461,7 @@ func branchBytes(bs [][]string) int {
 // and returns it locked. A replaced copy whose actions the new state does
 // not continue is a branch given up: it joins the abandoned ones, so the
 // grader's view keeps every branch this replica saw.
-func (s *Server) rebuild(id string, t *rt.Task, seed uint64, actions []string, origin string, abandoned [][]string) (*episode, *apiError) {
+func (s *Server) rebuild(id string, t *engine.Task, seed uint64, actions []string, origin string, abandoned [][]string) (*episode, *apiError) {
 	for range 3 {
 		e := &episode{id: id, task: t, seed: seed, actions: slices.Clone(actions), origin: origin, abandoned: slices.Clone(abandoned)}
 		// The old copy's lock, then the table's (the lock order); nobody
@@ -553,7 +553,7 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) (int, any) {
 	if st, e := decode(r, &req, true); st != 0 {
 		return st, e
 	}
-	var t *rt.Task
+	var t *engine.Task
 	var seed uint64
 	var actions []string
 	if req.Token != "" {

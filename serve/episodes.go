@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/srezc/srezc/compiler"
-	rt "github.com/srezc/srezc/runtime"
+	"github.com/srezc/srezc/engine"
 )
 
 // episode is one leased episode. Its truth is the fold (task, seed,
@@ -16,7 +16,7 @@ import (
 type episode struct {
 	mu      sync.Mutex
 	id      string
-	task    *rt.Task
+	task    *engine.Task
 	seed    uint64
 	actions []string
 	slot    *slot // guarded by the table's mu for ownership
@@ -40,7 +40,7 @@ type episode struct {
 // slot is one materialised runtime episode in the pool. pinned keeps it
 // from being handed to another episode while its owner steps it.
 type slot struct {
-	ep     *rt.Episode
+	ep     *engine.Episode
 	owner  *episode
 	pinned bool
 	elem   *list.Element
@@ -179,7 +179,7 @@ func (tb *table) dropLocked(e *episode) {
 // episodes until unpin. fresh says the slot was not e's already: its
 // runtime episode is not e's state yet, and the caller must replay e into
 // it. The caller holds e.mu.
-func (tb *table) pin(e *episode) (ep *rt.Episode, fresh bool) {
+func (tb *table) pin(e *episode) (ep *engine.Episode, fresh bool) {
 	tb.mu.Lock()
 	s := e.slot
 	if s == nil || s.owner != e {
@@ -191,13 +191,13 @@ func (tb *table) pin(e *episode) (ep *rt.Episode, fresh bool) {
 	tb.pool.MoveToFront(s.elem)
 	tb.mu.Unlock()
 	if fresh && (s.ep == nil || s.ep.Task() != e.task) {
-		s.ep = rt.NewEpisode(e.task)
+		s.ep = engine.NewEpisode(e.task)
 	}
 	return s.ep, fresh
 }
 
 // materialise is pin, replaying e's actions when its slot is fresh.
-func (tb *table) materialise(e *episode) *rt.Episode {
+func (tb *table) materialise(e *episode) *engine.Episode {
 	ep, fresh := tb.pin(e)
 	if fresh {
 		if tb.onRebuild != nil && len(e.actions) > 0 {

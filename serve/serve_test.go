@@ -15,18 +15,18 @@ import (
 
 	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/lang"
-	rt "github.com/srezc/srezc/runtime"
 	"github.com/srezc/srezc/serve"
 )
 
 var (
 	suiteOnce sync.Once
-	suite     []*rt.Task
+	suite     []*engine.Task
 )
 
-func tasks(t testing.TB) []*rt.Task {
+func tasks(t testing.TB) []*engine.Task {
 	suiteOnce.Do(func() {
 		m, diags := lang.Analyze(lang.ScenarioFiles())
 		ts, more := compiler.CompileModule(m)
@@ -93,13 +93,13 @@ func (c client) do(method, path string, body any) (int, map[string]any) {
 
 // trace is an episode played by eval with the replay agent: the reference
 // every server reply must match.
-func trace(t *rt.Task, seed uint64, actions []string) eval.Episode {
+func trace(t *engine.Task, seed uint64, actions []string) eval.Episode {
 	return eval.Play(t, agents.NewReplay(strings.Join(actions, "\n")), 0, seed, true)
 }
 
 // actionsOf plays a seeded random agent and keeps its actions: valid,
 // invalid and malformed ones alike.
-func actionsOf(t *rt.Task, seed uint64) []string {
+func actionsOf(t *engine.Task, seed uint64) []string {
 	ep := eval.Play(t, agents.NewRandom(seed), 0, seed, true)
 	var out []string
 	for _, s := range ep.Steps {
@@ -189,7 +189,7 @@ func TestAgentViewHidesTheGrader(t *testing.T) {
 
 // handleOf is a task's handle, as the grader's catalogue pairs it with
 // the task's id.
-func handleOf(t testing.TB, base string, tk *rt.Task) string {
+func handleOf(t testing.TB, base string, tk *engine.Task) string {
 	t.Helper()
 	_, cat := (client{t: t, base: base, grader: true}).do("GET", "/v1/grader/tasks", nil)
 	for _, x := range cat["tasks"].([]any) {

@@ -36,14 +36,14 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/srezc/srezc/agents"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/llm"
-	rt "github.com/srezc/srezc/runtime"
 )
 
 // Options configure a Server.
 type Options struct {
-	Tasks    []*rt.Task
+	Tasks    []*engine.Task
 	Versions eval.Versions
 	// TTL is how long an idle episode keeps its lease; Capacity bounds the
 	// leased episodes (a full server answers 429 with Retry-After); Pool
@@ -85,17 +85,17 @@ type Options struct {
 // Server is the environment server.
 type Server struct {
 	opt     Options
-	tasks   []*rt.Task
-	byID    map[string]*rt.Task
-	byHash  map[string]*rt.Task
-	handles map[string]*rt.Task
+	tasks   []*engine.Task
+	byID    map[string]*engine.Task
+	byHash  map[string]*engine.Task
+	handles map[string]*engine.Task
 	suite   string
-	specs   map[*rt.Task][]agents.ToolSpec
+	specs   map[*engine.Task][]agents.ToolSpec
 	// toolSpecs are the suite's tools by name; intros are each task's
 	// intro, which depends on the task alone; unseen is the
 	// unseen_incident subset of test.
 	toolSpecs map[string]agents.ToolSpec
-	intros    map[*rt.Task]string
+	intros    map[*engine.Task]string
 	unseen    map[string]bool
 	table     *table
 	seal      *sealer
@@ -170,9 +170,9 @@ func New(opt Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opt: opt, tasks: opt.Tasks, byID: map[string]*rt.Task{}, byHash: map[string]*rt.Task{}, handles: map[string]*rt.Task{},
-		suite: rt.SuiteHash(opt.Tasks), specs: map[*rt.Task][]agents.ToolSpec{}, seal: seal, handleKey: handleKey, mux: http.NewServeMux(), reg: prometheus.NewRegistry()}
-	s.toolSpecs, s.intros, s.unseen = map[string]agents.ToolSpec{}, map[*rt.Task]string{}, eval.UnseenIncidents(opt.Tasks)
+	s := &Server{opt: opt, tasks: opt.Tasks, byID: map[string]*engine.Task{}, byHash: map[string]*engine.Task{}, handles: map[string]*engine.Task{},
+		suite: engine.SuiteHash(opt.Tasks), specs: map[*engine.Task][]agents.ToolSpec{}, seal: seal, handleKey: handleKey, mux: http.NewServeMux(), reg: prometheus.NewRegistry()}
+	s.toolSpecs, s.intros, s.unseen = map[string]agents.ToolSpec{}, map[*engine.Task]string{}, eval.UnseenIncidents(opt.Tasks)
 	for _, t := range opt.Tasks {
 		s.byID[t.ID] = t
 		s.byHash[t.Hash] = t
@@ -183,7 +183,7 @@ func New(opt Options) (*Server, error) {
 				s.toolSpecs[sp.Name] = sp
 			}
 		}
-		ep := rt.NewEpisode(t)
+		ep := engine.NewEpisode(t)
 		ep.Reset(0)
 		s.intros[t] = string(ep.AppendIntro(nil))
 	}
@@ -198,7 +198,7 @@ func New(opt Options) (*Server, error) {
 // handle is a task's opaque public name: an HMAC of its hash under the
 // deployment's key, so that nobody without the key can map a handle to
 // the task's id or hash (a prefix of the public hash could be).
-func (s *Server) handle(t *rt.Task) string {
+func (s *Server) handle(t *engine.Task) string {
 	m := hmac.New(sha256.New, s.handleKey)
 	m.Write([]byte(t.Hash))
 	return "t-" + hex.EncodeToString(m.Sum(nil)[:12])
@@ -419,7 +419,7 @@ func newID() string {
 
 // toolSchemas are a task's tools in the OpenAI function format, the
 // services enum filled in from the intro.
-func (s *Server) toolSchemas(t *rt.Task) []llm.Tool {
+func (s *Server) toolSchemas(t *engine.Task) []llm.Tool {
 	var services []string
 	for _, sv := range t.Services {
 		services = append(services, sv.Name)
@@ -432,7 +432,7 @@ func (s *Server) toolSchemas(t *rt.Task) []llm.Tool {
 // (the seed picks among its tasks, in suite order). An agent naming a
 // task by author id gets the same answer as for a name that exists
 // nowhere, so the route is no oracle for guessed ids.
-func (s *Server) pickTask(task, split string, seed uint64, trainer bool) (*rt.Task, string) {
+func (s *Server) pickTask(task, split string, seed uint64, trainer bool) (*engine.Task, string) {
 	switch {
 	case task != "" && split != "":
 		return nil, "give task or split, not both"
@@ -450,7 +450,7 @@ func (s *Server) pickTask(task, split string, seed uint64, trainer bool) (*rt.Ta
 		}
 		return nil, fmt.Sprintf("no task %q in this suite (GET /v1/tasks lists the handles)", task)
 	case split != "":
-		var in []*rt.Task
+		var in []*engine.Task
 		for _, t := range s.tasks {
 			if t.Split == split || split == "unseen_incident" && s.unseen[t.ID] {
 				in = append(in, t)

@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-	rt "github.com/srezc/srezc/runtime"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/serve"
 )
 
-func taskByID(t testing.TB, id string) *rt.Task {
+func taskByID(t testing.TB, id string) *engine.Task {
 	for _, tk := range tasks(t) {
 		if tk.ID == id {
 			return tk

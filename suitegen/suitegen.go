@@ -19,9 +19,9 @@ import (
 
 	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/runtime"
 )
 
 // Task is one generated task: its incident (alert, expert plan, split and
@@ -29,7 +29,7 @@ import (
 type Task struct {
 	Mutation string
 	Incident *lang.Incident
-	Task     *runtime.Task
+	Task     *engine.Task
 	Score    float64
 	Greedy   bool // greedy's episode succeeded (train and dev only)
 }
@@ -131,7 +131,7 @@ func Build(m *lang.Module, spec *lang.SuiteSpec, workers int, secret string) (*S
 		t.Incident.Difficulty, t.Task.Difficulty = d, d
 		t.Incident.Split = t.Task.Split
 		t.Incident.Alert, t.Incident.Expert = t.Task.Alert, t.Task.Expert
-		t.Task.Hash = runtime.ComputeHash(t.Task)
+		t.Task.Hash = engine.ComputeHash(t.Task)
 	}
 	// The ordering is calibrated on train and tested on dev.
 	for _, split := range []string{"train", "dev"} {
@@ -161,11 +161,11 @@ func HeldOutIDKey(secret string) []byte {
 }
 
 // behaviour identifies what a task does, whatever its id.
-func behaviour(t *runtime.Task) string {
+func behaviour(t *engine.Task) string {
 	if t.Behaviour != "" {
 		return t.Behaviour
 	}
-	body := runtime.BodyHash(t)
+	body := engine.BodyHash(t)
 	return hex.EncodeToString(body[:])
 }
 
@@ -232,7 +232,7 @@ func (s *Suite) draw(m *lang.Module, workers int, seed uint64, n int, keep func(
 // rather than the faulty service counts most (the first-anomaly habit
 // fails there), then each evidence read beyond one, each distractor and
 // noise.
-func Score(t *runtime.Task) float64 {
+func Score(t *engine.Task) float64 {
 	score := float64(len(t.Evidence)-1) + 0.5*float64(len(t.Distractors)) + 0.25*float64(len(t.Noise))
 	// A variant's compiled difficulty is compiler.EstimateDifficulty's.
 	if t.Difficulty == "hard" {

@@ -3,7 +3,7 @@ package suitegen_test
 import (
 	"bytes"
 	"os"
-	goruntime "runtime"
+	"runtime"
 	"testing"
 
 	"github.com/srezc/srezc/agents"
@@ -69,8 +69,8 @@ func TestGeneratedSuite(t *testing.T) {
 // any GOMAXPROCS and worker count.
 func TestSuiteBuildIsDeterministic(t *testing.T) {
 	a, am := build(t, 0).Sources()
-	old := goruntime.GOMAXPROCS(1)
-	defer goruntime.GOMAXPROCS(old)
+	old := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(old)
 	b, bm := build(t, 1).Sources()
 	if !bytes.Equal(a, b) || !bytes.Equal(am, bm) {
 		t.Error("the suite differs under GOMAXPROCS 1")

@@ -1,4 +1,4 @@
-// Package runtime executes compiled incidents: Reset, Step, Fork and the
+// Package engine is srezc's runtime: it executes compiled incidents: Reset, Step, Fork and the
 // state snapshot, the one versioned observation renderer, rewards and
 // metrics.
 //
@@ -13,5 +13,7 @@
 // for their own service and the previous row across a dependency edge, so the
 // order of services never matters and a cascade moves one edge per tick.
 //
-// runtime imports neither lang nor compiler, nor HCL.
-package runtime
+// engine imports neither lang nor compiler, nor HCL. It is not named
+// runtime, the layer's name in DESIGN.md, because that would shadow Go's
+// runtime package in every file that needs both.
+package engine

@@ -1,4 +1,4 @@
-package runtime
+package engine
 
 // The diagnosis reader's English: words that say what state a thing is in,
 // that deny, that lead from a cause to its effects, and idioms that name a

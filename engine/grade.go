@@ -1,4 +1,4 @@
-package runtime
+package engine
 
 // normalize lowers text and turns every run of non-alphanumeric bytes into
 // one space, with a space at each end, so phrases match on word boundaries
