@@ -9,6 +9,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/srezc/srezc/value"
 )
 
 // Reading a diagnosis.
@@ -140,7 +142,7 @@ var changeVerbs = map[string]bool{
 func buildLexicon(t *Task) *diagLexicon {
 	lx := &diagLexicon{byFirst: map[string][]lexEntry{}}
 	add := func(phrase string, kind lexKind, id int32) {
-		ws := strings.Fields(FoldText(phrase))
+		ws := strings.Fields(value.Fold(phrase))
 		if len(ws) == 0 {
 			return
 		}
@@ -295,30 +297,6 @@ func oneTypo(a []byte, b string) bool {
 	return false
 }
 
-// FoldText lower-cases s with Unicode's simple case folding, the one fold
-// used for authored phrases and agent text alike, so "İNDEX" and "index",
-// "ÜBER" and "über" compare as a reader would expect.
-func FoldText(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		b.WriteRune(foldRune(r))
-	}
-	return b.String()
-}
-
-func foldRune(r rune) rune {
-	if r < utf8.RuneSelf {
-		if 'A' <= r && r <= 'Z' {
-			return r + ('a' - 'A')
-		}
-		return r
-	}
-	if r == 'İ' { // Turkish dotted capital I folds to i, not i + combining dot
-		return 'i'
-	}
-	return unicode.ToLower(r)
-}
-
 // token is a word or a mark of the answer, after folding: a word is
 // norm[start:end].
 type token struct {
@@ -367,7 +345,7 @@ func (r *reader) tokenize(text string) {
 			if !inWord {
 				wStart, opaque, hasDash = len(r.norm), false, false
 			}
-			r.norm = append(r.norm, byte(foldRune(c)))
+			r.norm = append(r.norm, byte(value.FoldRune(c)))
 			prev = c
 			i++
 			continue
@@ -377,7 +355,7 @@ func (r *reader) tokenize(text string) {
 			if !inWord {
 				wStart, opaque, hasDash = len(r.norm), false, false
 			}
-			r.norm = utf8.AppendRune(r.norm, foldRune(c))
+			r.norm = utf8.AppendRune(r.norm, value.FoldRune(c))
 			if unicode.IsDigit(c) && hasDash {
 				opaque = true // web-2, db-01
 			}

@@ -521,12 +521,14 @@ func (c *checker) rubric(r *Rubric) {
 	}
 }
 
-// NormalizePhrase lowers a phrase and turns punctuation runs into single
-// spaces, as the runtime does to a diagnosis.
+// NormalizePhrase case-folds a phrase with value.Fold, the fold the
+// engine applies to agent text, and turns punctuation runs into single
+// spaces.
 func NormalizePhrase(s string) string {
 	var b strings.Builder
 	space := true
-	for _, r := range strings.ToLower(s) {
+	for _, r := range s {
+		r = value.FoldRune(r)
 		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r >= 0x80 {
 			b.WriteRune(r)
 			space = false
