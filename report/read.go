@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/record"
 )
 
 // Read reads a records.jsonl file: one eval.RecordLine per line (blank
@@ -32,7 +33,7 @@ func readRecords(name string, r io.Reader) ([]eval.RecordLine, error) {
 	out := recs[:0]
 	at := map[eval.RecordKey]int{}
 	for _, rec := range recs {
-		k := eval.KeyOf(&rec)
+		k := record.KeyOf(&rec)
 		if i, seen := at[k]; seen {
 			out[i] = rec
 		} else {

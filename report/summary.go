@@ -12,6 +12,7 @@ import (
 
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/record"
 )
 
 // Options tune Build. A zero field takes its default.
@@ -83,7 +84,7 @@ type Summary struct {
 	Suites   []string        `json:"suites"`
 	Versions []eval.Versions `json:"versions"`
 	// Profile is the rubric profile the records share, or "mixed"; it
-	// picks the marks formula (eval.Aggregator).
+	// picks the marks formula (record.Aggregator).
 	Profile string `json:"profile"`
 	// Tasks and Seeds count the distinct task ids and seeds; Episodes the
 	// records (after de-duplication), InfraErrors those that are infra
@@ -270,7 +271,7 @@ type Standing struct {
 var (
 	difficultyOrder = []string{"easy", "medium", "hard"}
 	splitOrder      = []string{"train", "dev", "test"}
-	failureModes    = eval.FailureModes
+	failureModes    = record.FailureModes
 )
 
 // UnseenIncident names the split group of test tasks whose incident kind
@@ -316,7 +317,7 @@ func Build(records []eval.RecordLine, opts Options) (*Summary, error) {
 	})
 	s.Tasks, s.Seeds = len(tasks), len(seeds)
 
-	b := &builder{opts: opts, aggregate: eval.Aggregator(s.Profile), unseen: unseenIncidents(records)}
+	b := &builder{opts: opts, aggregate: record.Aggregator(s.Profile), unseen: unseenIncidents(records)}
 	models := splitByModel(records)
 	for _, m := range models {
 		s.Models = append(s.Models, b.model(m))
