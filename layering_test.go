@@ -4,6 +4,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,20 +17,21 @@ var allowed = map[string][]string{
 	"value":          {},
 	"stdlib":         {},
 	"scenarios":      {},
-	"agents":         {},
+	"agents":         {"record"},
 	"llm":            {"agents"},
 	"llm/llmtest":    {"agents", "llm"},
-	"engine":         {"value"},
+	"record":         {"value"},
+	"engine":         {"value", "record"},
 	"lang":           {"value", "stdlib", "scenarios"},
 	"compiler":       {"value", "lang", "engine"},
-	"eval":           {"value", "lang", "compiler", "engine", "agents"},
+	"eval":           {"value", "lang", "compiler", "engine", "agents", "record"},
 	"suitegen":       {"value", "lang", "compiler", "engine", "agents", "eval"},
 	"lsp":            {"value", "lang", "compiler", "engine"},
-	"report":         {"engine", "eval", "agents"},
+	"report":         {"record"},
 	"refdoc":         {"value", "lang"},
 	"serve":          {"value", "lang", "compiler", "engine", "agents", "eval", "llm"},
 	"mcpserve":       {"engine", "compiler", "eval", "agents", "llm"},
-	"cli":            {"value", "lang", "compiler", "engine", "stdlib", "agents", "eval", "suitegen", "lsp", "llm", "report", "serve", "mcpserve", "refdoc"},
+	"cli":            {"value", "lang", "compiler", "engine", "stdlib", "agents", "record", "eval", "suitegen", "lsp", "llm", "report", "serve", "mcpserve", "refdoc"},
 	"cmd/srezc":      {"cli"},
 	"cmd/srezc-load": {},
 }
@@ -76,5 +78,38 @@ func TestImportsPointOneWay(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A reader of records links nothing of the front end: report and record
+// work from records.jsonl alone, so neither may reach HCL, cty, expr or
+// the action grammar's parser, nor any srezc package but record and value,
+// even through a package the policy above allows.
+func TestRecordReadersLinkNoFrontEnd(t *testing.T) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("go list needs the go command: %v", err)
+	}
+	banned := []string{"github.com/hashicorp/hcl", "github.com/zclconf/go-cty", "github.com/expr-lang/expr", "github.com/alecthomas/participle"}
+	mine := map[string]bool{module + "record": true, module + "value": true, module + "report": true}
+	for _, pkg := range []string{"./record", "./report"} {
+		out, err := exec.Command(goCmd, "list", "-deps", pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", pkg, err)
+		}
+		deps := strings.Fields(string(out))
+		if len(deps) < 2 {
+			t.Fatalf("go list -deps %s listed %q", pkg, deps)
+		}
+		for _, dep := range deps {
+			for _, b := range banned {
+				if strings.HasPrefix(dep, b) {
+					t.Errorf("%s links %s", pkg, dep)
+				}
+			}
+			if strings.HasPrefix(dep, module) && !mine[dep] {
+				t.Errorf("%s links %s: a reader of records needs only record", pkg, dep)
+			}
+		}
 	}
 }

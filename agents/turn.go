@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/srezc/srezc/record"
 )
 
 // TurnAgent is an agent whose turns can fail for reasons outside its
@@ -36,14 +38,9 @@ type Turn struct {
 }
 
 // Usage is what an LLM agent's episode cost. LatencyMS is wall time in
-// provider calls, retries and waits.
-type Usage struct {
-	Calls            int   `json:"calls"`
-	Retries          int   `json:"retries"`
-	PromptTokens     int   `json:"prompt_tokens"`
-	CompletionTokens int   `json:"completion_tokens"`
-	LatencyMS        int64 `json:"latency_ms"`
-}
+// provider calls, retries and waits. A record carries it, so the records
+// format defines it.
+type Usage = record.Usage
 
 // Failure says what a failed turn means for the episode and the sweep.
 type Failure uint8

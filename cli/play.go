@@ -14,12 +14,13 @@ import (
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/record"
 )
 
 func (e *env) playCmd() *cobra.Command {
 	var (
-		seed         uint64
-		record, name string
+		seed            uint64
+		recordDir, name string
 	)
 	c := &cobra.Command{
 		Use:   "play [--seed N] [--record DIR --as human:NAME] TASK [PATH...]",
@@ -35,10 +36,10 @@ agent's, under the name given by --as (human:NAME), so that a human SRE
 baseline sits in the same report as the agents (srezc report DIR).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			if who, ok := strings.CutPrefix(name, "human:"); record != "" && (!ok || who == "") {
+			if who, ok := strings.CutPrefix(name, "human:"); recordDir != "" && (!ok || who == "") {
 				return usageError{fmt.Errorf("--record needs --as human:NAME")}
 			}
-			if record == "" && name != "" {
+			if recordDir == "" && name != "" {
 				return usageError{fmt.Errorf("--as only names a recorded episode: add --record DIR")}
 			}
 			tasks, err := e.load(args[1:], compiler.Options{})
@@ -52,7 +53,7 @@ baseline sits in the same report as the agents (srezc report DIR).`,
 			in := bufio.NewScanner(e.stdin)
 			in.Buffer(make([]byte, 64*1024), 1<<20)
 			h := &human{in: in, out: e.stdout, prompt: e.stderr}
-			ep, err := eval.PlayTurns(context.Background(), tk, h, 0, seed, record != "")
+			ep, err := eval.PlayTurns(context.Background(), tk, h, 0, seed, recordDir != "")
 			if err == nil {
 				err = h.err
 			}
@@ -64,13 +65,13 @@ baseline sits in the same report as the agents (srezc report DIR).`,
 				return err
 			}
 			fmt.Fprintf(e.stderr, "grader record:\n%s\n", rec)
-			if record == "" {
+			if recordDir == "" {
 				return nil
 			}
 			v := eval.VersionsFor(Version, tasks)
 			line := eval.NewRecord(name, engine.SuiteHash(tasks), v, tk, &ep, true)
-			path := filepath.Join(record, "records.jsonl")
-			if err := eval.AppendRecord(path, &line); err != nil {
+			path := filepath.Join(recordDir, "records.jsonl")
+			if err := record.Append(path, &line); err != nil {
 				return err
 			}
 			fmt.Fprintf(e.stderr, "recorded in %s as %s\n", path, name)
@@ -78,7 +79,7 @@ baseline sits in the same report as the agents (srezc report DIR).`,
 		},
 	}
 	c.Flags().Uint64Var(&seed, "seed", 1, "episode seed")
-	c.Flags().StringVar(&record, "record", "", "append the episode to DIR/records.jsonl")
+	c.Flags().StringVar(&recordDir, "record", "", "append the episode to DIR/records.jsonl")
 	c.Flags().StringVar(&name, "as", "", "the name of the recorded player, human:NAME")
 	return c
 }

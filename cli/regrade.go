@@ -14,6 +14,7 @@ import (
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/llm"
+	"github.com/srezc/srezc/record"
 )
 
 func (e *env) regradeCmd() *cobra.Command {
@@ -41,7 +42,7 @@ again costs no call.`,
 			if err := jo.check(); err != nil {
 				return err
 			}
-			recs, err := eval.ReadRecords(args[0])
+			recs, err := record.Read(args[0])
 			if err != nil {
 				return err
 			}
@@ -54,7 +55,7 @@ again costs no call.`,
 				byID[t.ID] = t
 			}
 			v := eval.VersionsFor(Version, tasks)
-			var regraded []eval.RecordLine
+			var regraded []record.Line
 			var at []int // regraded[k] is recs[at[k]]
 			same, changed, refused := 0, 0, 0
 			for i := range recs {
@@ -96,12 +97,11 @@ again costs no call.`,
 			}
 			var buf bytes.Buffer
 			for i := range regraded {
-				line, err := json.Marshal(&regraded[i])
+				line, err := record.Marshal(&regraded[i])
 				if err != nil {
 					return err
 				}
 				buf.Write(line)
-				buf.WriteByte('\n')
 			}
 			if out != "" {
 				if err := writeAtomic(out, buf.Bytes()); err != nil {
@@ -124,7 +124,7 @@ again costs no call.`,
 
 // regradeWhy explains a changed diagnosis or mitigation: how the reader
 // reads the recorded root cause now, and what mitigation now means.
-func regradeWhy(t *engine.Task, old, now *eval.RecordLine) []string {
+func regradeWhy(t *engine.Task, old, now *record.Line) []string {
 	var out []string
 	if old.Metrics.Diagnosed != now.Metrics.Diagnosed {
 		rootCause := ""
@@ -146,7 +146,7 @@ func regradeWhy(t *engine.Task, old, now *eval.RecordLine) []string {
 	return out
 }
 
-func agentLabel(r *eval.RecordLine) string {
+func agentLabel(r *record.Line) string {
 	if r.Model != "" {
 		return r.Agent + "/" + r.Model
 	}
@@ -164,7 +164,7 @@ func (e *env) exportTrajectories(records, out, format, only, style string, repli
 	if !slices.Contains(llm.Styles, style) {
 		return usageError{fmt.Errorf("--style takes %s, not %q", strings.Join(llm.Styles, ", "), style)}
 	}
-	recs, err := eval.ReadRecords(records)
+	recs, err := record.Read(records)
 	if err != nil {
 		return err
 	}

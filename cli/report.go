@@ -7,6 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/record"
 	"github.com/srezc/srezc/report"
 )
 
@@ -51,6 +53,9 @@ func writeReport(dir string, opts report.Options) (*report.Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The report links nothing of the action grammar; the judge's
+	// disagreements show the answer as the grader parsed it.
+	opts.Resolution = resolutionOf
 	sum, err := report.Build(records, opts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "records.jsonl"), err)
@@ -107,4 +112,9 @@ byte-identical for the same records and flags.`,
 	}
 	ro.flags(c.Flags(), "seed")
 	return c
+}
+
+func resolutionOf(r *record.Line) (rootCause, fix string) {
+	a, _ := eval.ResolutionOf(r)
+	return a.RootCause, a.Fix
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"math"
 
+	"github.com/srezc/srezc/record"
 	"github.com/srezc/srezc/value"
 )
 
@@ -18,7 +19,7 @@ const (
 	TermBudget
 )
 
-var terminalNames = [...]string{"", "resolved", "premature_or_incorrect_resolution", "escalated", "step_budget_exhausted"}
+var terminalNames = [...]string{"", record.TerminalResolved, record.TerminalRejected, record.TerminalEscalated, record.TerminalBudget}
 
 func (t Terminal) String() string {
 	if int(t) < len(terminalNames) {
@@ -54,20 +55,9 @@ type StepResult struct {
 	Terminal Terminal
 }
 
-// Components are the reward parts so far; penalties are negative.
-type Components struct {
-	Evidence   float64 `json:"evidence"`
-	Diagnosis  float64 `json:"diagnosis"`
-	Mitigation float64 `json:"mitigation"`
-	Resolution float64 `json:"resolution"`
-	Efficiency float64 `json:"efficiency"`
-	Penalties  float64 `json:"penalties"`
-}
-
-// Raw is the unclamped sum of the components.
-func (c *Components) Raw() float64 {
-	return c.Evidence + c.Diagnosis + c.Mitigation + c.Resolution + c.Efficiency + c.Penalties
-}
+// Components are the reward parts so far; penalties are negative. They are
+// part of the records format, so record defines them.
+type Components = record.Components
 
 // Episode is one play of a Task. Its zero value is not usable: call
 // NewEpisode, then Reset.

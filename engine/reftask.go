@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/srezc/srezc/value"
+import (
+	"github.com/srezc/srezc/record"
+	"github.com/srezc/srezc/value"
+)
 
 // The sre_zero profile reproduces the SRE-Zero reference environment's
 // grading exactly (../shared/reference/sre-zero-spec.md §4–7): its action
@@ -10,10 +13,10 @@ import "github.com/srezc/srezc/value"
 // restart (status healthy, one log line) or a config write. What an agent
 // sees is still srezc's renderer, with none of the reference's leaks.
 
-// Profile names.
+// Profile names, as records spell them (record defines them).
 const (
-	ProfileNative  = "native"
-	ProfileSreZero = "sre_zero"
+	ProfileNative  = record.ProfileNative
+	ProfileSreZero = record.ProfileSreZero
 )
 
 // RefTask is a task's sre_zero data: the fixture world and the grading

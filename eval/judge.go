@@ -14,6 +14,7 @@ import (
 
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/record"
 	"github.com/srezc/srezc/value"
 )
 
@@ -173,20 +174,6 @@ func ResolutionOf(r *RecordLine) (a JudgeAnswer, ok bool) {
 		}
 	}
 	return a, true
-}
-
-// JudgeRecord is the judge's verdict in a record (records.jsonl's
-// "judge"), beside the deterministic grade (metrics.diagnosed), which
-// stays the score. Key is the content hash the verdict is cached under.
-// An episode the judge could not grade (the provider failed after every
-// retry, or its answer was not a verdict) has InfraError and no verdict.
-type JudgeRecord struct {
-	Prompt           string `json:"judge_prompt"`
-	Model            string `json:"model"`
-	Key              string `json:"key"`
-	DiagnosisCorrect *bool  `json:"diagnosis_correct,omitempty"`
-	Reason           string `json:"reason,omitempty"`
-	InfraError       string `json:"infra_error,omitempty"`
 }
 
 // Judge grades one case, given as its JSON (JudgeCase). An error wrapping
@@ -473,7 +460,7 @@ func JudgeRecordsFile(ctx context.Context, path string, truths map[string]*Judge
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		r, err := decodeRecord(line)
+		r, err := record.DecodeLine(line)
 		if err != nil {
 			return JudgeStats{}, fmt.Errorf("%s:%d: %v", path, n+1, err)
 		}
@@ -495,14 +482,13 @@ func JudgeRecordsFile(ctx context.Context, path string, truths map[string]*Judge
 			}
 			continue
 		}
-		line, err := json.Marshal(&recs[i])
+		line, err := record.Marshal(&recs[i])
 		if err != nil {
 			return st, err
 		}
 		buf.Write(line)
-		buf.WriteByte('\n')
 	}
-	if err := WriteFileAtomic(path, buf.Bytes()); err != nil {
+	if err := record.WriteFileAtomic(path, buf.Bytes()); err != nil {
 		return st, err
 	}
 	return st, jerr

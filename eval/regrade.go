@@ -1,83 +1,20 @@
 package eval
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/engine"
+	"github.com/srezc/srezc/record"
 )
 
-// ReadRecords reads a records.jsonl. A line that is not a record is an
-// error naming the file and line.
-func ReadRecords(path string) ([]RecordLine, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return DecodeRecords(path, f)
-}
+// ReadRecords reads a records.jsonl (record.Read).
+func ReadRecords(path string) ([]RecordLine, error) { return record.Read(path) }
 
-// DecodeRecords reads records.jsonl lines from r; name is used in errors,
-// which say FILE:LINE. A record without an outcome (written before
-// outcomes existed) is scored.
-func DecodeRecords(name string, r io.Reader) ([]RecordLine, error) {
-	br := bufio.NewReader(r)
-	var out []RecordLine
-	for line := 1; ; line++ {
-		text, err := br.ReadBytes('\n')
-		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
-		}
-		if len(bytes.TrimSpace(text)) > 0 {
-			rec, perr := decodeRecord(text)
-			if perr != nil {
-				return nil, fmt.Errorf("%s:%d: %v", name, line, perr)
-			}
-			out = append(out, rec)
-		}
-		if err != nil { // io.EOF after the last line
-			return out, nil
-		}
-	}
-}
-
-func decodeRecord(text []byte) (RecordLine, error) {
-	var rec RecordLine
-	if err := json.Unmarshal(text, &rec); err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			return rec, fmt.Errorf("not a JSON record: %v (at byte %d)", se, se.Offset)
-		}
-		return rec, fmt.Errorf("not a record: %v", err)
-	}
-	switch {
-	case rec.Task == "":
-		return rec, fmt.Errorf("record has no task")
-	case rec.Agent == "":
-		return rec, fmt.Errorf("record has no agent")
-	}
-	switch rec.Outcome {
-	case "":
-		rec.Outcome = OutcomeScored
-	case OutcomeScored, OutcomeInfraError:
-	default:
-		return rec, fmt.Errorf("unknown outcome %q (want %q or %q)", rec.Outcome, OutcomeScored, OutcomeInfraError)
-	}
-	switch rec.Noise {
-	case "", "on", "off":
-	default:
-		return rec, fmt.Errorf("unknown noise %q (want \"on\", \"off\" or none)", rec.Noise)
-	}
-	return rec, nil
-}
+// DecodeRecords reads records.jsonl lines from r (record.Decode).
+func DecodeRecords(name string, r io.Reader) ([]RecordLine, error) { return record.Decode(name, r) }
 
 // Regrade replays a recorded episode offline on t, the task as compiled
 // now: the same seed and the same actions, graded by the current runtime.
@@ -105,7 +42,7 @@ func Regrade(t *engine.Task, r *RecordLine, v Versions) (out RecordLine, changed
 		return *r, nil, fmt.Errorf("no trajectory (a held-out task's episodes keep none unless --export-heldout)")
 	}
 	played := t
-	if r.Noise == "off" {
+	if r.Noise == record.NoiseOff {
 		played = noiseless(t)
 	}
 	plan := make([]string, len(r.Trajectory))

@@ -15,6 +15,7 @@ import (
 
 	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/engine"
+	"github.com/srezc/srezc/record"
 )
 
 // Contestant is one agent of a sweep: a built-in agent, a human, or an LLM
@@ -110,19 +111,6 @@ type ContestantInfo struct {
 	Prompt string `json:"prompt,omitempty"`
 }
 
-// RecordKey identifies an episode of a sweep: --resume never plays a key
-// twice.
-type RecordKey struct {
-	Suite, Task, Hash, Agent, Model, Prompt string
-	Seed                                    uint64
-	Noise                                   string
-}
-
-// KeyOf is a record's key.
-func KeyOf(r *RecordLine) RecordKey {
-	return RecordKey{r.Suite, r.Task, r.Hash, r.Agent, r.Model, r.Prompt, r.Seed, r.Noise}
-}
-
 type sweepJob struct {
 	c       int // contestant
 	task    *engine.Task
@@ -130,7 +118,7 @@ type sweepJob struct {
 	episode int
 	seed    uint64
 	noise   string
-	key     RecordKey
+	key     record.Key
 }
 
 // RunSweep plays every (contestant, task, seed[, noise]) episode and
@@ -168,9 +156,9 @@ func RunSweep(ctx context.Context, tasks []*engine.Task, cs []Contestant, opt Sw
 	if err != nil {
 		return res, err
 	}
-	done := map[RecordKey]bool{}
+	done := map[record.Key]bool{}
 	for i := range kept {
-		done[KeyOf(&kept[i])] = true
+		done[record.KeyOf(&kept[i])] = true
 	}
 	var todo []sweepJob
 	for _, j := range plan {
@@ -184,7 +172,7 @@ func RunSweep(ctx context.Context, tasks []*engine.Task, cs []Contestant, opt Sw
 	if err != nil {
 		return res, err
 	}
-	if err := WriteFileAtomic(cfgPath, append(js, '\n')); err != nil {
+	if err := record.WriteFileAtomic(cfgPath, append(js, '\n')); err != nil {
 		return res, err
 	}
 
@@ -193,7 +181,7 @@ func RunSweep(ctx context.Context, tasks []*engine.Task, cs []Contestant, opt Sw
 		return res, err
 	}
 	defer out.Close()
-	if err := syncDir(opt.Dir); err != nil {
+	if err := record.SyncDir(opt.Dir); err != nil {
 		return res, err
 	}
 
@@ -248,12 +236,12 @@ func RunSweep(ctx context.Context, tasks []*engine.Task, cs []Contestant, opt Sw
 				}
 				ep.Model, ep.Prompt, ep.Noise = c.Model, c.Prompt, j.noise
 				ep.Task = j.task.ID
-				line, err := json.Marshal(NewRecord(c.Agent, suite, opt.Versions, j.task, &ep, opt.ExportHeldOut))
+				rec := NewRecord(c.Agent, suite, opt.Versions, j.task, &ep, opt.ExportHeldOut)
+				line, err := record.Marshal(&rec)
 				if err != nil {
 					fail(err)
 					continue
 				}
-				line = append(line, '\n')
 				mu.Lock()
 				_, err = out.Write(line)
 				if err == nil && c.Durable {
@@ -340,7 +328,7 @@ func noiseless(t *engine.Task) *engine.Task {
 func planSweep(tasks []*engine.Task, cs []Contestant, opt SweepOptions, suite string) []sweepJob {
 	noises := []string{NoiseAsAuthored}
 	if opt.Noise == NoiseBoth {
-		noises = []string{"on", "off"}
+		noises = []string{record.NoiseOn, record.NoiseOff}
 	}
 	quiet := map[*engine.Task]*engine.Task{}
 	if opt.Noise == NoiseBoth {
@@ -355,11 +343,11 @@ func planSweep(tasks []*engine.Task, cs []Contestant, opt SweepOptions, suite st
 				seed := opt.Seed + uint64(k)
 				for _, n := range noises {
 					played := t
-					if n == "off" {
+					if n == record.NoiseOff {
 						played = quiet[t]
 					}
 					plan = append(plan, sweepJob{c: ci, task: t, played: played, episode: k, seed: seed, noise: n,
-						key: RecordKey{suite, t.ID, t.Hash, c.Agent, c.Model, c.Prompt, seed, n}})
+						key: record.Key{Suite: suite, Task: t.ID, Hash: t.Hash, Agent: c.Agent, Model: c.Model, Prompt: c.Prompt, Seed: seed, Noise: n}})
 				}
 			}
 		}
@@ -381,7 +369,7 @@ func prepareRecords(recPath, cfgPath string, cfg *RunConfig, opt SweepOptions) (
 		if len(data) > 0 && !opt.Overwrite && holdsDurable(data) {
 			return nil, fmt.Errorf("%s holds episodes of an LLM agent or a human from an earlier sweep: continue it with --resume, or pass --overwrite to replace them", recPath)
 		}
-		return nil, WriteFileAtomic(recPath, nil)
+		return nil, record.WriteFileAtomic(recPath, nil)
 	}
 	if oldErr != nil {
 		if errors.Is(oldErr, os.ErrNotExist) && len(data) == 0 {
@@ -414,7 +402,7 @@ func prepareRecords(recPath, cfgPath string, cfg *RunConfig, opt SweepOptions) (
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		r, err := decodeRecord(line)
+		r, err := record.DecodeLine(line)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %v", recPath, n+1, err)
 		}
@@ -425,7 +413,7 @@ func prepareRecords(recPath, cfgPath string, cfg *RunConfig, opt SweepOptions) (
 		buf.Write(line)
 	}
 	if buf.Len() != len(data) {
-		if err := WriteFileAtomic(recPath, buf.Bytes()); err != nil {
+		if err := record.WriteFileAtomic(recPath, buf.Bytes()); err != nil {
 			return nil, err
 		}
 	}
@@ -492,21 +480,21 @@ func canonicalise(recPath string, plan []sweepJob) error {
 	if err != nil {
 		return err
 	}
-	inPlan := map[RecordKey]bool{}
+	inPlan := map[record.Key]bool{}
 	for _, j := range plan {
 		inPlan[j.key] = true
 	}
-	lines := map[RecordKey][]byte{}
+	lines := map[record.Key][]byte{}
 	var others [][]byte
 	for _, line := range bytes.SplitAfter(data, []byte{'\n'}) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		r, err := decodeRecord(line)
+		r, err := record.DecodeLine(line)
 		if err != nil {
 			return fmt.Errorf("%s: %v", recPath, err)
 		}
-		if k := KeyOf(&r); inPlan[k] {
+		if k := record.KeyOf(&r); inPlan[k] {
 			lines[k] = line
 		} else {
 			others = append(others, line)
@@ -519,76 +507,5 @@ func canonicalise(recPath string, plan []sweepJob) error {
 	for _, line := range others {
 		buf.Write(line)
 	}
-	return WriteFileAtomic(recPath, buf.Bytes())
-}
-
-// AppendRecord appends one record to a records.jsonl, creating it (and its
-// folder) if need be, and syncs file and folder before returning.
-func AppendRecord(path string, r *RecordLine) error {
-	line, err := json.Marshal(r)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(append(line, '\n')); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return syncDir(filepath.Dir(path))
-}
-
-// WriteFileAtomic writes data to path through a temporary file in the same
-// folder, synced, then renamed over path, and syncs the folder: a reader
-// (or a crash) sees the old file or the new one, never half of one.
-func WriteFileAtomic(path string, data []byte) error { return WriteFileAtomicMode(path, data, 0o644) }
-
-// WriteFileAtomicMode is WriteFileAtomic giving the file mode perm before
-// it appears under its name.
-func WriteFileAtomicMode(path string, data []byte, perm os.FileMode) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, perm)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return syncDir(dir)
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
+	return record.WriteFileAtomic(recPath, buf.Bytes())
 }

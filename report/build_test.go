@@ -10,21 +10,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/srezc/srezc/engine"
-	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/record"
 	"github.com/srezc/srezc/report"
 )
 
 // episode is a hand-built scored record: a native task in the test split.
-func episode(agent, task string, seed uint64, success bool) eval.RecordLine {
-	r := eval.RecordLine{Task: task, Hash: "h-" + task, Suite: "suite", Agent: agent, Seed: seed,
-		Difficulty: "easy", Split: "test", Family: "kind_" + task, Outcome: eval.OutcomeScored, Terminal: "resolved"}
-	r.Versions = eval.Versions{Srezc: "test", Renderer: "obs/4", Profile: engine.ProfileNative, Format: 1}
-	r.Metrics = engine.Record{TotalSteps: 4, OptimalSteps: 4, Success: success, Diagnosed: success, Mitigated: success, Terminal: "resolved"}
+func episode(agent, task string, seed uint64, success bool) record.Line {
+	r := record.Line{Task: task, Hash: "h-" + task, Suite: "suite", Agent: agent, Seed: seed,
+		Difficulty: "easy", Split: "test", Family: "kind_" + task, Outcome: record.OutcomeScored, Terminal: "resolved"}
+	r.Versions = record.Versions{Srezc: "test", Renderer: "obs/4", Profile: record.ProfileNative, Format: 1}
+	r.Metrics = record.EpisodeMetrics{TotalSteps: 4, OptimalSteps: 4, Success: success, Diagnosed: success, Mitigated: success, Terminal: "resolved"}
 	r.Failure = "other_failure"
 	if success {
 		r.Metrics.FinalReward, r.Metrics.EvidenceCoverage, r.Metrics.StepsToResolution = 0.9, 1, 4
-		r.Components = engine.Components{Evidence: 0.2, Diagnosis: 0.3, Mitigation: 0.3, Resolution: 0.1}
+		r.Components = record.Components{Evidence: 0.2, Diagnosis: 0.3, Mitigation: 0.3, Resolution: 0.1}
 		r.Failure = "success"
 	}
 	return r
@@ -32,13 +31,13 @@ func episode(agent, task string, seed uint64, success bool) eval.RecordLine {
 
 // infraError is a hand-built infra-error record. Its metrics claim a
 // success, so a report that counted it would show it.
-func infraError(agent, task string, seed uint64, msg string) eval.RecordLine {
+func infraError(agent, task string, seed uint64, msg string) record.Line {
 	r := episode(agent, task, seed, true)
-	r.Outcome, r.InfraError, r.Failure = eval.OutcomeInfraError, msg, ""
+	r.Outcome, r.InfraError, r.Failure = record.OutcomeInfraError, msg, ""
 	return r
 }
 
-func build(t *testing.T, recs []eval.RecordLine, opts report.Options) *report.Summary {
+func build(t *testing.T, recs []record.Line, opts report.Options) *report.Summary {
 	t.Helper()
 	s, err := report.Build(recs, opts)
 	if err != nil {
@@ -62,8 +61,8 @@ func near(a, b float64) bool { return math.Abs(a-b) < 1e-6 }
 
 // mixed is a model that solves task i on i mod 4 of its 3 seeds, so tasks
 // differ and the bootstrap has something to resample.
-func mixed() []eval.RecordLine {
-	var recs []eval.RecordLine
+func mixed() []record.Line {
+	var recs []record.Line
 	for i, task := range []string{"a", "b", "c", "d", "e", "f"} {
 		for seed := uint64(1); seed <= 3; seed++ {
 			recs = append(recs, episode("m", task, seed, seed <= uint64(i%4)))
@@ -100,7 +99,7 @@ func TestBootstrapIsReproducibleAndContainsThePoint(t *testing.T) {
 // samples of 0, 0.5 and 1 (a quarter each at the ends), so the 95% interval
 // spans [0, 1]; resampling episodes would give a narrow interval round 0.5.
 func TestBootstrapResamplesTasksNotEpisodes(t *testing.T) {
-	var recs []eval.RecordLine
+	var recs []record.Line
 	for seed := uint64(1); seed <= 8; seed++ {
 		recs = append(recs, episode("m", "solved", seed, true), episode("m", "unsolved", seed, false))
 	}
@@ -111,7 +110,7 @@ func TestBootstrapResamplesTasksNotEpisodes(t *testing.T) {
 }
 
 func TestInfraErrorsExcludedCountedAndUnranked(t *testing.T) {
-	var recs []eval.RecordLine
+	var recs []record.Line
 	for i, task := range []string{"a", "b", "c", "d"} {
 		recs = append(recs, episode("flaky", task, 1, i < 2), episode("solid", task, 1, i < 1))
 	}
@@ -170,7 +169,7 @@ func TestInfraErrorsExcludedCountedAndUnranked(t *testing.T) {
 // k=3: (0 + 1)/2 over the two tasks with three episodes.
 func TestPassK(t *testing.T) {
 	outcomes := map[string][]bool{"x": {true, false, true}, "y": {true, true, true}, "z": {false, true}}
-	var recs []eval.RecordLine
+	var recs []record.Line
 	for _, task := range []string{"x", "y", "z"} {
 		for i, ok := range outcomes[task] {
 			recs = append(recs, episode("m", task, uint64(i+1), ok))
@@ -184,7 +183,7 @@ func TestPassK(t *testing.T) {
 }
 
 func TestMitigationGivenDiagnosis(t *testing.T) {
-	var recs []eval.RecordLine
+	var recs []record.Line
 	add := func(n int, diagnosed, mitigated bool) {
 		for range n {
 			r := episode("m", "t", uint64(len(recs)+1), false)
@@ -214,7 +213,7 @@ func TestMitigationGivenDiagnosis(t *testing.T) {
 func TestFailureModesAndGroups(t *testing.T) {
 	// An escalation has its own mode, also in a record written before it
 	// had one (failure_mode other_failure, terminal escalated).
-	recs := []eval.RecordLine{episode("m", "a", 1, true), episode("m", "b", 1, false), episode("m", "c", 1, false),
+	recs := []record.Line{episode("m", "a", 1, true), episode("m", "b", 1, false), episode("m", "c", 1, false),
 		episodeEscalated("d", "escalated"), episodeEscalated("e", "other_failure")}
 	recs[1].Failure = "wrong_remediation"
 	recs[0].Difficulty, recs[1].Difficulty, recs[2].Difficulty = "hard", "easy", "medium"
@@ -243,7 +242,7 @@ func TestFailureModesAndGroups(t *testing.T) {
 
 // episodeEscalated is a failed episode on task that escalated, its
 // failure_mode as given.
-func episodeEscalated(task, failure string) eval.RecordLine {
+func episodeEscalated(task, failure string) record.Line {
 	r := episode("m", task, 1, false)
 	r.Terminal, r.Metrics.Terminal, r.Failure = "escalated", "escalated", failure
 	r.Difficulty = "medium"
@@ -254,7 +253,7 @@ func episodeEscalated(task, failure string) eval.RecordLine {
 // after an agent measured over many tasks, however high its marks, and
 // says why; the well-measured keep their order by marks.
 func TestThinlyMeasuredRankedAfter(t *testing.T) {
-	var recs []eval.RecordLine
+	var recs []record.Line
 	for i := 0; i < 45; i++ {
 		task := fmt.Sprintf("t%02d", i)
 		recs = append(recs, episode("agent", task, 1, i%2 == 0), episode("weak", task, 1, i%4 == 0))
@@ -290,8 +289,8 @@ func TestUnseenIncidentFromRecords(t *testing.T) {
 	seen := episode("m", "old", 1, false)
 	seen.Family = "kind_a+kind_c"
 	ref := episode("m", "ref", 1, false)
-	ref.Profile, ref.Family, ref.Tags = engine.ProfileSreZero, "cache restart_service", []string{"unseen_incident"}
-	m := model(t, build(t, []eval.RecordLine{train, unseen, seen, ref}, report.Options{}), "m")
+	ref.Profile, ref.Family, ref.Tags = record.ProfileSreZero, "cache restart_service", []string{"unseen_incident"}
+	m := model(t, build(t, []record.Line{train, unseen, seen, ref}, report.Options{}), "m")
 	var got *report.Group
 	for i := range m.BySplit {
 		if m.BySplit[i].Name == report.UnseenIncident {
@@ -308,7 +307,7 @@ func TestUnseenIncidentFromRecords(t *testing.T) {
 }
 
 func TestPairedDifferencesAndNoiseDeltas(t *testing.T) {
-	var recs []eval.RecordLine
+	var recs []record.Line
 	for _, task := range []string{"a", "b", "c", "d"} {
 		for seed := uint64(1); seed <= 2; seed++ {
 			good := episode("good", task, seed, true)
@@ -355,18 +354,18 @@ func TestReadLastRecordWinsInPlace(t *testing.T) {
 	lost := infraError("m", "a", 1, "503")
 	retried := episode("m", "a", 1, true)
 	other := episode("m", "b", 1, false)
-	path := writeRecords(t, []eval.RecordLine{lost, other, retried})
+	path := writeRecords(t, []record.Line{lost, other, retried})
 	recs, err := report.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) != 2 || recs[0].Task != "a" || recs[0].Outcome != eval.OutcomeScored || recs[1].Task != "b" {
+	if len(recs) != 2 || recs[0].Task != "a" || recs[0].Outcome != record.OutcomeScored || recs[1].Task != "b" {
 		t.Fatalf("read %d records (%+v); want the retry of a in its first place, then b", len(recs), recs)
 	}
 }
 
 func TestReadMalformedLineNamesFileAndLine(t *testing.T) {
-	path := writeRecords(t, []eval.RecordLine{episode("m", "a", 1, true)})
+	path := writeRecords(t, []record.Line{episode("m", "a", 1, true)})
 	data, _ := os.ReadFile(path)
 	for _, c := range []struct{ line, want string }{
 		{`{"task": "b", "agent": `, ":2: not a JSON record"},
@@ -385,7 +384,7 @@ func TestReadMalformedLineNamesFileAndLine(t *testing.T) {
 	}
 }
 
-func writeRecords(t *testing.T, recs []eval.RecordLine) string {
+func writeRecords(t *testing.T, recs []record.Line) string {
 	t.Helper()
 	var b strings.Builder
 	for _, r := range recs {

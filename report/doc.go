@@ -20,6 +20,10 @@
 // judge's agreement with the deterministic diagnosis verdict (judge.go);
 // the verdicts are reported, never scored.
 //
-// The package imports engine (records and aggregation) and eval (the
-// record format); nothing imports it but the cli.
+// The package imports record alone of srezc (the record format, the
+// episode metrics and their aggregation), so it links nothing of the front
+// end: no HCL, no expr, no engine (layering_test.go checks the whole
+// import graph). The one thing it cannot read from a record without the
+// action grammar, the answer a resolving action gave, comes from the
+// caller (Options.Resolution). Nothing imports it but the cli.
 package report

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/record"
 )
 
 // JudgeAgreement compares the model judge's verdicts (srezc eval --judge)
@@ -107,10 +107,10 @@ func cohenKappa(c [4]int) (kappa float64, ok bool) {
 // judgeAgreement is nil when no scored record carries a judge verdict
 // or an attempt at one.
 func (b *builder) judgeAgreement(models []*modelRecords) *JudgeAgreement {
-	var all []*eval.RecordLine
+	var all []*record.Line
 	for _, mr := range models {
 		for _, r := range mr.recs {
-			if r.Outcome == eval.OutcomeScored && r.Judge != nil {
+			if r.Outcome == record.OutcomeScored && r.Judge != nil {
 				all = append(all, r)
 			}
 		}
@@ -131,9 +131,9 @@ func (b *builder) judgeAgreement(models []*modelRecords) *JudgeAgreement {
 	slices.Sort(a.Models)
 	a.Overall = b.confusion("all models", all)
 	for _, mr := range models {
-		var mine []*eval.RecordLine
+		var mine []*record.Line
 		for _, r := range mr.recs {
-			if r.Outcome == eval.OutcomeScored && r.Judge != nil {
+			if r.Outcome == record.OutcomeScored && r.Judge != nil {
 				mine = append(mine, r)
 			}
 		}
@@ -146,9 +146,12 @@ func (b *builder) judgeAgreement(models []*modelRecords) *JudgeAgreement {
 			if j.DiagnosisCorrect == nil || *j.DiagnosisCorrect == r.Metrics.Diagnosed {
 				continue
 			}
-			ans, _ := eval.ResolutionOf(r)
-			a.Disagreements = append(a.Disagreements, JudgeDisagreement{Model: mr.name, Task: r.Task, Seed: r.Seed, Noise: r.Noise,
-				Grader: r.Metrics.Diagnosed, Judge: *j.DiagnosisCorrect, RootCause: ans.RootCause, Fix: ans.Fix, Reason: j.Reason})
+			d := JudgeDisagreement{Model: mr.name, Task: r.Task, Seed: r.Seed, Noise: r.Noise,
+				Grader: r.Metrics.Diagnosed, Judge: *j.DiagnosisCorrect, Reason: j.Reason}
+			if b.opts.Resolution != nil {
+				d.RootCause, d.Fix = b.opts.Resolution(r)
+			}
+			a.Disagreements = append(a.Disagreements, d)
 		}
 	}
 	return a
@@ -156,9 +159,9 @@ func (b *builder) judgeAgreement(models []*modelRecords) *JudgeAgreement {
 
 // confusion tabulates recs (scored, each with a Judge) and bootstraps
 // kappa over their tasks with the report's seed and a stream of its own.
-func (b *builder) confusion(name string, recs []*eval.RecordLine) JudgeConfusion {
+func (b *builder) confusion(name string, recs []*record.Line) JudgeConfusion {
 	c := JudgeConfusion{Name: name}
-	var judged []*eval.RecordLine
+	var judged []*record.Line
 	for _, r := range recs {
 		if r.Judge.DiagnosisCorrect == nil {
 			c.NoVerdict++

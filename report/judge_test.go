@@ -8,15 +8,23 @@ import (
 	"testing"
 
 	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/record"
 	"github.com/srezc/srezc/report"
 )
 
+// resolution is what the CLI gives a report: the answer of a resolving
+// episode, read with the action grammar.
+func resolution(r *record.Line) (rootCause, fix string) {
+	a, _ := eval.ResolutionOf(r)
+	return a.RootCause, a.Fix
+}
+
 // judged is a scored episode whose grader says diagnosed = grader, with
 // the judge's verdict judge (nil: the judge gave none).
-func judged(agent, task string, seed uint64, grader bool, judge *bool) eval.RecordLine {
+func judged(agent, task string, seed uint64, grader bool, judge *bool) record.Line {
 	r := episode(agent, task, seed, grader)
-	r.Trajectory = []eval.Move{{Step: 1, Action: fmt.Sprintf(`resolve_incident("cause of %s %d", "fix %d")`, task, seed, seed)}}
-	r.Judge = &eval.JudgeRecord{Prompt: "judge-1", Model: "judge-model", Key: "k", DiagnosisCorrect: judge, Reason: "reason " + task}
+	r.Trajectory = []record.Move{{Step: 1, Action: fmt.Sprintf(`resolve_incident("cause of %s %d", "fix %d")`, task, seed, seed)}}
+	r.Judge = &record.JudgeRecord{Prompt: "judge-1", Model: "judge-model", Key: "k", DiagnosisCorrect: judge, Reason: "reason " + task}
 	if judge == nil {
 		r.Judge.InfraError = "HTTP 500"
 	}
@@ -28,8 +36,8 @@ func no() *bool  { b := false; return &b }
 
 // judgeSet builds records with the given judge × grader counts, spread
 // over tasks t0, t1, … two episodes each.
-func judgeSet(both, judgeOnly, graderOnly, neither int) []eval.RecordLine {
-	var recs []eval.RecordLine
+func judgeSet(both, judgeOnly, graderOnly, neither int) []record.Line {
+	var recs []record.Line
 	add := func(n int, grader bool, judge *bool) {
 		for range n {
 			i := len(recs)
@@ -85,9 +93,9 @@ func TestJudgeAgreementReport(t *testing.T) {
 	// episode never judged, and an infra error of the agent.
 	recs = append(recs, judged("a", "t9", 1, true, nil), episode("a", "t9", 2, true))
 	lost := judged("a", "t9", 3, true, yes())
-	lost.Outcome, lost.InfraError = eval.OutcomeInfraError, "agent's provider down"
+	lost.Outcome, lost.InfraError = record.OutcomeInfraError, "agent's provider down"
 	recs = append(recs, lost, judged("b", "t0", 1, false, no()))
-	opts := report.Options{BootstrapSamples: 400, Seed: 3}
+	opts := report.Options{BootstrapSamples: 400, Seed: 3, Resolution: resolution}
 	s := build(t, recs, opts)
 	a := s.Judge
 	if a == nil {
@@ -111,6 +119,13 @@ func TestJudgeAgreementReport(t *testing.T) {
 	d := a.Disagreements[0]
 	if d.Model != "a" || d.Task != "t2" || d.Seed != 1 || d.Grader || !d.Judge || d.RootCause != "cause of t2 1" || d.Fix != "fix 1" || d.Reason != "reason t2" {
 		t.Errorf("first disagreement %+v", d)
+	}
+	// Without the action grammar the report still lists the disagreement,
+	// without the answer.
+	bare := opts
+	bare.Resolution = nil
+	if d := build(t, recs, bare).Judge.Disagreements[0]; d.Task != "t2" || d.RootCause != "" || d.Fix != "" {
+		t.Errorf("first disagreement without Resolution %+v", d)
 	}
 	// The same records and options give the same report.
 	again := build(t, recs, opts)
@@ -139,7 +154,7 @@ func TestJudgeAgreementReport(t *testing.T) {
 // no judge tables. With one class only, kappa is undefined: null, never
 // NaN.
 func TestJudgeAbsentAndUndefined(t *testing.T) {
-	plain := build(t, []eval.RecordLine{episode("a", "t0", 1, true), episode("a", "t1", 1, false)}, report.Options{BootstrapSamples: 50})
+	plain := build(t, []record.Line{episode("a", "t0", 1, true), episode("a", "t1", 1, false)}, report.Options{BootstrapSamples: 50})
 	js, _ := json.Marshal(plain)
 	if plain.Judge != nil || strings.Contains(string(js), `"judge"`) || strings.Contains(report.Markdown(plain), "judge") {
 		t.Error("a report without verdicts mentions the judge")

@@ -4,10 +4,10 @@ import (
 	"io"
 	"os"
 
-	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/record"
 )
 
-// Read reads a records.jsonl file: one eval.RecordLine per line (blank
+// Read reads a records.jsonl file: one record.Line per line (blank
 // lines are skipped). A line that is not a record is an error naming
 // path:line. A record without an outcome (written before outcomes existed)
 // is a scored one.
@@ -15,7 +15,7 @@ import (
 // When several lines share a key (suite, task, hash, agent, model, prompt,
 // seed, noise), the last one wins and takes the place of the first: a
 // resumed sweep appends its retry of an infrastructure error.
-func Read(path string) ([]eval.RecordLine, error) {
+func Read(path string) ([]record.Line, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -24,15 +24,15 @@ func Read(path string) ([]eval.RecordLine, error) {
 	return readRecords(path, f)
 }
 
-func readRecords(name string, r io.Reader) ([]eval.RecordLine, error) {
-	recs, err := eval.DecodeRecords(name, r)
+func readRecords(name string, r io.Reader) ([]record.Line, error) {
+	recs, err := record.Decode(name, r)
 	if err != nil {
 		return nil, err
 	}
 	out := recs[:0]
-	at := map[eval.RecordKey]int{}
+	at := map[record.Key]int{}
 	for _, rec := range recs {
-		k := eval.KeyOf(&rec)
+		k := record.KeyOf(&rec)
 		if i, seen := at[k]; seen {
 			out[i] = rec
 		} else {

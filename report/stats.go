@@ -87,7 +87,7 @@ func passHatK(n, c, k int) float64 {
 	return math.Max(0, p)
 }
 
-// round6 rounds to 6 decimals, as engine.Metrics prints: enough for any
+// round6 rounds to 6 decimals, as record.Metrics prints: enough for any
 // rate and marks, and the same digits whatever the order of summation.
 func round6(f float64) float64 {
 	if math.IsNaN(f) || math.IsInf(f, 0) {

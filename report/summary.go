@@ -10,8 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/srezc/srezc/engine"
-	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/record"
 )
 
 // Options tune Build. A zero field takes its default.
@@ -37,6 +36,12 @@ type Options struct {
 	// is ranked after every well-measured one, with a note saying why.
 	MinRankTasks int
 	MaxRankWidth float64
+	// Resolution reads the root cause and fix that a resolving episode's
+	// last action gave, for the judge's disagreements. Reading them takes
+	// the action grammar, which a report does not link (it works from
+	// records alone): the CLI passes eval.ResolutionOf. Nil leaves them
+	// empty.
+	Resolution func(r *record.Line) (rootCause, fix string)
 }
 
 // Defaults of Options.
@@ -80,10 +85,10 @@ func (o Options) withDefaults() (Options, error) {
 type Summary struct {
 	// Suites are the suite hashes seen, sorted; Versions the distinct
 	// (srezc, renderer, profile, IR format) combinations, sorted.
-	Suites   []string        `json:"suites"`
-	Versions []eval.Versions `json:"versions"`
+	Suites   []string          `json:"suites"`
+	Versions []record.Versions `json:"versions"`
 	// Profile is the rubric profile the records share, or "mixed"; it
-	// picks the marks formula (eval.Aggregator).
+	// picks the marks formula (record.Aggregator).
 	Profile string `json:"profile"`
 	// Tasks and Seeds count the distinct task ids and seeds; Episodes the
 	// records (after de-duplication), InfraErrors those that are infra
@@ -134,10 +139,10 @@ type Model struct {
 	// not ranked; Note says why, or that it was ranked anyway.
 	Rank int    `json:"rank,omitempty"`
 	Note string `json:"note,omitempty"`
-	// Overall has every metric of engine.MetricNames over the scored
+	// Overall has every metric of record.MetricNames over the scored
 	// episodes (absent when there are none); ReferenceMarks is the
 	// reference's §7 marks (target 8 steps).
-	Overall        engine.Metrics `json:"overall,omitempty"`
+	Overall        record.Metrics `json:"overall,omitempty"`
 	ReferenceMarks *float64       `json:"reference_marks,omitempty"`
 	// CI are 95% intervals that resample tasks.
 	CI Intervals `json:"ci"`
@@ -146,7 +151,7 @@ type Model struct {
 	InfraAsFailure InfraAsFailure `json:"infra_as_failure"`
 	// Components is the mean of each reward component over the scored
 	// episodes.
-	Components engine.Components `json:"components"`
+	Components record.Components `json:"components"`
 
 	ByDifficulty []Group `json:"by_difficulty"`
 	BySplit      []Group `json:"by_split"`
@@ -154,9 +159,9 @@ type Model struct {
 	ByTag        []Group `json:"by_tag"`
 	ByFamily     []Group `json:"by_family"`
 
-	PassK        []PassK                 `json:"pass_k"`
-	FailureModes []eval.FailureModeCount `json:"failure_modes"`
-	Mitigation   MitigationByDiagnosis   `json:"mitigation_by_diagnosis"`
+	PassK        []PassK                   `json:"pass_k"`
+	FailureModes []record.FailureModeCount `json:"failure_modes"`
+	Mitigation   MitigationByDiagnosis     `json:"mitigation_by_diagnosis"`
 	// Usage is the LLM cost per episode; absent when no scored episode
 	// has usage.
 	Usage *UsageStats `json:"usage,omitempty"`
@@ -191,7 +196,7 @@ type Group struct {
 	Difficulty  string         `json:"difficulty,omitempty"`
 	Episodes    int            `json:"episodes"`
 	InfraErrors int            `json:"infra_errors"`
-	Metrics     engine.Metrics `json:"metrics,omitempty"`
+	Metrics     record.Metrics `json:"metrics,omitempty"`
 }
 
 // PassK is tau-bench's pass^k: the mean over tasks of C(c,k)/C(n,k) for a
@@ -270,7 +275,7 @@ type Standing struct {
 var (
 	difficultyOrder = []string{"easy", "medium", "hard"}
 	splitOrder      = []string{"train", "dev", "test"}
-	failureModes    = eval.FailureModes
+	failureModes    = record.FailureModes
 )
 
 // UnseenIncident names the split group of test tasks whose incident kind
@@ -279,7 +284,7 @@ const UnseenIncident = "unseen_incident"
 
 // Build computes the report of records (in file order, as Read returns
 // them).
-func Build(records []eval.RecordLine, opts Options) (*Summary, error) {
+func Build(records []record.Line, opts Options) (*Summary, error) {
 	opts, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
@@ -300,7 +305,7 @@ func Build(records []eval.RecordLine, opts Options) (*Summary, error) {
 	for i := range records {
 		r := &records[i]
 		tasks[r.Task], seeds[r.Seed] = true, true
-		if r.Outcome == eval.OutcomeInfraError {
+		if r.Outcome == record.OutcomeInfraError {
 			s.InfraErrors++
 		}
 		if !slices.Contains(s.Suites, r.Suite) {
@@ -311,12 +316,12 @@ func Build(records []eval.RecordLine, opts Options) (*Summary, error) {
 		}
 	}
 	slices.Sort(s.Suites)
-	slices.SortFunc(s.Versions, func(a, b eval.Versions) int {
+	slices.SortFunc(s.Versions, func(a, b record.Versions) int {
 		return cmp.Or(cmp.Compare(a.Srezc, b.Srezc), cmp.Compare(a.Renderer, b.Renderer), cmp.Compare(a.Profile, b.Profile), cmp.Compare(a.Format, b.Format))
 	})
 	s.Tasks, s.Seeds = len(tasks), len(seeds)
 
-	b := &builder{opts: opts, aggregate: eval.Aggregator(s.Profile), unseen: unseenIncidents(records)}
+	b := &builder{opts: opts, aggregate: record.Aggregator(s.Profile), unseen: unseenIncidents(records)}
 	models := splitByModel(records)
 	for _, m := range models {
 		s.Models = append(s.Models, b.model(m))
@@ -330,7 +335,7 @@ func Build(records []eval.RecordLine, opts Options) (*Summary, error) {
 // modelRecords are one model's records in file order.
 type modelRecords struct {
 	name, agent, model string
-	recs               []*eval.RecordLine
+	recs               []*record.Line
 }
 
 func modelName(agent, model string) string {
@@ -342,7 +347,7 @@ func modelName(agent, model string) string {
 
 // splitByModel groups records by agent and model, models in the order they
 // first appear.
-func splitByModel(records []eval.RecordLine) []*modelRecords {
+func splitByModel(records []record.Line) []*modelRecords {
 	var out []*modelRecords
 	at := map[[2]string]*modelRecords{}
 	for i := range records {
@@ -361,10 +366,10 @@ func splitByModel(records []eval.RecordLine) []*modelRecords {
 
 // recordsProfile is the rubric profile the records share, or "mixed"; a
 // record without one predates profiles and is native.
-func recordsProfile(records []eval.RecordLine) string {
+func recordsProfile(records []record.Line) string {
 	p := ""
 	for i := range records {
-		rp := cmp.Or(records[i].Profile, engine.ProfileNative)
+		rp := cmp.Or(records[i].Profile, record.ProfileNative)
 		switch p {
 		case "":
 			p = rp
@@ -383,12 +388,12 @@ func recordsProfile(records []eval.RecordLine) string {
 // "+") is known, and none of its fault kinds is in the family of any train
 // task in the records. Without train records the second rule cannot tell
 // and only the tag counts.
-func unseenIncidents(records []eval.RecordLine) map[string]bool {
+func unseenIncidents(records []record.Line) map[string]bool {
 	trained := map[string]bool{}
 	haveTrain := false
 	for i := range records {
 		r := &records[i]
-		if r.Split == "train" && r.Family != "" && cmp.Or(r.Profile, engine.ProfileNative) != engine.ProfileSreZero {
+		if r.Split == "train" && r.Family != "" && cmp.Or(r.Profile, record.ProfileNative) != record.ProfileSreZero {
 			haveTrain = true
 			for _, k := range strings.Split(r.Family, "+") {
 				trained[k] = true
@@ -405,7 +410,7 @@ func unseenIncidents(records []eval.RecordLine) map[string]bool {
 			out[r.Task] = true
 			continue
 		}
-		if !haveTrain || r.Family == "" || cmp.Or(r.Profile, engine.ProfileNative) == engine.ProfileSreZero {
+		if !haveTrain || r.Family == "" || cmp.Or(r.Profile, record.ProfileNative) == record.ProfileSreZero {
 			continue
 		}
 		unseen := true
@@ -421,18 +426,18 @@ func unseenIncidents(records []eval.RecordLine) map[string]bool {
 
 type builder struct {
 	opts      Options
-	aggregate func([]engine.Record) engine.Metrics
+	aggregate func([]record.EpisodeMetrics) record.Metrics
 	unseen    map[string]bool
 }
 
 func (b *builder) model(mr *modelRecords) Model {
 	m := Model{Name: mr.name, Agent: mr.agent, Model: mr.model, InfraErrorEpisodes: []InfraErrorEpisode{}}
-	var scored []*eval.RecordLine
+	var scored []*record.Line
 	for _, r := range mr.recs {
 		if r.Prompt != "" && !slices.Contains(m.Prompts, r.Prompt) {
 			m.Prompts = append(m.Prompts, r.Prompt)
 		}
-		if r.Outcome == eval.OutcomeInfraError {
+		if r.Outcome == record.OutcomeInfraError {
 			m.InfraErrors++
 			m.InfraErrorEpisodes = append(m.InfraErrorEpisodes, InfraErrorEpisode{Task: r.Task, Seed: r.Seed, Noise: r.Noise, Message: r.InfraError})
 			continue
@@ -445,7 +450,7 @@ func (b *builder) model(mr *modelRecords) Model {
 	metrics := recordsOf(scored)
 	if len(scored) > 0 {
 		m.Overall = b.aggregate(metrics)
-		ref := engine.Marks(m.Overall, 8)
+		ref := record.Marks(m.Overall, 8)
 		m.ReferenceMarks = &ref
 	}
 	m.CI = b.intervals("ci\x00"+mr.name, scored)
@@ -490,8 +495,8 @@ func (b *builder) model(mr *modelRecords) Model {
 	return m
 }
 
-func recordsOf(recs []*eval.RecordLine) []engine.Record {
-	out := make([]engine.Record, len(recs))
+func recordsOf(recs []*record.Line) []record.EpisodeMetrics {
+	out := make([]record.EpisodeMetrics, len(recs))
 	for i, r := range recs {
 		out[i] = r.Metrics
 	}
@@ -499,10 +504,10 @@ func recordsOf(recs []*eval.RecordLine) []engine.Record {
 }
 
 // byTask splits records by task id, tasks sorted.
-func byTask(recs []*eval.RecordLine) [][]*eval.RecordLine {
+func byTask(recs []*record.Line) [][]*record.Line {
 	at := map[string]int{}
 	var names []string
-	var out [][]*eval.RecordLine
+	var out [][]*record.Line
 	for _, r := range recs {
 		if _, ok := at[r.Task]; !ok {
 			at[r.Task] = len(names)
@@ -516,7 +521,7 @@ func byTask(recs []*eval.RecordLine) [][]*eval.RecordLine {
 		idx[i] = i
 	}
 	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(names[a], names[b]) })
-	sorted := make([][]*eval.RecordLine, len(idx))
+	sorted := make([][]*record.Line, len(idx))
 	for i, j := range idx {
 		sorted[i] = out[j]
 	}
@@ -524,18 +529,18 @@ func byTask(recs []*eval.RecordLine) [][]*eval.RecordLine {
 }
 
 // headline picks success rate, mean reward and marks out of metrics.
-func headline(m engine.Metrics) []float64 {
+func headline(m record.Metrics) []float64 {
 	return []float64{m.Get("success_rate"), m.Get("mean_reward"), m.Get("marks")}
 }
 
 // intervals bootstraps the headline metrics of scored episodes over tasks.
-func (b *builder) intervals(label string, scored []*eval.RecordLine) Intervals {
+func (b *builder) intervals(label string, scored []*record.Line) Intervals {
 	tasks := byTask(scored)
 	point := []float64{0, 0, 0}
 	if len(scored) > 0 {
 		point = headline(b.aggregate(recordsOf(scored)))
 	}
-	var buf []engine.Record
+	var buf []record.EpisodeMetrics
 	ci := bootstrap(label, b.opts.Seed, b.opts.BootstrapSamples, len(tasks), point, func(draw []int) []float64 {
 		buf = buf[:0]
 		for _, t := range draw {
@@ -550,10 +555,10 @@ func (b *builder) intervals(label string, scored []*eval.RecordLine) Intervals {
 
 // infraAsFailure scores every record, an infra error as a zero record: no
 // success, no reward, no coverage, no steps.
-func (b *builder) infraAsFailure(recs []*eval.RecordLine) InfraAsFailure {
-	all := make([]engine.Record, len(recs))
+func (b *builder) infraAsFailure(recs []*record.Line) InfraAsFailure {
+	all := make([]record.EpisodeMetrics, len(recs))
 	for i, r := range recs {
-		if r.Outcome != eval.OutcomeInfraError {
+		if r.Outcome != record.OutcomeInfraError {
 			all[i] = r.Metrics
 		}
 	}
@@ -561,8 +566,8 @@ func (b *builder) infraAsFailure(recs []*eval.RecordLine) InfraAsFailure {
 	return InfraAsFailure{Episodes: len(all), SuccessRate: round6(m.Get("success_rate")), MeanReward: round6(m.Get("mean_reward")), Marks: round6(m.Get("marks"))}
 }
 
-func meanComponents(scored []*eval.RecordLine) engine.Components {
-	var c engine.Components
+func meanComponents(scored []*record.Line) record.Components {
+	var c record.Components
 	if len(scored) == 0 {
 		return c
 	}
@@ -575,7 +580,7 @@ func meanComponents(scored []*eval.RecordLine) engine.Components {
 		c.Penalties += r.Components.Penalties
 	}
 	n := float64(len(scored))
-	return engine.Components{Evidence: round6(c.Evidence / n), Diagnosis: round6(c.Diagnosis / n), Mitigation: round6(c.Mitigation / n),
+	return record.Components{Evidence: round6(c.Evidence / n), Diagnosis: round6(c.Diagnosis / n), Mitigation: round6(c.Mitigation / n),
 		Resolution: round6(c.Resolution / n), Efficiency: round6(c.Efficiency / n), Penalties: round6(c.Penalties / n)}
 }
 
@@ -583,22 +588,22 @@ func meanComponents(scored []*eval.RecordLine) engine.Components {
 // (a field an older record lacks) makes no group.
 type grouping struct {
 	names  []string
-	scored map[string][]engine.Record
+	scored map[string][]record.EpisodeMetrics
 	infra  map[string]int
 }
 
-func (g *grouping) add(name string, r *eval.RecordLine) {
+func (g *grouping) add(name string, r *record.Line) {
 	if name == "" {
 		return
 	}
 	if g.scored == nil {
-		g.scored, g.infra = map[string][]engine.Record{}, map[string]int{}
+		g.scored, g.infra = map[string][]record.EpisodeMetrics{}, map[string]int{}
 	}
 	if _, ok := g.scored[name]; !ok {
 		g.names = append(g.names, name)
 		g.scored[name] = nil
 	}
-	if r.Outcome == eval.OutcomeInfraError {
+	if r.Outcome == record.OutcomeInfraError {
 		g.infra[name]++
 	} else {
 		g.scored[name] = append(g.scored[name], r.Metrics)
@@ -607,7 +612,7 @@ func (g *grouping) add(name string, r *eval.RecordLine) {
 
 // groups aggregates each group: the names of order first, in that order,
 // then the rest sorted.
-func (g *grouping) groups(order []string, aggregate func([]engine.Record) engine.Metrics) []Group {
+func (g *grouping) groups(order []string, aggregate func([]record.EpisodeMetrics) record.Metrics) []Group {
 	names := slices.Clone(g.names)
 	slices.SortFunc(names, func(a, b string) int { return compareGroups(order, a, b) })
 	out := []Group{}
@@ -639,7 +644,7 @@ func compareGroups(order []string, a, b string) int {
 
 // passK computes pass^k for k from 1 to the most scored episodes any task
 // has.
-func passK(scored []*eval.RecordLine) []PassK {
+func passK(scored []*record.Line) []PassK {
 	tasks := byTask(scored)
 	most := 0
 	for _, t := range tasks {
@@ -669,12 +674,12 @@ func passK(scored []*eval.RecordLine) []PassK {
 // failureModeCounts counts the failure_mode field of scored records: the
 // reference's modes in their order, then any other value a record carries,
 // sorted.
-func failureModeCounts(scored []*eval.RecordLine) []eval.FailureModeCount {
+func failureModeCounts(scored []*record.Line) []record.FailureModeCount {
 	counts := map[string]int{}
 	var other []string
 	for _, r := range scored {
 		mode := cmp.Or(r.Failure, "other_failure")
-		if mode == "other_failure" && r.Terminal == engine.TermEscalated.String() {
+		if mode == "other_failure" && r.Terminal == record.TerminalEscalated {
 			mode = "escalated" // a record written before escalation had its own mode
 		}
 		if counts[mode] == 0 && !slices.Contains(failureModes, mode) {
@@ -683,14 +688,14 @@ func failureModeCounts(scored []*eval.RecordLine) []eval.FailureModeCount {
 		counts[mode]++
 	}
 	slices.Sort(other)
-	out := []eval.FailureModeCount{}
+	out := []record.FailureModeCount{}
 	for _, mode := range append(slices.Clone(failureModes), other...) {
-		out = append(out, eval.FailureModeCount{Mode: mode, Count: counts[mode]})
+		out = append(out, record.FailureModeCount{Mode: mode, Count: counts[mode]})
 	}
 	return out
 }
 
-func mitigationByDiagnosis(scored []*eval.RecordLine) MitigationByDiagnosis {
+func mitigationByDiagnosis(scored []*record.Line) MitigationByDiagnosis {
 	var m MitigationByDiagnosis
 	for _, r := range scored {
 		if r.Metrics.Diagnosed {
@@ -717,7 +722,7 @@ func mitigationByDiagnosis(scored []*eval.RecordLine) MitigationByDiagnosis {
 	return m
 }
 
-func usageStats(scored []*eval.RecordLine) *UsageStats {
+func usageStats(scored []*record.Line) *UsageStats {
 	var prompt, completion, calls, retries, latency []float64
 	for _, r := range scored {
 		if u := r.Usage; u != nil {
@@ -736,14 +741,14 @@ func usageStats(scored []*eval.RecordLine) *UsageStats {
 }
 
 // pair is two scored episodes of the same task compared.
-type pair struct{ a, b *eval.RecordLine }
+type pair struct{ a, b *record.Line }
 
 type pairKey struct {
 	suite, hash, task, noise string
 	seed                     uint64
 }
 
-func keyOf(r *eval.RecordLine, noise string) pairKey {
+func keyOf(r *record.Line, noise string) pairKey {
 	return pairKey{r.Suite, r.Hash, r.Task, noise, r.Seed}
 }
 
@@ -752,7 +757,7 @@ func keyOf(r *eval.RecordLine, noise string) pairKey {
 func (b *builder) comparePairs(label string, pairs []pair) (n, tasks int, success, reward, marks Interval) {
 	byTaskIdx := map[string]int{}
 	var names []string
-	var as, bs [][]engine.Record // per task, each side's records, contiguous for bulk copies
+	var as, bs [][]record.EpisodeMetrics // per task, each side's records, contiguous for bulk copies
 	for _, p := range pairs {
 		i, ok := byTaskIdx[p.a.Task]
 		if !ok {
@@ -768,11 +773,11 @@ func (b *builder) comparePairs(label string, pairs []pair) (n, tasks int, succes
 		order[i] = i
 	}
 	slices.SortFunc(order, func(x, y int) int { return cmp.Compare(names[x], names[y]) })
-	sortedA, sortedB := make([][]engine.Record, len(order)), make([][]engine.Record, len(order))
+	sortedA, sortedB := make([][]record.EpisodeMetrics, len(order)), make([][]record.EpisodeMetrics, len(order))
 	for i, j := range order {
 		sortedA[i], sortedB[i] = as[j], bs[j]
 	}
-	var bufA, bufB []engine.Record
+	var bufA, bufB []record.EpisodeMetrics
 	diff := func(draw []int) []float64 {
 		bufA, bufB = bufA[:0], bufB[:0]
 		for _, t := range draw {
@@ -833,9 +838,9 @@ func (b *builder) allPairs(models []*modelRecords) []PairedDifference {
 // same suite, task, seed and noise half. Where a model has several records
 // for one such key (several prompt versions), the first one counts.
 func (b *builder) paired(ma, mb *modelRecords) (PairedDifference, bool) {
-	other := map[pairKey]*eval.RecordLine{}
+	other := map[pairKey]*record.Line{}
 	for _, r := range mb.recs {
-		if k := keyOf(r, r.Noise); r.Outcome == eval.OutcomeScored && other[k] == nil {
+		if k := keyOf(r, r.Noise); r.Outcome == record.OutcomeScored && other[k] == nil {
 			other[k] = r
 		}
 	}
@@ -843,7 +848,7 @@ func (b *builder) paired(ma, mb *modelRecords) (PairedDifference, bool) {
 	used := map[pairKey]bool{}
 	for _, r := range ma.recs {
 		k := keyOf(r, r.Noise)
-		if r.Outcome != eval.OutcomeScored || used[k] || other[k] == nil {
+		if r.Outcome != record.OutcomeScored || used[k] || other[k] == nil {
 			continue
 		}
 		used[k] = true
@@ -860,9 +865,9 @@ func (b *builder) paired(ma, mb *modelRecords) (PairedDifference, bool) {
 // noise compares a model's noise-on episodes with its noise-off episodes
 // of the same suite, task and seed.
 func (b *builder) noise(mr *modelRecords) *NoiseEffect {
-	off := map[pairKey]*eval.RecordLine{}
+	off := map[pairKey]*record.Line{}
 	for _, r := range mr.recs {
-		if k := keyOf(r, ""); r.Outcome == eval.OutcomeScored && r.Noise == "off" && off[k] == nil {
+		if k := keyOf(r, ""); r.Outcome == record.OutcomeScored && r.Noise == "off" && off[k] == nil {
 			off[k] = r
 		}
 	}
@@ -870,7 +875,7 @@ func (b *builder) noise(mr *modelRecords) *NoiseEffect {
 	used := map[pairKey]bool{}
 	for _, r := range mr.recs {
 		k := keyOf(r, "")
-		if r.Outcome != eval.OutcomeScored || r.Noise != "on" || used[k] || off[k] == nil {
+		if r.Outcome != record.OutcomeScored || r.Noise != "on" || used[k] || off[k] == nil {
 			continue
 		}
 		used[k] = true

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/srezc/srezc/engine"
+	"github.com/srezc/srezc/record"
 )
 
 // section is one table of the report with the prose around it; summary.md
@@ -124,7 +124,7 @@ func sections(s *Summary) []section {
 
 	metrics := section{id: "metrics", title: "Every metric", intro: "Scored episodes only; the formulas are in the README.",
 		header: append([]string{"metric"}, names...)}
-	for _, name := range engine.MetricNames {
+	for _, name := range record.MetricNames {
 		row := []string{name}
 		for _, m := range s.Models {
 			row = append(row, metricCell(m.Episodes, m.Overall, name))
@@ -267,7 +267,7 @@ func findModel(s *Summary, name string) *Model {
 	return nil
 }
 
-func metricCell(episodes int, m engine.Metrics, name string) string {
+func metricCell(episodes int, m record.Metrics, name string) string {
 	if episodes == 0 {
 		return "—"
 	}

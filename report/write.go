@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/record"
 )
 
 // Write writes the report of s into dir: summary.json, summary.md,
@@ -22,7 +22,7 @@ func Write(dir string, s *Summary) error {
 		return err
 	}
 	for _, f := range files {
-		if err := eval.WriteFileAtomic(filepath.Join(dir, filepath.FromSlash(f.Name)), f.Data); err != nil {
+		if err := record.WriteFileAtomic(filepath.Join(dir, filepath.FromSlash(f.Name)), f.Data); err != nil {
 			return err
 		}
 	}

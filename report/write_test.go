@@ -10,15 +10,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/record"
 	"github.com/srezc/srezc/report"
 )
 
 // sweep is a small evaluation with everything a report shows: three
 // models, one with infra errors (one task lost entirely), one with usage
 // and both noise halves, failures of several kinds.
-func sweep() []eval.RecordLine {
-	var recs []eval.RecordLine
+func sweep() []record.Line {
+	var recs []record.Line
 	tasks := []string{"db_down", "cache_cold", "pool_small", "cert_expired"}
 	difficulty := []string{"easy", "medium", "hard", "medium"}
 	for i, task := range tasks {
@@ -34,11 +34,11 @@ func sweep() []eval.RecordLine {
 			for _, noise := range []string{"on", "off"} {
 				l := episode("llm", task, seed, noise == "off" && i != 3)
 				l.Model, l.Prompt, l.Noise = "acme/large", "p1", noise
-				l.Usage = &eval.Usage{Calls: 5 + int(seed), Retries: int(seed) % 2, PromptTokens: 1000 * (i + 1), CompletionTokens: 120 + i, LatencyMS: int64(900 + 10*i)}
+				l.Usage = &record.Usage{Calls: 5 + int(seed), Retries: int(seed) % 2, PromptTokens: 1000 * (i + 1), CompletionTokens: 120 + i, LatencyMS: int64(900 + 10*i)}
 				l.Metrics.InvalidActions = i % 2
 				recs = append(recs, l)
 			}
-			for _, r := range []*eval.RecordLine{&s, &g} {
+			for _, r := range []*record.Line{&s, &g} {
 				r.Difficulty = difficulty[i]
 			}
 			recs = append(recs, s, g)
@@ -135,7 +135,7 @@ func TestHeatmapMarksInfraOnlyCells(t *testing.T) {
 // red or green a colour-blind reader cannot tell apart), and its rows go
 // by difficulty, then by success.
 func TestHeatmapViridisByDifficulty(t *testing.T) {
-	var recs []eval.RecordLine
+	var recs []record.Line
 	for _, c := range []struct {
 		task, difficulty string
 		wins             int

@@ -1,11 +1,16 @@
-package engine
+package record
 
-import "math"
+import (
+	"math"
 
-// Record is one episode's grader-side outcome. The first fields are the
-// reference's EpisodeMetrics, named and counted as it counts them; the rest
-// are ours.
-type Record struct {
+	"github.com/srezc/srezc/value"
+)
+
+// EpisodeMetrics is one episode's grader-side outcome (a record's
+// "metrics"). The first fields are the reference's EpisodeMetrics, named
+// and counted as it counts them; the rest are ours. The engine fills it as
+// an episode plays (engine.Record is this type).
+type EpisodeMetrics struct {
 	TotalSteps                 int     `json:"total_steps"`
 	InvalidActions             int     `json:"invalid_actions"`
 	RepeatedActions            int     `json:"repeated_actions"`
@@ -30,6 +35,31 @@ type Record struct {
 	StepsToResolution int    `json:"steps_to_resolution"`
 	OptimalSteps      int    `json:"optimal_steps"`
 	Terminal          string `json:"terminal"`
+}
+
+// Terminal reasons, as a record's "terminal" and EpisodeMetrics.Terminal
+// spell them; engine.Terminal's String gives these words.
+const (
+	TerminalResolved  = "resolved"
+	TerminalRejected  = "premature_or_incorrect_resolution"
+	TerminalEscalated = "escalated"
+	TerminalBudget    = "step_budget_exhausted"
+)
+
+// Components are the reward parts of an episode (a record's
+// "components"); penalties are negative.
+type Components struct {
+	Evidence   float64 `json:"evidence"`
+	Diagnosis  float64 `json:"diagnosis"`
+	Mitigation float64 `json:"mitigation"`
+	Resolution float64 `json:"resolution"`
+	Efficiency float64 `json:"efficiency"`
+	Penalties  float64 `json:"penalties"`
+}
+
+// Raw is the unclamped sum of the components.
+func (c *Components) Raw() float64 {
+	return c.Evidence + c.Diagnosis + c.Mitigation + c.Resolution + c.Efficiency + c.Penalties
 }
 
 // MetricNames lists the aggregate metrics in their fixed output order. The
@@ -85,7 +115,7 @@ func appendMetric(b []byte, f float64) []byte {
 	// Rounded to 6 decimals so sums over parallel episodes print the same
 	// digits whatever the order of addition; aggregation sorts anyway.
 	r := math.Round(f*1e6) / 1e6
-	return appendFloat(b, r)
+	return value.AppendFloat(b, r)
 }
 
 func mean(n int, f func(i int) float64) float64 {
@@ -99,9 +129,9 @@ func mean(n int, f func(i int) float64) float64 {
 	return s / float64(n)
 }
 
-// evidenceCredit is the share of its evidence credit an episode keeps:
+// EvidenceCredit is the share of its evidence credit an episode keeps:
 // reading pays only when it leads to acting on what was read.
-func evidenceCredit(diagnosed, mitigated, escalated bool) float64 {
+func EvidenceCredit(diagnosed, mitigated, escalated bool) float64 {
 	switch {
 	case diagnosed || mitigated:
 		return 1
@@ -120,37 +150,37 @@ func b2f(b bool) float64 {
 
 // Aggregate computes every metric over episode records, in the order given
 // (callers pass records in a deterministic order).
-func Aggregate(rs []Record) Metrics {
+func Aggregate(rs []EpisodeMetrics) Metrics {
 	n := len(rs)
-	sum := func(f func(r *Record) int) float64 {
+	sum := func(f func(r *EpisodeMetrics) int) float64 {
 		s := 0
 		for i := range rs {
 			s += f(&rs[i])
 		}
 		return float64(s)
 	}
-	steps := sum(func(r *Record) int { return r.TotalSteps })
-	remed := math.Max(1, sum(func(r *Record) int { return r.RemediationActions }))
+	steps := sum(func(r *EpisodeMetrics) int { return r.TotalSteps })
+	remed := math.Max(1, sum(func(r *EpisodeMetrics) int { return r.RemediationActions }))
 	m := Metrics{
 		{"success_rate", mean(n, func(i int) float64 { return b2f(rs[i].Success) })},
 		{"mean_reward", mean(n, func(i int) float64 { return rs[i].FinalReward })},
 		{"mean_steps", mean(n, func(i int) float64 { return float64(rs[i].TotalSteps) })},
-		{"invalid_action_rate", sum(func(r *Record) int { return r.InvalidActions }) / math.Max(1, steps)},
+		{"invalid_action_rate", sum(func(r *EpisodeMetrics) int { return r.InvalidActions }) / math.Max(1, steps)},
 		{"evidence_coverage", mean(n, func(i int) float64 { return rs[i].EvidenceCoverage })},
-		{"wrong_remediation_rate", sum(func(r *Record) int { return r.WrongRemediations }) / remed},
-		{"distractor_failure_rate", sum(func(r *Record) int { return r.DistractorFailures }) / remed},
+		{"wrong_remediation_rate", sum(func(r *EpisodeMetrics) int { return r.WrongRemediations }) / remed},
+		{"distractor_failure_rate", sum(func(r *EpisodeMetrics) int { return r.DistractorFailures }) / remed},
 		{"premature_resolution_rate", mean(n, func(i int) float64 { return b2f(rs[i].PrematureResolutions > 0) })},
 		{"root_cause_identification_rate", mean(n, func(i int) float64 { return b2f(rs[i].RootCauseIdentified) })},
 		{"fix_identification_rate", mean(n, func(i int) float64 { return b2f(rs[i].FixIdentified) })},
 		{"correct_service_remediation_rate", mean(n, func(i int) float64 { return b2f(rs[i].CorrectServiceRemediations > 0) })},
 		{"correct_remediation_rate", mean(n, func(i int) float64 { return b2f(rs[i].CorrectRemediations > 0) })},
-		{"remediation_precision", sum(func(r *Record) int { return r.CorrectRemediations }) / remed},
+		{"remediation_precision", sum(func(r *EpisodeMetrics) int { return r.CorrectRemediations }) / remed},
 		{"diagnosis_rate", mean(n, func(i int) float64 { return b2f(rs[i].Diagnosed) })},
 		{"mitigation_rate", mean(n, func(i int) float64 { return b2f(rs[i].Mitigated) })},
 		{"e2e_rate", mean(n, func(i int) float64 { return b2f(rs[i].Diagnosed && rs[i].Mitigated) })},
 		{"evidence_credit", mean(n, func(i int) float64 {
 			r := &rs[i]
-			return r.EvidenceCoverage * evidenceCredit(r.Diagnosed, r.Mitigated, r.Terminal == "escalated")
+			return r.EvidenceCoverage * EvidenceCredit(r.Diagnosed, r.Mitigated, r.Terminal == TerminalEscalated)
 		})},
 	}
 	resolved, resolvedSteps, wrong, recovered, effSum := 0, 0, 0, 0, 0.0

@@ -1,0 +1,182 @@
+package eval
+
+import (
+	"os"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/srezc/srezc/engine"
+	"github.com/srezc/srezc/record"
+)
+
+// The records format (records.jsonl's lines, their encoder and decoder)
+// is record's. eval makes lines from played episodes; these names stay so
+// that the packages that say eval.RecordLine build unchanged.
+type (
+	RecordLine       = record.Line
+	Versions         = record.Versions
+	Move             = record.Move
+	Usage            = record.Usage
+	JudgeRecord      = record.JudgeRecord
+	RecordKey        = record.Key
+	FailureModeCount = record.FailureModeCount
+)
+
+// Episode outcomes and the terminal reason of an agent error, as record
+// defines them.
+const (
+	OutcomeScored      = record.OutcomeScored
+	OutcomeInfraError  = record.OutcomeInfraError
+	TerminalAgentError = record.TerminalAgentError
+)
+
+// AppendRecord appends one record to a records.jsonl (record.Append).
+func AppendRecord(path string, r *RecordLine) error { return record.Append(path, r) }
+
+// WriteFileAtomic is record.WriteFileAtomic.
+func WriteFileAtomic(path string, data []byte) error { return record.WriteFileAtomic(path, data) }
+
+// WriteFileAtomicMode is record.WriteFileAtomicMode.
+func WriteFileAtomicMode(path string, data []byte, perm os.FileMode) error {
+	return record.WriteFileAtomicMode(path, data, perm)
+}
+
+// VersionsFor are the versions of a run of srezc version srezc over tasks.
+func VersionsFor(srezc string, tasks []*engine.Task) Versions {
+	return Versions{Srezc: srezc, Renderer: engine.RendererVersion, Profile: Profile(tasks), Rubric: engine.RubricVersion, Format: engine.FormatVersion}
+}
+
+// Records turns an agent's episodes into records.jsonl lines.
+func Records(agent, suite string, v Versions, tasks []*engine.Task, eps []Episode) []RecordLine {
+	return RecordsWith(agent, suite, v, tasks, eps, false)
+}
+
+// RecordsWith is Records; the trajectories of held-out tasks are left out
+// (the test split must not leak into anyone's training data) unless
+// exportHeldOut says otherwise.
+func RecordsWith(agent, suite string, v Versions, tasks []*engine.Task, eps []Episode, exportHeldOut bool) []RecordLine {
+	byID := map[string]*engine.Task{}
+	for _, t := range tasks {
+		byID[t.ID] = t
+	}
+	out := make([]RecordLine, 0, len(eps))
+	for i := range eps {
+		out = append(out, NewRecord(agent, suite, v, byID[eps[i].Task], &eps[i], exportHeldOut))
+	}
+	return out
+}
+
+// NewRecord is the records.jsonl line of one episode of t; the suite is
+// the hash of the suite t was run in.
+func NewRecord(agent, suite string, v Versions, t *engine.Task, ep *Episode, exportHeldOut bool) RecordLine {
+	r := RecordLine{Task: ep.Task, Hash: t.Hash, Suite: suite, Versions: v, Agent: agent, Model: ep.Model, Prompt: ep.Prompt,
+		Seed: ep.Seed, Episode: ep.Episode, Difficulty: t.Difficulty, Split: t.Split, Family: Family(t), Tags: t.Tags,
+		Noise: ep.Noise, Outcome: ep.Outcome, InfraError: ep.InfraError, AgentError: ep.AgentError,
+		Terminal: ep.Record.Terminal, Failure: record.FailureMode(ep.Record), Components: ep.Components, Metrics: ep.Record,
+		Usage: ep.Usage, Trajectory: []Move{}}
+	if r.Outcome == "" {
+		r.Outcome = OutcomeScored
+	}
+	if r.Outcome == OutcomeInfraError {
+		r.Failure = ""
+	}
+	if r.Profile = t.Profile; r.Profile == "" {
+		r.Profile = engine.ProfileNative
+	}
+	for _, tag := range t.Tags {
+		if h, ok := strings.CutPrefix(tag, "heldout:"); ok {
+			r.HeldOut = h
+		}
+	}
+	if r.HeldOut == "" || exportHeldOut {
+		if len(ep.Steps) > 0 {
+			r.Intro = ep.Steps[0].Intro
+		}
+		for _, s := range ep.Steps {
+			r.Trajectory = append(r.Trajectory, Move{Step: s.Step, Action: s.Action, Observation: s.Observation, Reward: s.Reward, Reply: s.Reply})
+		}
+	}
+	return r
+}
+
+// UnseenIncidents marks the test incidents whose fault kinds appear in no
+// train incident: the unseen_incident subset of test. Imported reference
+// tasks carry their manifest's subset as the tag unseen_incident.
+func UnseenIncidents(tasks []*engine.Task) map[string]bool {
+	trained := map[string]bool{}
+	for _, t := range tasks {
+		if t.Split == "train" {
+			for _, f := range t.Faults {
+				trained[f.Kind] = true
+			}
+		}
+	}
+	out := map[string]bool{}
+	for _, t := range tasks {
+		if t.Split != "test" {
+			continue
+		}
+		if t.Profile == engine.ProfileSreZero {
+			// An imported reference task has no fault kinds; its
+			// manifest says which test tasks are unseen.
+			if slices.Contains(t.Tags, "unseen_incident") {
+				out[t.ID] = true
+			}
+			continue
+		}
+		unseen := len(t.Faults) > 0
+		for _, f := range t.Faults {
+			unseen = unseen && !trained[f.Kind]
+		}
+		if unseen {
+			out[t.ID] = true
+		}
+	}
+	return out
+}
+
+// Family is an incident's family: its fault kinds, sorted and joined by
+// "+"; for an imported reference task, the service and action of its
+// correct fix ("cache restart_service").
+func Family(t *engine.Task) string {
+	if t.Ref != nil {
+		return t.Ref.Fix.Service + " " + t.Ref.Fix.ActionType
+	}
+	var kinds []string
+	for _, f := range t.Faults {
+		if !slices.Contains(kinds, f.Kind) {
+			kinds = append(kinds, f.Kind)
+		}
+	}
+	sort.Strings(kinds)
+	return strings.Join(kinds, "+")
+}
+
+// Profile is the rubric profile of a suite: the profile its tasks share,
+// or "mixed".
+func Profile(tasks []*engine.Task) string {
+	p := ""
+	for _, t := range tasks {
+		tp := t.Profile
+		if tp == "" {
+			tp = engine.ProfileNative
+		}
+		switch p {
+		case "":
+			p = tp
+		case tp:
+		default:
+			return record.ProfileMixed
+		}
+	}
+	if p == "" {
+		return engine.ProfileNative
+	}
+	return p
+}
+
+// aggregator returns the metric aggregation for a suite's profile.
+func aggregator(tasks []*engine.Task) func([]engine.Record) engine.Metrics {
+	return record.Aggregator(Profile(tasks))
+}
