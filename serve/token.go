@@ -109,7 +109,9 @@ var errBadToken = errors.New("the token is not one this server's key sealed (for
 
 func (s *sealer) open(token string) (*tokenState, error) {
 	raw, err := tokenEncoding.DecodeString(token)
-	if err != nil || len(raw) < s.aead.NonceSize()+s.aead.Overhead() {
+	// The decoder skips '\r' and '\n' wherever they are; a token with
+	// them added would open too, so one state would have many spellings.
+	if err != nil || tokenEncoding.EncodedLen(len(raw)) != len(token) || len(raw) < s.aead.NonceSize()+s.aead.Overhead() {
 		return nil, errBadToken
 	}
 	n := s.aead.NonceSize()
@@ -117,7 +119,10 @@ func (s *sealer) open(token string) (*tokenState, error) {
 	if err != nil {
 		return nil, errBadToken
 	}
-	if len(plain) == 0 || plain[0] != tokenVersion {
+	if len(plain) == 0 {
+		return nil, errBadToken
+	}
+	if plain[0] != tokenVersion {
 		return nil, fmt.Errorf("token version %d, this server reads version %d", plain[0], tokenVersion)
 	}
 	r := plain[1:]
