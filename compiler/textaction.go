@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/value"
@@ -54,7 +55,7 @@ func parseCached(text string) parsedAction {
 	if ok {
 		return p
 	}
-	call, d := lang.ParseAction(strings.TrimSpace(text))
+	call, d := action.Parse(strings.TrimSpace(text))
 	if d != nil {
 		p = parsedAction{err: d.Detail}
 	} else {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/value"
@@ -148,17 +149,17 @@ func ResolutionOf(r *RecordLine) (a JudgeAnswer, ok bool) {
 		r.Terminal != engine.TermResolved.String() && r.Terminal != engine.TermRejected.String() {
 		return a, false
 	}
-	action := r.Trajectory[len(r.Trajectory)-1].Action
+	text := r.Trajectory[len(r.Trajectory)-1].Action
 	if r.Profile == engine.ProfileSreZero {
-		ra := lang.ParseRefAction(action)
+		ra := lang.ParseRefAction(text)
 		if ra.Type == "resolve_incident" {
 			return JudgeAnswer{RootCause: ra.RootCause, Fix: ra.Fix}, true
 		}
-		return JudgeAnswer{RootCause: action}, true
+		return JudgeAnswer{RootCause: text}, true
 	}
-	call, d := lang.ParseAction(action)
+	call, d := action.Parse(text)
 	if d != nil || call.Tool != "resolve_incident" {
-		return JudgeAnswer{RootCause: action}, true
+		return JudgeAnswer{RootCause: text}, true
 	}
 	for i, arg := range call.Args {
 		s := arg.Value.S

@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
@@ -133,7 +135,7 @@ func expertCalls(t *testing.T, tk *engine.Task) (tools []string, args []json.Raw
 	ep.Reset(0)
 	specs := mcpserve.ToolSpecs(tk, string(ep.AppendIntro(nil)))
 	for _, text := range tk.Expert {
-		call, diag := lang.ParseAction(text)
+		call, diag := action.Parse(text)
 		if diag != nil {
 			t.Fatalf("%s: expert action %q: %s", tk.ID, text, diag.Summary)
 		}
@@ -201,8 +203,8 @@ func sameRecord(t *testing.T, a, b eval.RecordLine) bool {
 	}
 	a.Trajectory, b.Trajectory = slices.Clone(a.Trajectory), slices.Clone(b.Trajectory)
 	for i := range a.Trajectory {
-		ca, da := lang.ParseAction(a.Trajectory[i].Action)
-		cb, db := lang.ParseAction(b.Trajectory[i].Action)
+		ca, da := action.Parse(a.Trajectory[i].Action)
+		cb, db := action.Parse(b.Trajectory[i].Action)
 		if da != nil || db != nil || ca.Tool != cb.Tool || len(ca.Args) != len(cb.Args) {
 			return false
 		}
