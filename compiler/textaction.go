@@ -6,7 +6,6 @@ import (
 
 	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/engine"
-	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/value"
 )
 
@@ -90,11 +89,8 @@ func parseRefCached(text string) *engine.RefAction {
 	if ok {
 		return p
 	}
-	la := lang.ParseRefAction(text)
-	p = &engine.RefAction{
-		Type: la.Type, Service: la.Service, Key: la.Key, HasKey: la.HasKey, Value: la.Value,
-		RootCause: la.RootCause, Fix: la.Fix, Reason: la.Reason, Canonical: la.Canonical, Err: la.Err,
-	}
+	ra := action.ParseRef(text)
+	p = &ra
 	if len(text) > maxParsedLen {
 		return p
 	}

@@ -151,7 +151,7 @@ func ResolutionOf(r *RecordLine) (a JudgeAnswer, ok bool) {
 	}
 	text := r.Trajectory[len(r.Trajectory)-1].Action
 	if r.Profile == engine.ProfileSreZero {
-		ra := lang.ParseRefAction(text)
+		ra := action.ParseRef(text)
 		if ra.Type == "resolve_incident" {
 			return JudgeAnswer{RootCause: ra.RootCause, Fix: ra.Fix}, true
 		}
