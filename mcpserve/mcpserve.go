@@ -24,8 +24,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/agents"
-	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/llm"
@@ -97,6 +98,9 @@ type Server struct {
 	recordErr error
 
 	logMu sync.Mutex
+
+	// parses binds the sessions' text actions (action.Cache).
+	parses action.Cache
 
 	// deleted are the HTTP sessions their client ended (DELETE), to tell
 	// them from sessions reaped for idleness.
@@ -416,7 +420,7 @@ func (s *Server) call(sess *session, name string, args json.RawMessage) *mcp.Cal
 		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: EpisodeOver}}}
 	}
 	action := actionText(sess.specs, name, args)
-	act := compiler.BindText(sess.task, action)
+	act := s.parses.Bind(sess.task, action)
 	r := sess.ep.Step(&act)
 	sess.buf = sess.ep.AppendText(sess.buf[:0], &r.Obs)
 	obs := string(sess.buf)
