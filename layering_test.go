@@ -4,7 +4,9 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -20,17 +22,18 @@ var allowed = map[string][]string{
 	"llm":            {"agents"},
 	"llm/llmtest":    {"agents", "llm"},
 	"engine":         {"value"},
-	"action":         {"value", "engine"},
+	"action":         {"value", "engine", "agents"},
 	"lang":           {"value", "stdlib", "scenarios", "action"},
 	"compiler":       {"value", "lang", "engine", "action"},
-	"eval":           {"value", "lang", "engine", "agents", "action"},
-	"suitegen":       {"value", "lang", "compiler", "engine", "agents", "eval"},
+	"eval":           {"value", "engine", "agents", "action"},
+	"facts":          {"value", "lang", "engine", "agents", "eval"},
+	"suitegen":       {"value", "lang", "compiler", "engine", "agents", "eval", "facts"},
 	"lsp":            {"value", "lang", "compiler", "engine"},
 	"report":         {"engine", "eval", "agents"},
 	"refdoc":         {"value", "lang"},
 	"serve":          {"value", "engine", "action", "agents", "eval", "llm"},
 	"mcpserve":       {"engine", "action", "eval", "agents", "llm"},
-	"cli":            {"value", "lang", "compiler", "engine", "action", "stdlib", "agents", "eval", "suitegen", "lsp", "llm", "report", "serve", "mcpserve", "refdoc"},
+	"cli":            {"value", "lang", "compiler", "engine", "action", "facts", "stdlib", "agents", "eval", "suitegen", "lsp", "llm", "report", "serve", "mcpserve", "refdoc"},
 	"cmd/srezc":      {"cli"},
 	"cmd/srezc-load": {},
 }
@@ -77,5 +80,31 @@ func TestImportsPointOneWay(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The packages that play compiled tasks link no front end: not HCL, not
+// expr (the compiler's predicate checker), through any path. The policy
+// above checks direct imports; this checks what each one links, as
+// "go list -deps" resolves it.
+var playOnly = []string{"eval", "serve", "mcpserve", "action"}
+
+func TestPlayersLinkNoFrontEnd(t *testing.T) {
+	gocmd := filepath.Join(runtime.GOROOT(), "bin", "go")
+	for _, pkg := range playOnly {
+		out, err := exec.Command(gocmd, "list", "-deps", "./"+pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps ./%s: %v", pkg, err)
+		}
+		deps := strings.Fields(string(out))
+		if len(deps) < 10 {
+			t.Fatalf("go list -deps ./%s listed only %q", pkg, deps)
+		}
+		for _, dep := range deps {
+			if strings.HasPrefix(dep, "github.com/hashicorp/hcl") || strings.HasPrefix(dep, "github.com/expr-lang/expr") ||
+				dep == module+"lang" || dep == module+"compiler" {
+				t.Errorf("%s links %s", pkg, dep)
+			}
+		}
 	}
 }

@@ -558,7 +558,7 @@ func mcpTools(specs []agents.ToolSpec, services []string) []*mcp.Tool {
 // sre_zero profile has the reference's fixed tools rather than the
 // stdlib's, so its specifications are read from the intro it renders.
 func toolSpecs(t *engine.Task, intro string) []agents.ToolSpec {
-	if specs := eval.TaskToolSpecs(t); len(specs) > 0 {
+	if specs := action.Specs(t); len(specs) > 0 {
 		return specs
 	}
 	return introSpecs(intro)

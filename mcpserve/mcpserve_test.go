@@ -259,7 +259,7 @@ func TestIntroAndTools(t *testing.T) {
 	for _, tool := range lt.Tools {
 		names = append(names, tool.Name)
 	}
-	for _, s := range eval.TaskToolSpecs(tk) {
+	for _, s := range action.Specs(tk) {
 		want = append(want, s.Name)
 	}
 	if !slices.Equal(names, want) || !slices.Contains(names, "resolve_incident") || !slices.Contains(names, "escalate") {
