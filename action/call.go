@@ -16,8 +16,9 @@ import (
 // facts.ToolSpecs does from a module: a server running a compiled suite
 // has no module.
 func Specs(t *engine.Task) []agents.ToolSpec {
-	out := make([]agents.ToolSpec, 0, len(t.Tools))
-	for _, tool := range t.Tools {
+	tools := t.ToolSet()
+	out := make([]agents.ToolSpec, 0, len(tools))
+	for _, tool := range tools {
 		s := agents.ToolSpec{Name: tool.Name, Description: tool.Doc, Args: []agents.ArgSpec{}}
 		for _, a := range tool.Args {
 			as := agents.ArgSpec{Name: a.Name, Type: a.Type.String(), Optional: a.Optional}

@@ -195,7 +195,11 @@ func (e *Episode) AppendIntro(b []byte) []byte {
 }
 
 func (e *Episode) appendToolSignature(b []byte, i int) []byte {
-	tl := &e.t.Tools[i]
+	return appendSignature(b, &e.t.Tools[i])
+}
+
+// appendSignature writes a tool as the intro lists it: name(arg, opt?).
+func appendSignature(b []byte, tl *Tool) []byte {
 	b = append(b, tl.Name...)
 	b = append(b, '(')
 	for j, a := range tl.Args {

@@ -86,7 +86,7 @@ func (s *Server) taskView(t *engine.Task) TaskView {
 	for _, sv := range t.Services {
 		v.Services = append(v.Services, sv.Name)
 	}
-	for _, tool := range t.Tools {
+	for _, tool := range t.ToolSet() {
 		v.Tools = append(v.Tools, tool.Name)
 	}
 	return v
