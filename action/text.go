@@ -1,8 +1,3 @@
-// Package action owns text actions: the native grammar (text.go), the
-// sre_zero profile's grammar (ref.go), binding a text to a compiled task
-// (bind.go) and the structured tool-call form (call.go). It imports the
-// engine, whose Action it builds, and participle; never lang, the compiler
-// or HCL, so a server that only plays compiled tasks links no front end.
 package action
 
 import (
