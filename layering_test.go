@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -22,16 +23,18 @@ var allowed = map[string][]string{
 	"llm/llmtest":    {"agents", "llm"},
 	"record":         {"value"},
 	"engine":         {"value", "record"},
-	"lang":           {"value", "stdlib", "scenarios"},
-	"compiler":       {"value", "lang", "engine"},
-	"eval":           {"value", "lang", "compiler", "engine", "agents", "record"},
-	"suitegen":       {"value", "lang", "compiler", "engine", "agents", "eval"},
+	"action":         {"value", "engine", "agents"},
+	"lang":           {"value", "stdlib", "scenarios", "action"},
+	"compiler":       {"value", "lang", "engine", "action"},
+	"eval":           {"value", "engine", "agents", "action", "record"},
+	"facts":          {"value", "lang", "engine", "agents", "eval"},
+	"suitegen":       {"value", "lang", "compiler", "engine", "agents", "eval", "facts"},
 	"lsp":            {"value", "lang", "compiler", "engine"},
 	"report":         {"record"},
 	"refdoc":         {"value", "lang"},
-	"serve":          {"value", "lang", "compiler", "engine", "agents", "eval", "llm"},
-	"mcpserve":       {"engine", "compiler", "eval", "agents", "llm"},
-	"cli":            {"value", "lang", "compiler", "engine", "stdlib", "agents", "record", "eval", "suitegen", "lsp", "llm", "report", "serve", "mcpserve", "refdoc"},
+	"serve":          {"value", "engine", "action", "agents", "record", "eval", "llm"},
+	"mcpserve":       {"engine", "action", "eval", "agents", "record", "llm"},
+	"cli":            {"value", "lang", "compiler", "engine", "action", "facts", "stdlib", "agents", "record", "eval", "suitegen", "lsp", "llm", "report", "serve", "mcpserve", "refdoc"},
 	"cmd/srezc":      {"cli"},
 	"cmd/srezc-load": {},
 }
@@ -109,6 +112,32 @@ func TestRecordReadersLinkNoFrontEnd(t *testing.T) {
 			}
 			if strings.HasPrefix(dep, module) && !mine[dep] {
 				t.Errorf("%s links %s: a reader of records needs only record", pkg, dep)
+			}
+		}
+	}
+}
+
+// The packages that play compiled tasks link no front end: not HCL, not
+// expr (the compiler's predicate checker), through any path. The policy
+// above checks direct imports; this checks what each one links, as
+// "go list -deps" resolves it.
+var playOnly = []string{"eval", "serve", "mcpserve", "action"}
+
+func TestPlayersLinkNoFrontEnd(t *testing.T) {
+	gocmd := filepath.Join(runtime.GOROOT(), "bin", "go")
+	for _, pkg := range playOnly {
+		out, err := exec.Command(gocmd, "list", "-deps", "./"+pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps ./%s: %v", pkg, err)
+		}
+		deps := strings.Fields(string(out))
+		if len(deps) < 10 {
+			t.Fatalf("go list -deps ./%s listed only %q", pkg, deps)
+		}
+		for _, dep := range deps {
+			if strings.HasPrefix(dep, "github.com/hashicorp/hcl") || strings.HasPrefix(dep, "github.com/expr-lang/expr") ||
+				dep == module+"lang" || dep == module+"compiler" {
+				t.Errorf("%s links %s", pkg, dep)
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 
 	"github.com/srezc/srezc/record"
 )
@@ -129,4 +130,28 @@ type ArgSpec struct {
 type KeyType struct {
 	Key  string `json:"key"`
 	Type string `json:"type"`
+}
+
+// SortKeyTypes sorts config keys by name and drops repeats; a key declared
+// with different types by different service kinds is left out, so a value
+// for it is taken as written (see CallText).
+func SortKeyTypes(keys []KeyType) []KeyType {
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].Key != keys[j].Key {
+			return keys[i].Key < keys[j].Key
+		}
+		return keys[i].Type < keys[j].Type
+	})
+	var out []KeyType
+	for i := 0; i < len(keys); {
+		j := i
+		for j < len(keys) && keys[j].Key == keys[i].Key {
+			j++
+		}
+		if keys[i].Type == keys[j-1].Type {
+			out = append(out, keys[i])
+		}
+		i = j
+	}
+	return out
 }

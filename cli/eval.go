@@ -20,10 +20,12 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
 	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/facts"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/llm"
 	"github.com/srezc/srezc/report"
@@ -347,7 +349,7 @@ in the records and the report, and never change it.`,
 func (e *env) contestants(names []string, m *lang.Module, lo *llmOptions, policy llm.Policy, status *statusLine) ([]eval.Contestant, error) {
 	var out []eval.Contestant
 	providers := map[string]*llm.Provider{}
-	specs := eval.ToolSpecs(m)
+	specs := facts.ToolSpecs(m)
 	client := &http.Client{}
 	for _, name := range names {
 		if !slices.Contains(llm.Styles, name) {

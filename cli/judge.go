@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/facts"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/llm"
 )
@@ -157,7 +159,7 @@ func (e *env) judgeSweep(ctx context.Context, dir string, m *lang.Module, tasks 
 	if err != nil {
 		return err
 	}
-	st, err := eval.JudgeRecordsFile(ctx, filepath.Join(dir, "records.jsonl"), eval.JudgeTruths(m, tasks), j, cache, jo.policy.Concurrency)
+	st, err := eval.JudgeRecordsFile(ctx, filepath.Join(dir, "records.jsonl"), facts.JudgeTruths(m, tasks), j, cache, jo.policy.Concurrency)
 	e.printJudgeStats(j.Model(), st)
 	if err != nil {
 		return judgeStopped(err)
@@ -183,7 +185,7 @@ func (e *env) judgeRegraded(ctx context.Context, dir, file string, recs []eval.R
 	if err != nil {
 		return err
 	}
-	st, jerr := eval.JudgeRecords(ctx, recs, eval.JudgeTruths(m, tasks), j, cache, jo.policy.Concurrency)
+	st, jerr := eval.JudgeRecords(ctx, recs, facts.JudgeTruths(m, tasks), j, cache, jo.policy.Concurrency)
 	for k := range recs {
 		r := &recs[k]
 		if r.Judge == nil || r.Judge.DiagnosisCorrect == nil || *r.Judge.DiagnosisCorrect == r.Metrics.Diagnosed {

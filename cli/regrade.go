@@ -9,10 +9,10 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
-	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/llm"
 	"github.com/srezc/srezc/record"
 )
@@ -129,7 +129,7 @@ func regradeWhy(t *engine.Task, old, now *record.Line) []string {
 	if old.Metrics.Diagnosed != now.Metrics.Diagnosed {
 		rootCause := ""
 		if n := len(now.Trajectory); n > 0 {
-			if call, d := lang.ParseAction(now.Trajectory[n-1].Action); d == nil && len(call.Args) > 0 && call.Tool == "resolve_incident" {
+			if call, d := action.Parse(now.Trajectory[n-1].Action); d == nil && len(call.Args) > 0 && call.Tool == "resolve_incident" {
 				rootCause = call.Args[0].Value.S
 			}
 		}

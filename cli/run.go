@@ -10,10 +10,12 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+
 	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/facts"
 	"github.com/srezc/srezc/lang"
 )
 
@@ -117,7 +119,7 @@ Output is byte-identical across runs and GOMAXPROCS.`,
 func (e *env) agentFactory(name, actionsFile string, m *lang.Module) (eval.AgentFactory, error) {
 	switch name {
 	case "greedy":
-		k := eval.Knowledge(m, "native")
+		k := facts.Knowledge(m, "native")
 		return func(*engine.Task, uint64) (agents.Agent, error) {
 			return agents.NewGreedy(k), nil
 		}, nil

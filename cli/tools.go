@@ -6,8 +6,9 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
 	"github.com/srezc/srezc/compiler"
-	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/facts"
 	"github.com/srezc/srezc/llm"
 )
 
@@ -29,7 +30,7 @@ tools agent narrows it to an enum of the episode's services.`,
 			if err != nil {
 				return err
 			}
-			specs := eval.ToolSpecs(m)
+			specs := facts.ToolSpecs(m)
 			var v any = specs
 			switch format {
 			case "text":

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/value"
 )
@@ -273,7 +274,7 @@ func play(ep *engine.Episode, plan []string) engine.Record {
 		if ep.Done() {
 			break
 		}
-		a := BindText(t, text)
+		a := action.Bind(t, text)
 		ep.Step(&a)
 	}
 	return ep.Record()
@@ -368,7 +369,7 @@ func exploits(t *engine.Task) []exploit {
 	// needs to show the fix (mitigation is what the world shows).
 	var writes []string
 	for _, a := range t.Expert {
-		act := BindText(t, a)
+		act := action.Bind(t, a)
 		if act.Err != engine.OK {
 			continue
 		}
@@ -468,7 +469,7 @@ func certainlyFails(t *engine.Task, plan []string) bool {
 	init := t.Row()
 	final := map[engine.SlotID]uint64{}
 	for _, text := range plan {
-		a := BindText(t, text)
+		a := action.Bind(t, text)
 		if a.Err != engine.OK || a.Tool < 0 || int(a.Tool) >= len(t.Tools) {
 			continue
 		}

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/value"
@@ -800,7 +801,7 @@ func (b *build) bindExpert() {
 	t.Expert = append([]string(nil), b.in.Expert...)
 	t.Optimal = len(t.Expert)
 	for i, text := range b.in.Expert {
-		a := BindText(t, text)
+		a := action.Bind(t, text)
 		if a.Err == engine.ErrSyntax {
 			continue // the front end reported it at its exact bytes
 		}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/value"
@@ -258,7 +259,7 @@ type step struct {
 func bindPlan(t *engine.Task, plan []string) []step {
 	out := make([]step, len(plan))
 	for i, text := range plan {
-		out[i] = step{strings.TrimSpace(text), BindText(t, text)}
+		out[i] = step{strings.TrimSpace(text), action.Bind(t, text)}
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/value"
@@ -100,7 +101,7 @@ func explainExpert(t *engine.Task, r engine.Record) finding {
 		if ep.Done() {
 			break
 		}
-		a := BindText(t, text)
+		a := action.Bind(t, text)
 		if a.Err == engine.OK {
 			switch t.Tools[a.Tool].Effect {
 			case engine.EffectUpdate:
@@ -139,7 +140,7 @@ func explainExpert(t *engine.Task, r engine.Record) finding {
 		}
 	}
 	for _, i := range restarts {
-		a := BindText(t, t.Expert[i])
+		a := action.Bind(t, t.Expert[i])
 		if !isFaultService(t, a.Service) {
 			return finding{fmt.Sprintf("%sit restarts %s, which no fault touches.", prefix, t.Services[a.Service].Name), atExpert, i}
 		}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
 )
@@ -22,7 +23,7 @@ func refPanel(t *engine.Task) []exploit {
 	var writes []string
 	root, fix := "", ""
 	for _, text := range t.Expert {
-		a := lang.ParseRefAction(text)
+		a := action.ParseRef(text)
 		switch a.Type {
 		case "restart_service", "update_config":
 			writes = append(writes, text)

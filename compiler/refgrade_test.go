@@ -16,6 +16,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
@@ -690,7 +691,7 @@ func TestRefGoldenEpisodes(t *testing.T) {
 		intro := string(ep.AppendIntro(nil))
 		fail := ""
 		for i, s := range g.Steps {
-			a := compiler.BindText(tk, g.Actions[i])
+			a := action.Bind(tk, g.Actions[i])
 			before := ep.Record().CorrectRemediations
 			r := ep.Step(&a)
 			steps++
@@ -758,7 +759,7 @@ func refPlay(tk *engine.Task, texts []string) (*engine.Episode, []engine.StepRes
 		if ep.Done() {
 			break
 		}
-		a := compiler.BindText(tk, text)
+		a := action.Bind(tk, text)
 		rs = append(rs, ep.Step(&a))
 	}
 	return ep, rs
@@ -897,7 +898,7 @@ func TestRefAfterTheEnd(t *testing.T) {
 	}
 	rec, comp := ep.Record(), ep.RefComponents()
 	for _, text := range []string{"inspect_logs(cache)", "nonsense", "restart_service(cache)"} {
-		a := compiler.BindText(tk, text)
+		a := action.Bind(tk, text)
 		r := ep.Step(&a)
 		if r.Reward != 0 || !r.Obs.Done || r.Obs.Err != engine.ErrEpisodeDone || r.Terminal != engine.TermResolved {
 			t.Errorf("%q after the end: %+v", text, r)
@@ -924,7 +925,7 @@ func TestRefStateRoundTrip(t *testing.T) {
 		hopping := engine.NewEpisode(tk)
 		hopping.Reset(1)
 		for i, text := range g.Actions {
-			a := compiler.BindText(tk, text)
+			a := action.Bind(tk, text)
 			r1 := straight.Step(&a)
 			r2 := hopping.Step(&a)
 			o1 := string(straight.AppendJSON(nil, &r1.Obs))
@@ -977,7 +978,7 @@ func TestRefStepDoesNotAllocate(t *testing.T) {
 	}
 	acts := make([]engine.Action, len(texts))
 	for i, text := range texts {
-		acts[i] = compiler.BindText(tk, text)
+		acts[i] = action.Bind(tk, text)
 	}
 	ep := engine.NewEpisode(tk)
 	var buf []byte

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/engine"
 )
 
@@ -38,10 +38,10 @@ func TestRefNonTerminalHidesVerdict(t *testing.T) {
 		wrong.Reset(uint64(n))
 		var rr, wr engine.StepResult
 		for i, act := range g.Actions {
-			a := compiler.BindText(&tk, act)
+			a := action.Bind(&tk, act)
 			rr = right.Step(&a)
 			if i == last {
-				a = compiler.BindText(&tk, blind)
+				a = action.Bind(&tk, blind)
 			}
 			wr = wrong.Step(&a)
 		}
@@ -56,7 +56,7 @@ func TestRefNonTerminalHidesVerdict(t *testing.T) {
 		}
 		before := right.Record()
 		for !rr.Obs.Done {
-			a := compiler.BindText(&tk, `restart_service(database)`)
+			a := action.Bind(&tk, `restart_service(database)`)
 			rr = right.Step(&a)
 			if rr.Reward != 0 {
 				t.Fatalf("episode %d (%s): reward %v after the accepted resolution", n, g.TaskID, rr.Reward)

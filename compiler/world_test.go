@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
@@ -36,7 +37,7 @@ func world(t testing.TB) map[string]*engine.Task {
 
 func bind(t testing.TB, tk *engine.Task, text string) engine.Action {
 	t.Helper()
-	call, d := lang.ParseAction(text)
+	call, d := action.Parse(text)
 	if d != nil {
 		return engine.InvalidAction(engine.ErrSyntax, d.Detail)
 	}

@@ -343,10 +343,7 @@ func (e *Episode) MarshalState(b []byte) []byte {
 	for _, w := range e.ring {
 		b = binary.LittleEndian.AppendUint64(b, w)
 	}
-	if e.ref != nil {
-		b = e.ref.marshal(b)
-	}
-	return b
+	return e.rules.marshal(e, b)
 }
 
 type stateReader struct {
@@ -477,9 +474,7 @@ func (e *Episode) RestoreState(data []byte) error {
 	for i := range ring {
 		ring[i] = r.w()
 	}
-	if e.ref != nil {
-		s.ref = e.ref.restore(r, e.t.Budget)
-	}
+	e.rules.restore(e, &s, r)
 	if r.err == nil && len(r.b) != 0 {
 		r.err = errors.New("state snapshot has trailing bytes")
 	}

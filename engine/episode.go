@@ -103,9 +103,10 @@ type Episode struct {
 	// reader reads diagnoses (diagnose.go) in reused buffers.
 	reader reader
 
-	// ref is the sre_zero profile's state (refepisode.go); nil under
-	// native.
-	ref *refEpisode
+	// rules are the task's profile's (profile.go); ref is the sre_zero
+	// profile's state (refepisode.go), nil under native.
+	rules rules
+	ref   *refEpisode
 
 	// judged are the config slots a write to which is a wrong change
 	// unless undone: every config slot that is no fault's remedy.
@@ -129,10 +130,9 @@ func NewEpisode(t *Task) *Episode {
 		invalid: make([]uint64, 0, t.Budget+1),
 		ticks:   newTickState(t),
 		norm:    make([]byte, 0, 256),
+		rules:   rulesFor(t),
 	}
-	if t.Profile == ProfileSreZero && t.Ref != nil {
-		e.ref = newRefEpisode(t)
-	}
+	e.rules.start(e)
 	e.alert = alertChecks(t)
 	for si := range t.Slots {
 		if t.Slots[si].Class == ClassConfig && !e.isRemedySlot(SlotID(si)) {
@@ -169,9 +169,7 @@ func (e *Episode) Reset(seed uint64) {
 	e.strBuf = e.strBuf[:0]
 	e.strEnd = e.strEnd[:0]
 	e.restartedHealthy = false
-	if e.ref != nil {
-		e.ref.reset()
-	}
+	e.rules.reset(e)
 }
 
 // Fork returns an independent copy of the episode at its current step.
@@ -188,9 +186,7 @@ func (e *Episode) Fork() *Episode {
 	f.norm = make([]byte, 0, cap(e.norm))
 	f.wordAt = make([]int32, 0, cap(e.wordAt))
 	f.reader = reader{}
-	if e.ref != nil {
-		f.ref = e.ref.fork()
-	}
+	e.rules.fork(e, &f)
 	return &f
 }
 
@@ -203,23 +199,10 @@ func (e *Episode) Terminal() Terminal { return e.terminal }
 
 // Components are the reward parts so far; an sre_zero episode's are its
 // breakdown mapped onto them (RefComponents has the reference's own).
-func (e *Episode) Components() Components {
-	if e.ref != nil {
-		return e.ref.nativeComponents()
-	}
-	return e.comp
-}
+func (e *Episode) Components() Components { return e.rules.components(e) }
 
 // Record is the episode's grader-side record so far.
-func (e *Episode) Record() Record {
-	if e.ref != nil {
-		return e.recordRef()
-	}
-	r := e.rec
-	r.EvidenceCoverage = e.coverage()
-	r.Terminal = e.terminal.String()
-	return r
-}
+func (e *Episode) Record() Record { return e.rules.record(e) }
 
 // row is the slot vector at tick k, which must be within the ring.
 func (e *Episode) row(k int) []uint64 {
@@ -272,11 +255,19 @@ func clamp(x, lo, hi float64) float64 {
 }
 
 // Step plays one action. It never panics on a bound Action and never
-// allocates.
+// allocates. A nil action is an invalid one.
 func (e *Episode) Step(a *Action) StepResult {
-	if e.ref != nil {
-		return e.stepRef(a)
+	if a == nil {
+		return e.rules.step(e, unbound)
 	}
+	return e.rules.step(e, *a)
+}
+
+// unbound stands for a nil Action: it carries no sre_zero parse either.
+var unbound = Action{Tool: -1, Service: -1, Key: NoSlot, Err: ErrSyntax}
+
+// stepNative is Step under the native profile.
+func (e *Episode) stepNative(a *Action) StepResult {
 	t := e.t
 	if e.done {
 		return StepResult{Obs: Observation{Step: int32(e.step), Tick: int32(e.tick), Tool: -1, Service: -1, Key: NoSlot, Err: ErrEpisodeDone, Done: true}, Terminal: e.terminal}
@@ -358,12 +349,7 @@ func (e *Episode) countInvalid(canon uint64) {
 func (e *Episode) finish(term Terminal) {
 	e.done = true
 	e.terminal = term
-	if e.ref == nil {
-		// Evidence pays for reading that led somewhere: in full when the
-		// agent diagnosed or mitigated, half when it handed over to a
-		// human, nothing when it read and then guessed or ran out of steps.
-		e.comp.Evidence *= evidenceCredit(e.rec.Diagnosed, e.rec.Mitigated, term == TermEscalated)
-	}
+	e.rules.creditEvidence(e, term)
 	e.rec.FinalReward = roundReward(clamp(e.comp.Raw(), 0, 1))
 	if e.rec.WrongChange && e.wrongChanges() == 0 {
 		e.rec.Recovered = true

@@ -134,12 +134,7 @@ func alertChecks(t *Task) []healthCheck {
 
 // Mitigated reports whether the grader would judge the episode mitigated
 // if it resolved now. The episode itself does not move.
-func (e *Episode) Mitigated() bool {
-	if e.ref != nil {
-		return false
-	}
-	return e.mitigated()
-}
+func (e *Episode) Mitigated() bool { return e.rules.mitigated(e) }
 
 // mitigated runs the grader's idle ticks on a copy of the ring (see the
 // top of this file).
@@ -199,10 +194,10 @@ func (e *Episode) FaultFixedWith(i int, s SlotID, w uint64) bool {
 
 // AppendAnomalies appends the slots of the world's health check that fail
 // on the current row, then those of the alert's condition, for messages.
-func (e *Episode) AppendAnomalies(dst []SlotID) []SlotID {
-	if e.ref != nil {
-		return dst
-	}
+func (e *Episode) AppendAnomalies(dst []SlotID) []SlotID { return e.rules.appendAnomalies(e, dst) }
+
+// appendAnomalies is AppendAnomalies under the native profile.
+func (e *Episode) appendAnomalies(dst []SlotID) []SlotID {
 	row := e.Row()
 	p := e.prep
 	for i := range p.health {

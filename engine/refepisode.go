@@ -39,13 +39,6 @@ var refActionTypes = [refActionCount]string{
 	"restart_service", "update_config", "resolve_incident", "escalate",
 }
 
-// refToolTemplates are the reference's available_tools, in its order.
-var refToolTemplates = [refActionCount]string{
-	"inspect_logs(service)", "inspect_metrics(service)", "check_status(service)",
-	"inspect_config(service, key?)", "restart_service(service)",
-	"update_config(service, key, value)", "resolve_incident(root_cause, fix)", "escalate(reason)",
-}
-
 // refServiceNames is the reference's closed set of services, in fixture
 // order; a task's Ref.Services holds exactly these.
 var refServiceNames = [...]string{"web_server", "database", "cache", "message_queue", "load_balancer"}

@@ -14,18 +14,6 @@ import (
 // rendered here. A right and a wrong write, and an accepted and a rejected
 // resolution, read the same apart from what the agent typed.
 
-// refToolDocs explain the reference's tools, in their order.
-var refToolDocs = [refActionCount]string{
-	"Show a service's log lines.",
-	"Show a service's current metrics.",
-	"Show a service's status.",
-	"Show a service's configuration, or only the given key.",
-	"Restart a service.",
-	"Set one configuration key of a service to a value.",
-	"Declare the incident resolved: name the root cause and the fix you applied.",
-	"Hand the incident to a human responder, with the reason. Ends the episode.",
-}
-
 func (e *Episode) appendRefIntro(b []byte) []byte {
 	t := e.t
 	b = append(b, "ALERT: "...)
@@ -38,14 +26,11 @@ func (e *Episode) appendRefIntro(b []byte) []byte {
 		b = append(b, t.Ref.Services[i].Name...)
 	}
 	b = append(b, "\nAct with one tool call per step, e.g. check_status(SERVICE); put free text that holds a comma in double quotes.\nTools:\n"...)
-	for i, tpl := range refToolTemplates {
-		b = append(b, "  "...)
-		b = append(b, tpl...)
+	for i := range refActionCount {
+		tl := &t.ToolSet()[i]
+		b = appendSignature(append(b, "  "...), tl)
 		b = append(b, "\n      "...)
-		b = append(b, refToolDocs[i]...)
-		if i == refResolveIncident && t.Ref.TerminalOnWrongResolution {
-			b = append(b, " Ends the episode."...)
-		}
+		b = append(b, tl.Doc...)
 		b = append(b, '\n')
 	}
 	return b

@@ -83,7 +83,8 @@ type RefFix struct {
 	FixKeywords []string `json:"fix_keywords"`
 }
 
-// RefAction is an action parsed by the sre_zero grammar (spec §4.1–4.2).
+// RefAction is an action parsed by the sre_zero grammar (spec §4.1–4.2;
+// action.ParseRef), the form an sre_zero Action carries.
 // Err is the parse error message ("" when the text parsed); Canonical is
 // the canonical form, or the raw text when it did not parse.
 type RefAction struct {
@@ -91,7 +92,7 @@ type RefAction struct {
 	Service   string // service actions
 	Key       string // inspect_config (when HasKey) and update_config
 	HasKey    bool
-	Value     value.Value // update_config
+	Value     value.Value // update_config, coerced as §4.1 step 5 says
 	RootCause string
 	Fix       string
 	Reason    string

@@ -167,10 +167,10 @@ func pad(b []byte, from, width int) []byte {
 }
 
 // AppendIntro renders what an agent sees before its first step.
-func (e *Episode) AppendIntro(b []byte) []byte {
-	if e.ref != nil {
-		return e.appendRefIntro(b)
-	}
+func (e *Episode) AppendIntro(b []byte) []byte { return e.rules.appendIntro(e, b) }
+
+// appendIntro is AppendIntro under the native profile.
+func (e *Episode) appendIntro(b []byte) []byte {
 	t := e.t
 	b = append(b, "ALERT: "...)
 	b = append(b, t.Alert...)
@@ -195,7 +195,11 @@ func (e *Episode) AppendIntro(b []byte) []byte {
 }
 
 func (e *Episode) appendToolSignature(b []byte, i int) []byte {
-	tl := &e.t.Tools[i]
+	return appendSignature(b, &e.t.Tools[i])
+}
+
+// appendSignature writes a tool as the intro lists it: name(arg, opt?).
+func appendSignature(b []byte, tl *Tool) []byte {
 	b = append(b, tl.Name...)
 	b = append(b, '(')
 	for j, a := range tl.Args {
@@ -211,10 +215,10 @@ func (e *Episode) appendToolSignature(b []byte, i int) []byte {
 }
 
 // AppendText renders an observation as the text an agent reads.
-func (e *Episode) AppendText(b []byte, o *Observation) []byte {
-	if e.ref != nil {
-		return e.appendRefText(b, o)
-	}
+func (e *Episode) AppendText(b []byte, o *Observation) []byte { return e.rules.appendText(e, b, *o) }
+
+// appendText is AppendText under the native profile.
+func (e *Episode) appendText(b []byte, o *Observation) []byte {
 	t := e.t
 	b = append(b, "[step "...)
 	b = strconv.AppendInt(b, int64(o.Step), 10)
@@ -479,7 +483,6 @@ func (e *Episode) appendDeps(b []byte, svc int) []byte {
 //	update        {"key","value","previous"}
 //	escalate, resolve  {"closed":true}
 func (e *Episode) AppendJSON(b []byte, o *Observation) []byte {
-	t := e.t
 	b = append(b, `{"step":`...)
 	b = strconv.AppendInt(b, int64(o.Step), 10)
 	b = append(b, `,"steps_left":`...)
@@ -500,9 +503,13 @@ func (e *Episode) AppendJSON(b []byte, o *Observation) []byte {
 		b = value.AppendJSONBytes(b, e.text)
 		return append(b, '}')
 	}
-	if e.ref != nil {
-		return e.appendRefJSON(b, o)
-	}
+	return e.rules.appendResultJSON(e, b, *o)
+}
+
+// appendResultJSON writes a valid step's fields of AppendJSON under the
+// native profile.
+func (e *Episode) appendResultJSON(b []byte, o *Observation) []byte {
+	t := e.t
 	b = append(b, `,"tool":`...)
 	b = value.AppendJSONString(b, t.Tools[o.Tool].Name)
 	if o.Service >= 0 {

@@ -11,8 +11,8 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/agents"
-	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 )
 
@@ -92,7 +92,7 @@ func PlayTurns(ctx context.Context, t *engine.Task, a agents.TurnAgent, episode 
 		if turn.Stop {
 			break
 		}
-		act := compiler.BindText(t, turn.Action)
+		act := action.Bind(t, turn.Action)
 		r := ep.Step(&act)
 		buf = ep.AppendText(buf[:0], &r.Obs)
 		obs = string(buf)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
@@ -161,7 +162,7 @@ func TestEpisodesRunInParallel(t *testing.T) {
 func TestMalformedActionsAreInvalidNotErrors(t *testing.T) {
 	tk := suite(t)[0]
 	for _, text := range []string{"", "(", "inspect_logs(", "inspect_logs(nosuch)", "update_config(database, pool_size)", `resolve_incident("unterminated, x)`, "\x00\xff", "inspect_logs(database)\n"} {
-		a := compiler.BindText(tk, text)
+		a := action.Bind(tk, text)
 		ep := engine.NewEpisode(tk)
 		ep.Reset(1)
 		r := ep.Step(&a)

@@ -12,8 +12,8 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/agents"
-	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/lang"
@@ -249,7 +249,7 @@ func TestWritesAreAcknowledgedAlike(t *testing.T) {
 		obs := func(text string) string {
 			ep := engine.NewEpisode(tk)
 			ep.Reset(1)
-			a := compiler.BindText(tk, text)
+			a := action.Bind(tk, text)
 			r := ep.Step(&a)
 			return string(ep.AppendText(nil, &r.Obs))
 		}

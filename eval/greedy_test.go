@@ -9,6 +9,7 @@ import (
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/facts"
 	"github.com/srezc/srezc/lang"
 )
 
@@ -43,7 +44,7 @@ func TestGreedyBaseline(t *testing.T) {
 		lang.WriteText(&b, m.Files, diags)
 		t.Fatal(b.String())
 	}
-	k := eval.Knowledge(m, "native")
+	k := facts.Knowledge(m, "native")
 	greedy := func(*engine.Task, uint64) (agents.Agent, error) { return agents.NewGreedy(k), nil }
 	rep, eps, err := eval.Run(tasks, eval.Options{Agent: "greedy", NewAgent: greedy, Episodes: 2, Seed: 1, Trace: true})
 	if err != nil {
@@ -87,7 +88,7 @@ func TestGreedyOrdersDifficulty(t *testing.T) {
 	if diags = append(diags, more...); diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	k := eval.Knowledge(m, "native")
+	k := facts.Knowledge(m, "native")
 	greedy := func(*engine.Task, uint64) (agents.Agent, error) { return agents.NewGreedy(k), nil }
 	_, eps, err := eval.Run(tasks, eval.Options{Agent: "greedy", NewAgent: greedy, Episodes: 5, Seed: 1})
 	if err != nil {

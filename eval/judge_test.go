@@ -14,6 +14,7 @@ import (
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/facts"
 	"github.com/srezc/srezc/lang"
 )
 
@@ -72,7 +73,7 @@ func judgedSuite(t *testing.T) (map[string]*eval.JudgeTruth, []eval.RecordLine) 
 		}
 		recs = append(recs, eval.Records(a.name, engine.SuiteHash(tasks), v, tasks, eps)...)
 	}
-	return eval.JudgeTruths(m, tasks), recs
+	return facts.JudgeTruths(m, tasks), recs
 }
 
 // withoutJudge is a record's JSON with its verdict dropped: what the

@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/tools/txtar"
 
-	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/engine"
 )
 
@@ -56,7 +56,7 @@ func worstErrorRate(t *testing.T, tk *engine.Task, actions []string) float64 {
 	ep := engine.NewEpisode(tk)
 	ep.Reset(1)
 	for _, text := range actions {
-		a := compiler.BindText(tk, text)
+		a := action.Bind(tk, text)
 		if a.Err != engine.OK {
 			t.Fatalf("%s does not bind", text)
 		}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/types"
+
+	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/value"
 )
 
@@ -803,7 +805,7 @@ func (c *checker) incident(in *Incident) {
 		c.checkExpr(in.Resolved, m.IncidentEnv(sys), value.Bool, "resolved_when condition")
 	}
 	for i, act := range in.Expert {
-		call, d := ParseAction(act)
+		call, d := action.Parse(act)
 		if d != nil {
 			r := in.ExpertRange[i]
 			if d.Subject != nil {
@@ -829,7 +831,7 @@ func (c *checker) incident(in *Incident) {
 // expertArgs checks an expert action's arguments against its tool and the
 // incident's system, as the runtime will bind them, so a typo in a service
 // or key gets the same located did-you-mean as anywhere else in the file.
-func (c *checker) expertArgs(str Range, act string, call *ActionCall, tool *Tool, sys *System) {
+func (c *checker) expertArgs(str Range, act string, call *action.Call, tool *Tool, sys *System) {
 	required := 0
 	var sig []string
 	for _, a := range tool.Args {
@@ -892,7 +894,7 @@ func (c *checker) expertArgs(str Range, act string, call *ActionCall, tool *Tool
 // actionRange maps a range inside an expert action to the file when the
 // HCL string holding the action is its source verbatim (no escapes);
 // otherwise it keeps the whole string.
-func (c *checker) actionRange(str Range, act string, sub Range) Range {
+func (c *checker) actionRange(str Range, act string, sub action.Range) Range {
 	f := c.files[str.Filename]
 	start, end := str.Start.Byte, str.End.Byte
 	if f == nil || start < 0 || end > len(f.Src) || end-start != len(act)+2 || string(f.Src[start+1:end-1]) != act {

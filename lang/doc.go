@@ -1,12 +1,13 @@
 // Package lang is srezc's front end and the only package that imports HCL:
 // it parses *.srez.hcl files, decodes them into a Module, resolves every
 // reference, type-checks every runtime expression with expr-lang, and
-// formats source with hclwrite. It also parses the native text action
-// grammar (participle).
+// formats source with hclwrite. Text actions are the action package's;
+// lang uses its grammars to check expert plans.
 //
 // Errors poison only the declaration they are in (its Broken flag); later
 // checks skip what depends on a broken declaration and check everything
 // else, so one run reports every independent error, sorted.
 //
-// lang imports value and stdlib only; the compiler lowers what lang checks.
+// lang imports value, stdlib, scenarios and action only; the compiler
+// lowers what lang checks.
 package lang

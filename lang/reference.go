@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/value"
 )
 
@@ -354,7 +355,7 @@ func (c *checker) checkRefIncident(in *Incident, sys *System, profile string) {
 		}
 	}
 	for i, act := range in.Expert {
-		if a := ParseRefAction(act); a.Err != "" {
+		if a := action.ParseRef(act); a.Err != "" {
 			c.errRange(in.ExpertRange[i], "Invalid expert action", a.Err)
 		}
 	}

@@ -24,8 +24,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/agents"
-	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/llm"
@@ -97,6 +98,9 @@ type Server struct {
 	recordErr error
 
 	logMu sync.Mutex
+
+	// parses binds the sessions' text actions (action.Cache).
+	parses action.Cache
 
 	// deleted are the HTTP sessions their client ended (DELETE), to tell
 	// them from sessions reaped for idleness.
@@ -334,8 +338,8 @@ func (s *Server) begin(ss *mcp.ServerSession, params *mcp.InitializeParams) (*se
 	sess.ep = engine.NewEpisode(sess.task)
 	sess.ep.Reset(sess.seed)
 	sess.intro = string(sess.ep.AppendIntro(nil))
-	sess.specs = toolSpecs(sess.task, sess.intro)
-	sess.tools = mcpTools(sess.specs, agents.ParseIntro(sess.intro).Services)
+	sess.specs = action.Specs(sess.task)
+	sess.tools = mcpTools(sess.specs, serviceNames(sess.task))
 	sess.client = "unknown"
 	if params != nil && params.ClientInfo != nil && strings.TrimSpace(params.ClientInfo.Name) != "" {
 		// The client names itself: nothing it sends reaches the log or a
@@ -416,7 +420,7 @@ func (s *Server) call(sess *session, name string, args json.RawMessage) *mcp.Cal
 		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: EpisodeOver}}}
 	}
 	action := actionText(sess.specs, name, args)
-	act := compiler.BindText(sess.task, action)
+	act := s.parses.Bind(sess.task, action)
 	r := sess.ep.Step(&act)
 	sess.buf = sess.ep.AppendText(sess.buf[:0], &r.Obs)
 	obs := string(sess.buf)
@@ -550,42 +554,16 @@ func mcpTools(specs []agents.ToolSpec, services []string) []*mcp.Tool {
 	return out
 }
 
-// toolSpecs documents the task's tools. A task imported under the
-// sre_zero profile has the reference's fixed tools rather than the
-// stdlib's, so its specifications are read from the intro it renders.
-func toolSpecs(t *engine.Task, intro string) []agents.ToolSpec {
-	if specs := eval.TaskToolSpecs(t); len(specs) > 0 {
-		return specs
+// serviceNames are the task's services, in the order the intro lists
+// them: the tools' service enums come from the task, not from its text.
+func serviceNames(t *engine.Task) []string {
+	var out []string
+	for _, s := range t.Services {
+		out = append(out, s.Name)
 	}
-	return introSpecs(intro)
-}
-
-// argTypes are the stdlib argument types of the reference's argument names.
-var argTypes = map[string]string{"service": "service", "key": "config_key", "value": "value"}
-
-// introSpecs reads tool specifications from an intro: each "  name(args)"
-// line of its Tools section and the documentation line under it.
-func introSpecs(intro string) []agents.ToolSpec {
-	var out []agents.ToolSpec
-	for _, sig := range agents.ParseIntro(intro).Tools {
-		s := agents.ToolSpec{Name: sig.Name, Args: []agents.ArgSpec{}}
-		for i, a := range sig.Args {
-			typ := argTypes[a]
-			if typ == "" {
-				typ = "text"
-			}
-			s.Args = append(s.Args, agents.ArgSpec{Name: a, Type: typ, Optional: sig.Optional[i]})
-		}
-		out = append(out, s)
-	}
-	lines := strings.Split(intro, "\n")
-	for i, line := range lines {
-		if !strings.HasPrefix(line, "  ") || strings.HasPrefix(line, "    ") || i+1 == len(lines) || !strings.HasPrefix(lines[i+1], "    ") {
-			continue
-		}
-		name, _, ok := strings.Cut(strings.TrimSpace(line), "(")
-		if j := slices.IndexFunc(out, func(s agents.ToolSpec) bool { return s.Name == name }); ok && j >= 0 && out[j].Description == "" {
-			out[j].Description = strings.TrimSpace(lines[i+1])
+	if t.Ref != nil && len(out) == 0 {
+		for _, s := range t.Ref.Services {
+			out = append(out, s.Name)
 		}
 	}
 	return out

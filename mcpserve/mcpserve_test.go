@@ -9,11 +9,14 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
@@ -129,11 +132,9 @@ func callText(t *testing.T, cs *mcp.ClientSession, tool string, args any, wantEr
 // values keep their type as written (150 an int, 150.0 a float).
 func expertCalls(t *testing.T, tk *engine.Task) (tools []string, args []json.RawMessage) {
 	t.Helper()
-	ep := engine.NewEpisode(tk)
-	ep.Reset(0)
-	specs := mcpserve.ToolSpecs(tk, string(ep.AppendIntro(nil)))
+	specs := action.Specs(tk)
 	for _, text := range tk.Expert {
-		call, diag := lang.ParseAction(text)
+		call, diag := action.Parse(text)
 		if diag != nil {
 			t.Fatalf("%s: expert action %q: %s", tk.ID, text, diag.Summary)
 		}
@@ -201,8 +202,8 @@ func sameRecord(t *testing.T, a, b eval.RecordLine) bool {
 	}
 	a.Trajectory, b.Trajectory = slices.Clone(a.Trajectory), slices.Clone(b.Trajectory)
 	for i := range a.Trajectory {
-		ca, da := lang.ParseAction(a.Trajectory[i].Action)
-		cb, db := lang.ParseAction(b.Trajectory[i].Action)
+		ca, da := action.Parse(a.Trajectory[i].Action)
+		cb, db := action.Parse(b.Trajectory[i].Action)
 		if da != nil || db != nil || ca.Tool != cb.Tool || len(ca.Args) != len(cb.Args) {
 			return false
 		}
@@ -257,7 +258,7 @@ func TestIntroAndTools(t *testing.T) {
 	for _, tool := range lt.Tools {
 		names = append(names, tool.Name)
 	}
-	for _, s := range eval.TaskToolSpecs(tk) {
+	for _, s := range action.Specs(tk) {
 		want = append(want, s.Name)
 	}
 	if !slices.Equal(names, want) || !slices.Contains(names, "resolve_incident") || !slices.Contains(names, "escalate") {
@@ -501,15 +502,14 @@ func TestStreamableHTTP(t *testing.T) {
 
 const refTasksDir = "../../shared/reference/sre-zero-tasks"
 
-// A task imported from the SRE-Zero reference has the reference's tools,
-// not the stdlib's: they are read from its intro, and its expert plan
-// played over MCP is recorded as the replay agent's.
-func TestReferenceTaskOverMCP(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(refTasksDir, "cache_crash.json"))
+// refTask imports and compiles one reference task.
+func refTask(t *testing.T, file string) *engine.Task {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(refTasksDir, file))
 	if err != nil {
 		t.Skip("no SRE-Zero reference tasks at " + refTasksDir)
 	}
-	id, src, err := lang.ImportSreZeroTask("cache_crash.json", data, "train", false)
+	id, src, err := lang.ImportSreZeroTask(file, data, "train", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -522,6 +522,49 @@ func TestReferenceTaskOverMCP(t *testing.T) {
 	if tk.Profile != engine.ProfileSreZero || len(tk.Tools) != 0 {
 		t.Fatalf("%s: profile %s with %d stdlib tools; the test wants a reference task", tk.ID, tk.Profile, len(tk.Tools))
 	}
+	return tk
+}
+
+// The MCP tools of an imported SRE-Zero task are the task's (the
+// profile's tool list), not read back from the intro it renders, and a
+// call's arguments bind in the tool's order: inspect_config {key,
+// service} is inspect_config(service, key) (issue 17).
+func TestReferenceToolsComeFromTheTask(t *testing.T) {
+	tk := refTask(t, "db_pool_exhaustion.json")
+	srv, _ := newServer(t, mcpserve.Options{Tasks: []*engine.Task{tk}, Seed: 1})
+	cs := connect(t, srv, "ref")
+	defer cs.Close()
+	lt, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := tk.ToolSet()
+	if len(lt.Tools) != len(want) {
+		t.Fatalf("%d tools, want the task's %d", len(lt.Tools), len(want))
+	}
+	for i, tool := range lt.Tools {
+		if tool.Name != want[i].Name || tool.Description != want[i].Doc {
+			t.Errorf("tool %d is %s %q, want the task's %s %q", i, tool.Name, tool.Description, want[i].Name, want[i].Doc)
+		}
+		schema, _ := json.Marshal(tool.InputSchema)
+		for _, a := range want[i].Args {
+			if !strings.Contains(string(schema), strconv.Quote(a.Name)) {
+				t.Errorf("%s: schema %s lacks the argument %s", tool.Name, schema, a.Name)
+			}
+		}
+	}
+	obs := callText(t, cs, "inspect_config", map[string]any{"key": "DB_POOL_SIZE", "service": "database"}, false)
+	if strings.Contains(obs, "Invalid action") || !strings.Contains(obs, "DB_POOL_SIZE") {
+		t.Errorf("inspect_config {key, service}: %q, want the key's value", obs)
+	}
+}
+
+// A task imported from the SRE-Zero reference has the reference's tools,
+// not the stdlib's, and its expert plan played over MCP is recorded as
+// the replay agent's.
+func TestReferenceTaskOverMCP(t *testing.T) {
+	tk := refTask(t, "cache_crash.json")
+	tasks := []*engine.Task{tk}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "records.jsonl")
 	srv, err := mcpserve.New(mcpserve.Options{Tasks: tasks, Seed: 1, RecordPath: path, Suite: engine.SuiteHash(defaultSuite(t)), Versions: versions})

@@ -3,13 +3,13 @@ package serve
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"net/http"
 	"slices"
 	"strings"
 
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
 	"github.com/srezc/srezc/agents"
-	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
 )
@@ -86,7 +86,7 @@ func (s *Server) taskView(t *engine.Task) TaskView {
 	for _, sv := range t.Services {
 		v.Services = append(v.Services, sv.Name)
 	}
-	for _, tool := range t.Tools {
+	for _, tool := range t.ToolSet() {
 		v.Tools = append(v.Tools, tool.Name)
 	}
 	return v
@@ -299,7 +299,7 @@ func (s *Server) playLocked(e *episode, step int, action string, c caller) (int,
 		return http.StatusConflict, errBody(http.StatusConflict, fmt.Sprintf("the episode ended at step %d", cur))
 	}
 	ep := s.table.materialise(e)
-	act := compiler.BindText(e.task, action)
+	act := s.table.parses.Bind(e.task, action)
 	res := ep.Step(&act)
 	e.actions = append(e.actions, action)
 	e.lastText = ep.AppendText(e.lastText[:0], &res.Obs)
@@ -516,7 +516,7 @@ func (s *Server) rebuildLast(e *episode) {
 	e.lastText = append(e.lastText[:0], s.intros[e.task]...)
 	e.lastJSON = nil
 	for _, a := range e.actions {
-		act := compiler.BindText(e.task, a)
+		act := s.table.parses.Bind(e.task, a)
 		res := ep.Step(&act)
 		e.lastText = ep.AppendText(e.lastText[:0], &res.Obs)
 		e.lastJSON = ep.AppendJSON(nil, &res.Obs)

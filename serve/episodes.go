@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/engine"
 )
 
@@ -59,6 +59,9 @@ type table struct {
 	// onRebuild counts an episode replayed into a slot it did not hold
 	// (evicted from the pool, or taken up from a token).
 	onRebuild func()
+	// parses binds the actions played and replayed into the table's
+	// episodes; a rebuild replays the same texts again.
+	parses action.Cache
 }
 
 func newTable(capacity, poolMax int, ttl time.Duration, now func() time.Time) *table {
@@ -205,7 +208,7 @@ func (tb *table) materialise(e *episode) *engine.Episode {
 		}
 		ep.Reset(e.seed)
 		for _, a := range e.actions {
-			act := compiler.BindText(e.task, a)
+			act := tb.parses.Bind(e.task, a)
 			ep.Step(&act)
 		}
 	}

@@ -35,6 +35,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
@@ -177,7 +178,7 @@ func New(opt Options) (*Server, error) {
 		s.byID[t.ID] = t
 		s.byHash[t.Hash] = t
 		s.handles[s.handle(t)] = t
-		s.specs[t] = eval.TaskToolSpecs(t)
+		s.specs[t] = action.Specs(t)
 		for _, sp := range s.specs[t] {
 			if _, ok := s.toolSpecs[sp.Name]; !ok {
 				s.toolSpecs[sp.Name] = sp

@@ -21,6 +21,7 @@ import (
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/facts"
 	"github.com/srezc/srezc/lang"
 )
 
@@ -111,7 +112,7 @@ func Build(m *lang.Module, spec *lang.SuiteSpec, workers int, secret string) (*S
 
 	// Greedy, the independent yardstick, plays every train and dev task
 	// once (it is deterministic, and blind to the labels to come).
-	k := eval.Knowledge(m, lang.ProfileNative)
+	k := facts.Knowledge(m, lang.ProfileNative)
 	var train []*Task
 	for _, t := range s.Tasks {
 		if t.Task.Split == "train" || t.Task.Split == "dev" {

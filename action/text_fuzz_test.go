@@ -1,10 +1,10 @@
-package lang_test
+package action_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/action"
 )
 
 func FuzzParseAction(f *testing.F) {
@@ -37,12 +37,12 @@ func FuzzParseAction(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		call, diag := lang.ParseAction(src)
+		call, diag := action.Parse(src)
 		if diag != nil {
 			if call.Tool != "" || call.Args != nil {
 				t.Errorf("error with a non-zero call %+v", call)
 			}
-			if diag.Severity != lang.Error || diag.Summary != "Invalid action syntax" || diag.Detail == "" {
+			if diag.Summary != "Invalid action syntax" || diag.Detail == "" {
 				t.Errorf("malformed diagnostic %v", diag)
 			}
 			if diag.Subject == nil {
@@ -67,8 +67,8 @@ func FuzzParseAction(f *testing.F) {
 			last = a.Range.End.Byte
 		}
 
-		canon := lang.FormatAction(call)
-		again, diag := lang.ParseAction(canon)
+		canon := action.Format(call)
+		again, diag := action.Parse(canon)
 		if diag != nil {
 			t.Fatalf("canonical form %q of %q does not parse: %v", canon, src, diag)
 		}
@@ -82,7 +82,7 @@ func FuzzParseAction(f *testing.F) {
 					call.Args[i].Value.K, call.Args[i].Value.String(), call.Args[i].Bare)
 			}
 		}
-		if third := lang.FormatAction(again); third != canon {
+		if third := action.Format(again); third != canon {
 			t.Errorf("canonical form is not stable: %q then %q", canon, third)
 		}
 	})
@@ -90,7 +90,7 @@ func FuzzParseAction(f *testing.F) {
 
 // checkRange checks that r lies within src, is ordered, and that each
 // position's Line and Column agree with its Byte.
-func checkRange(t *testing.T, src string, r lang.Range) {
+func checkRange(t *testing.T, src string, r action.Range) {
 	t.Helper()
 	if r.Filename != "action" {
 		t.Errorf("range filename %q", r.Filename)
@@ -98,7 +98,7 @@ func checkRange(t *testing.T, src string, r lang.Range) {
 	if r.Start.Byte < 0 || r.Start.Byte > r.End.Byte || r.End.Byte > len(src) {
 		t.Fatalf("range [%d,%d) outside %d bytes of input", r.Start.Byte, r.End.Byte, len(src))
 	}
-	for _, p := range []lang.Pos{r.Start, r.End} {
+	for _, p := range []action.Pos{r.Start, r.End} {
 		before := src[:p.Byte]
 		line := 1 + strings.Count(before, "\n")
 		col := p.Byte - strings.LastIndexByte(before, '\n')

@@ -1,10 +1,10 @@
-package lang_test
+package action_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/value"
 )
 
@@ -21,7 +21,7 @@ func floatArg(f float64) arg { return arg{v: value.OfFloat(f)} }
 func boolArg(b bool) arg     { return arg{v: value.OfBool(b)} }
 func args(as ...arg) []arg   { return as }
 func describe(a arg) string  { return a.v.K.String() + " " + strings.TrimSpace(a.v.String()) }
-func describeGot(a lang.ActionArg) string {
+func describeGot(a action.Arg) string {
 	return a.Value.K.String() + " " + strings.TrimSpace(a.Value.String())
 }
 
@@ -82,7 +82,7 @@ func TestParseActionValid(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			call, diag := lang.ParseAction(tt.src)
+			call, diag := action.Parse(tt.src)
 			if diag != nil {
 				t.Fatalf("ParseAction(%q): %v", tt.src, diag)
 			}
@@ -115,7 +115,7 @@ func TestParseActionRanges(t *testing.T) {
 		`escalate(café, "é")`,
 	}
 	for _, src := range srcs {
-		call, diag := lang.ParseAction(src)
+		call, diag := action.Parse(src)
 		if diag != nil {
 			t.Fatalf("ParseAction(%q): %v", src, diag)
 		}
@@ -133,7 +133,7 @@ func TestParseActionRanges(t *testing.T) {
 			}
 			// The slice is the argument as written: it parses alone to the
 			// same value.
-			alone, d := lang.ParseAction("f(" + text + ")")
+			alone, d := action.Parse("f(" + text + ")")
 			if d != nil || len(alone.Args) != 1 || !alone.Args[0].Value.Equal(a.Value) || alone.Args[0].Bare != a.Bare {
 				t.Errorf("%q: arg %d slice %q does not read back as %s", src, i, text, describeGot(a))
 			}
@@ -141,16 +141,16 @@ func TestParseActionRanges(t *testing.T) {
 			checkPos(t, src, a.Range.End)
 		}
 	}
-	call, _ := lang.ParseAction(`  inspect_logs ( cache )  `)
-	want := lang.Range{Filename: "action",
-		Start: lang.Pos{Line: 1, Column: 18, Byte: 17},
-		End:   lang.Pos{Line: 1, Column: 23, Byte: 22}}
+	call, _ := action.Parse(`  inspect_logs ( cache )  `)
+	want := action.Range{Filename: "action",
+		Start: action.Pos{Line: 1, Column: 18, Byte: 17},
+		End:   action.Pos{Line: 1, Column: 23, Byte: 22}}
 	if call.Args[0].Range != want {
 		t.Errorf("arg range = %+v, want %+v", call.Args[0].Range, want)
 	}
-	wantTool := lang.Range{Filename: "action",
-		Start: lang.Pos{Line: 1, Column: 3, Byte: 2},
-		End:   lang.Pos{Line: 1, Column: 15, Byte: 14}}
+	wantTool := action.Range{Filename: "action",
+		Start: action.Pos{Line: 1, Column: 3, Byte: 2},
+		End:   action.Pos{Line: 1, Column: 15, Byte: 14}}
 	if call.ToolRange != wantTool {
 		t.Errorf("tool range = %+v, want %+v", call.ToolRange, wantTool)
 	}
@@ -158,13 +158,13 @@ func TestParseActionRanges(t *testing.T) {
 		t.Errorf("call range ends at %d, want 24", call.Range.End.Byte)
 	}
 	// A position after a line break inside a string counts lines.
-	call, _ = lang.ParseAction("f(\"a\nb\", c)")
-	if got := call.Args[1].Range.Start; got != (lang.Pos{Line: 2, Column: 5, Byte: 9}) {
+	call, _ = action.Parse("f(\"a\nb\", c)")
+	if got := call.Args[1].Range.Start; got != (action.Pos{Line: 2, Column: 5, Byte: 9}) {
 		t.Errorf("position after a line break = %+v", got)
 	}
 }
 
-func slice(src string, r lang.Range) string {
+func slice(src string, r action.Range) string {
 	if r.Start.Byte < 0 || r.Start.Byte > r.End.Byte || r.End.Byte > len(src) {
 		return "<out of range>"
 	}
@@ -172,7 +172,7 @@ func slice(src string, r lang.Range) string {
 }
 
 // checkPos checks that Line and Column agree with Byte.
-func checkPos(t *testing.T, src string, p lang.Pos) {
+func checkPos(t *testing.T, src string, p action.Pos) {
 	t.Helper()
 	before := src[:p.Byte]
 	line := 1 + strings.Count(before, "\n")
@@ -233,11 +233,11 @@ func TestParseActionErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			call, diag := lang.ParseAction(tt.src)
+			call, diag := action.Parse(tt.src)
 			if diag == nil {
 				t.Fatalf("ParseAction(%q) = %+v, want an error", tt.src, call)
 			}
-			if diag.Severity != lang.Error || diag.Summary != "Invalid action syntax" {
+			if diag.Summary != "Invalid action syntax" {
 				t.Errorf("diagnostic = %v", diag)
 			}
 			if !strings.Contains(diag.Detail, tt.detail) {
@@ -270,11 +270,11 @@ func TestFormatAction(t *testing.T) {
 		{`f('it\'s', a  b, "tab\there")`, `f("it's", a  b, "tab\there")`},
 	}
 	for _, tt := range tests {
-		call, diag := lang.ParseAction(tt.src)
+		call, diag := action.Parse(tt.src)
 		if diag != nil {
 			t.Fatalf("ParseAction(%q): %v", tt.src, diag)
 		}
-		if got := lang.FormatAction(call); got != tt.want {
+		if got := action.Format(call); got != tt.want {
 			t.Errorf("FormatAction(%q) = %q, want %q", tt.src, got, tt.want)
 		}
 	}
@@ -283,7 +283,7 @@ func TestFormatAction(t *testing.T) {
 func BenchmarkParseAction(b *testing.B) {
 	src := `update_config(load_balancer, health_check_path, "/healthz")`
 	for b.Loop() {
-		if _, d := lang.ParseAction(src); d != nil {
+		if _, d := action.Parse(src); d != nil {
 			b.Fatal(d)
 		}
 	}

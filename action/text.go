@@ -1,4 +1,4 @@
-package lang
+package action
 
 import (
 	"strconv"
@@ -11,18 +11,18 @@ import (
 	"github.com/srezc/srezc/value"
 )
 
-// ActionCall is one parsed text action.
-type ActionCall struct {
+// Call is one parsed text action.
+type Call struct {
 	Tool      string
 	ToolRange Range
-	Args      []ActionArg
+	Args      []Arg
 	// Range spans the tool name through the closing ")", without the
 	// surrounding whitespace.
 	Range Range
 }
 
-// ActionArg is one argument as written.
-type ActionArg struct {
+// Arg is one argument as written.
+type Arg struct {
 	Value value.Value
 	// Bare reports a String written without quotes. It is false for
 	// numbers, bools and quoted strings.
@@ -32,8 +32,30 @@ type ActionArg struct {
 	Range Range
 }
 
-// ActionFilename is the Filename of every Range that ParseAction returns.
-const ActionFilename = "action"
+// Filename is the Filename of every Range that Parse returns.
+const Filename = "action"
+
+// Range is a span of an action's text; lang maps it into the HCL string
+// an expert action sits in.
+type Range struct {
+	Filename   string
+	Start, End Pos
+}
+
+// Pos is a position in an action's text; Column counts bytes.
+type Pos struct {
+	Line, Column, Byte int
+}
+
+// Error is a syntax error, located in the action's text: Summary is
+// always "Invalid action syntax", Detail says what is wrong there.
+type Error struct {
+	Summary string
+	Detail  string
+	Subject *Range
+}
+
+func (e *Error) Error() string { return e.Detail }
 
 const actionSummary = "Invalid action syntax"
 
@@ -95,7 +117,7 @@ var (
 	tokOther      = actionLexer.Symbols()["Other"]
 )
 
-// ParseAction parses one text action such as
+// Parse parses one text action such as
 //
 //	update_config(database, pool_size, 150)
 //
@@ -105,41 +127,41 @@ var (
 // one error diagnostic whose Subject points at the offending text: the first
 // syntax error if there is one, else the first argument whose value cannot be
 // read (a bad escape, an integer beyond int64, a float beyond float64).
-func ParseAction(src string) (ActionCall, *Diagnostic) {
-	node, err := actionParser.ParseString(ActionFilename, src)
+func Parse(src string) (Call, *Error) {
+	node, err := actionParser.ParseString(Filename, src)
 	if err != nil {
-		return ActionCall{}, syntaxDiagnostic(src, err)
+		return Call{}, syntaxError(src, err)
 	}
 	toks := significant(node.Tokens)
 	if len(toks) < 3 { // cannot happen: a parse holds tool, "(" and ")"
-		return ActionCall{}, actionError(src, 0, len(src), "expected a tool name followed by (...)")
+		return Call{}, actionError(src, 0, len(src), "expected a tool name followed by (...)")
 	}
 	toolStart, toolEnd := tokSpan(toks[0])
 	_, closeEnd := tokSpan(toks[len(toks)-1])
-	call := ActionCall{
+	call := Call{
 		Tool:      node.Tool,
 		ToolRange: actionRange(src, toolStart, toolEnd),
 		Range:     actionRange(src, toolStart, closeEnd),
 	}
 	if len(node.Args) > 0 {
-		call.Args = make([]ActionArg, 0, len(node.Args))
+		call.Args = make([]Arg, 0, len(node.Args))
 	}
 	for _, a := range node.Args {
 		arg, diag := convertArg(src, a)
 		if diag != nil {
-			return ActionCall{}, diag
+			return Call{}, diag
 		}
 		call.Args = append(call.Args, arg)
 	}
 	return call, nil
 }
 
-// FormatAction renders call canonically: the tool, "(", the arguments joined
+// Format renders call canonically: the tool, "(", the arguments joined
 // by ", ", and ")". Quoted strings are written with strconv.Quote, bare
 // strings as they read, numbers and bools by value.Value.String, so floats
-// keep a decimal point. ParseAction reads the result back to the same tool
+// keep a decimal point. Parse reads the result back to the same tool
 // and the same typed values.
-func FormatAction(call ActionCall) string {
+func Format(call Call) string {
 	b := make([]byte, 0, len(call.Tool)+2+16*len(call.Args))
 	b = append(b, call.Tool...)
 	b = append(b, '(')
@@ -157,20 +179,20 @@ func FormatAction(call ActionCall) string {
 	return string(b)
 }
 
-func convertArg(src string, a *argNode) (ActionArg, *Diagnostic) {
+func convertArg(src string, a *argNode) (Arg, *Error) {
 	toks := significant(a.Tokens)
 	if len(toks) == 0 { // cannot happen: every argument has a token
-		return ActionArg{}, actionError(src, 0, len(src), "expected an argument")
+		return Arg{}, actionError(src, 0, len(src), "expected an argument")
 	}
 	start, _ := tokSpan(toks[0])
 	_, end := tokSpan(toks[len(toks)-1])
-	arg := ActionArg{Range: actionRange(src, start, end)}
+	arg := Arg{Range: actionRange(src, start, end)}
 	text := src[start:end]
 	switch toks[0].Type {
 	case tokString:
 		s, diag := unquoteDouble(src, start, end)
 		if diag != nil {
-			return ActionArg{}, diag
+			return Arg{}, diag
 		}
 		arg.Value = value.OfString(s)
 	case tokRawString:
@@ -184,14 +206,14 @@ func convertArg(src string, a *argNode) (ActionArg, *Diagnostic) {
 		case isIntText(text):
 			i, err := strconv.ParseInt(text, 10, 64)
 			if err != nil {
-				return ActionArg{}, actionError(src, start, end,
+				return Arg{}, actionError(src, start, end,
 					"integer "+text+" is out of range for a 64-bit integer")
 			}
 			arg.Value = value.OfInt(i)
 		case isFloatText(text):
 			f, err := strconv.ParseFloat(text, 64)
 			if err != nil { // only ErrRange: the syntax was checked
-				return ActionArg{}, actionError(src, start, end,
+				return Arg{}, actionError(src, start, end,
 					"number "+text+" is out of range for a float")
 			}
 			arg.Value = value.OfFloat(f)
@@ -256,8 +278,8 @@ func skipDigits(s string) int {
 // unquoteDouble decodes the double-quoted string src[start:end]. It accepts
 // JSON's escapes (\" \\ \/ \b \f \n \r \t \uXXXX with surrogate pairs) and
 // the rest of what strconv.Quote writes (\a \v \xHH \UXXXXXXXX), so that
-// FormatAction's output always reads back. Raw line breaks are kept.
-func unquoteDouble(src string, start, end int) (string, *Diagnostic) {
+// Format's output always reads back. Raw line breaks are kept.
+func unquoteDouble(src string, start, end int) (string, *Error) {
 	body := src[start+1 : end-1]
 	if strings.IndexByte(body, '\\') < 0 {
 		return body, nil
@@ -346,7 +368,7 @@ func unquoteDouble(src string, start, end int) (string, *Diagnostic) {
 
 // escapeError reports a short numeric escape at body[i:], covering the
 // backslash, the letter and the hex digits that are there.
-func escapeError(src, body string, base, i, want int, detail string) *Diagnostic {
+func escapeError(src, body string, base, i, want int, detail string) *Error {
 	end := i + 2
 	for end < len(body) && end < i+2+want && isHex(body[end]) {
 		end++
@@ -415,10 +437,10 @@ func significant(toks []lexer.Token) []lexer.Token {
 
 func tokSpan(t lexer.Token) (int, int) { return t.Pos.Offset, t.Pos.Offset + len(t.Value) }
 
-// syntaxDiagnostic turns a participle error into a diagnostic. The grammar
+// syntaxError turns a participle error into a diagnostic. The grammar
 // is LL(1), so the error sits on the first token that does not fit; what was
 // expected there follows from that token and the one before it.
-func syntaxDiagnostic(src string, err error) *Diagnostic {
+func syntaxError(src string, err error) *Error {
 	off := 0
 	if perr, ok := err.(participle.Error); ok {
 		off = perr.Position().Offset
@@ -496,7 +518,7 @@ func syntaxDiagnostic(src string, err error) *Diagnostic {
 
 // expectedArgument reports a token that stands where an argument should start,
 // right after "(" or ",".
-func expectedArgument(src string, prev, at lexer.Token) *Diagnostic {
+func expectedArgument(src string, prev, at lexer.Token) *Error {
 	start, end := tokSpan(at)
 	switch {
 	case at.Value == ")" && prev.Value == ",":
@@ -517,7 +539,7 @@ func expectedArgument(src string, prev, at lexer.Token) *Diagnostic {
 
 // lexAction splits src into tokens, whitespace included.
 func lexAction(src string) ([]lexer.Token, error) {
-	lex, err := actionLexer.LexString(ActionFilename, src)
+	lex, err := actionLexer.LexString(Filename, src)
 	if err != nil {
 		return nil, err
 	}
@@ -534,13 +556,13 @@ func lexAction(src string) ([]lexer.Token, error) {
 	}
 }
 
-func actionError(src string, start, end int, detail string) *Diagnostic {
+func actionError(src string, start, end int, detail string) *Error {
 	r := actionRange(src, start, end)
-	return &Diagnostic{Severity: Error, Summary: actionSummary, Detail: detail, Subject: &r}
+	return &Error{Summary: actionSummary, Detail: detail, Subject: &r}
 }
 
 func actionRange(src string, start, end int) Range {
-	return Range{Filename: ActionFilename, Start: actionPos(src, start), End: actionPos(src, end)}
+	return Range{Filename: Filename, Start: actionPos(src, start), End: actionPos(src, end)}
 }
 
 // actionPos is the position of byte off of src; Column counts bytes.

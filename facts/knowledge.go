@@ -1,8 +1,13 @@
-package eval
+// Package facts derives from a module's declarations what evaluation is
+// given besides a compiled task: the greedy baseline's knowledge and the
+// tools' specifications (published documentation, as refdoc publishes it)
+// and the LLM judge's ground truth (grader-side). It is what keeps lang,
+// and with it HCL and expr, out of eval, serve and mcpserve: they take
+// these facts as data, and only the commands that analyse a module build
+// them.
+package facts
 
 import (
-	"github.com/srezc/srezc/engine"
-	"sort"
 	"strconv"
 
 	"github.com/srezc/srezc/agents"
@@ -105,59 +110,11 @@ func ToolSpecs(m *lang.Module) []agents.ToolSpec {
 						keys = append(keys, agents.KeyType{Key: c.Name, Type: c.Kind.String()})
 					}
 				}
-				as.Keys = keyTypes(keys)
+				as.Keys = agents.SortKeyTypes(keys)
 			}
 			s.Args = append(s.Args, as)
 		}
 		out = append(out, s)
-	}
-	return out
-}
-
-// TaskToolSpecs documents a compiled task's tools, as ToolSpecs does from
-// the module: a server running a compiled suite has no module.
-func TaskToolSpecs(t *engine.Task) []agents.ToolSpec {
-	out := make([]agents.ToolSpec, 0, len(t.Tools))
-	for _, tool := range t.Tools {
-		s := agents.ToolSpec{Name: tool.Name, Description: tool.Doc, Args: []agents.ArgSpec{}}
-		for _, a := range tool.Args {
-			as := agents.ArgSpec{Name: a.Name, Type: a.Type.String(), Optional: a.Optional}
-			if a.Type == engine.ArgValue {
-				var keys []agents.KeyType
-				for i := range t.Slots {
-					if sl := &t.Slots[i]; sl.Class == engine.ClassConfig {
-						keys = append(keys, agents.KeyType{Key: sl.Name, Type: sl.Kind.String()})
-					}
-				}
-				as.Keys = keyTypes(keys)
-			}
-			s.Args = append(s.Args, as)
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
-// keyTypes sorts config keys by name and drops repeats; a key declared with
-// different types by different service kinds is left out, so a value for
-// it is taken as written.
-func keyTypes(keys []agents.KeyType) []agents.KeyType {
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].Key != keys[j].Key {
-			return keys[i].Key < keys[j].Key
-		}
-		return keys[i].Type < keys[j].Type
-	})
-	var out []agents.KeyType
-	for i := 0; i < len(keys); {
-		j := i
-		for j < len(keys) && keys[j].Key == keys[i].Key {
-			j++
-		}
-		if keys[i].Type == keys[j-1].Type {
-			out = append(out, keys[i])
-		}
-		i = j
 	}
 	return out
 }

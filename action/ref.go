@@ -1,31 +1,13 @@
-package lang
+package action
 
 import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/value"
 )
-
-// RefAction is an action text parsed by the sre_zero profile's grammar,
-// written to the SRE-Zero reference's quirks (spec §4.1–4.2), not the
-// native participle grammar.
-type RefAction struct {
-	Type      string // one of the eight action types; "" on a parse error
-	Service   string // service actions
-	Key       string // inspect_config (when HasKey) and update_config
-	HasKey    bool
-	Value     value.Value // update_config, coerced as §4.1 step 5 says
-	RootCause string
-	Fix       string
-	Reason    string
-	// Canonical is the canonical form (§4.2), or the raw text when the
-	// text did not parse.
-	Canonical string
-	// Err is the reference's exact error message; "" when the text parsed.
-	Err string
-}
 
 // The reference's error messages, verbatim.
 const (
@@ -41,12 +23,16 @@ const (
 	refErrNewline = refErrCSV + "new-line character seen in unquoted field - do you need to open the file in universal-newline mode?"
 )
 
-// ParseRefAction parses one text action by the sre_zero grammar.
+// ParseRef parses one text action by the sre_zero grammar, written to the
+// SRE-Zero reference's quirks (spec §4.1–4.2), not the native participle
+// grammar. Err is the reference's exact error message ("" when the text
+// parsed); Canonical is the canonical form (§4.2), or the raw text when
+// the text did not parse.
 //
 // The steps run in the reference's order, which decides which error wins:
 // the call syntax, then the csv split of the arguments, then the action
 // name, then the arity, then the empty-text checks of re-validation.
-func ParseRefAction(text string) RefAction {
+func ParseRef(text string) engine.RefAction {
 	name, argText, ok := splitRefCall(text)
 	if !ok {
 		return refError(text, refErrSyntax)
@@ -55,7 +41,7 @@ func ParseRefAction(text string) RefAction {
 	if errMsg != "" {
 		return refError(text, errMsg)
 	}
-	a := RefAction{Type: name}
+	a := engine.RefAction{Type: name}
 	switch name {
 	case "inspect_logs", "inspect_metrics", "check_status", "restart_service":
 		if n != 1 {
@@ -105,8 +91,8 @@ func ParseRefAction(text string) RefAction {
 	return a
 }
 
-func refError(text, msg string) RefAction {
-	return RefAction{Canonical: text, Err: msg}
+func refError(text, msg string) engine.RefAction {
+	return engine.RefAction{Canonical: text, Err: msg}
 }
 
 // splitRefCall matches the reference's
