@@ -705,7 +705,7 @@ func (r *reader) scan(lx *diagLexicon) {
 		if best < 0 {
 			w := r.norm[tk.start:tk.end]
 			x, suffix, ok := readNumber(w)
-			if !ok {
+			if !ok && len(w) >= 3 && len(w) <= 8 && w[0] >= 'e' && w[0] <= 't' {
 				x, ok = numberWords[string(w)]
 			}
 			if ok {
