@@ -45,7 +45,7 @@ func (b *build) lowerClaims() {
 				if st := b.detailState(fk, k, ck, params); st != 0 {
 					c := engine.Claim{Service: int16(si), Kind: fk.Name, Mechanism: int16(mech),
 						Topics: keyTopics(ck), States: st, Against: st.Opposite()}
-					c.HasBand, c.Low, c.High = ck.HasBand, ck.Low, ck.High
+					c.HasBand, c.Low, c.High, c.Unit = ck.HasBand, ck.Low, ck.High, ck.Unit
 					t.Claims = append(t.Claims, c)
 					covered[ck.Name] |= st
 				}
@@ -90,7 +90,7 @@ func (b *build) lowerClaims() {
 			st &^= covered[ck.Name]
 			if st != 0 {
 				c := engine.Claim{Service: int16(si), Mechanism: -1, Topics: keyTopics(ck), States: st}
-				c.HasBand, c.Low, c.High = ck.HasBand, ck.Low, ck.High
+				c.HasBand, c.Low, c.High, c.Unit = ck.HasBand, ck.Low, ck.High, ck.Unit
 				t.Claims = append(t.Claims, c)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -101,25 +102,29 @@ const fairnessGoalRejected, fairnessGoalAccepted = 0.02, 0.01
 // fairnessCeiling holds each slice's counts as last measured; they may only
 // go down, until the goal is met and the goal alone gates.
 var fairnessCeiling = map[string][2]int{
-	"dev":     {26, 0}, // right rejected, wrong accepted
-	"holdout": {15, 1},
+	"dev":     {6, 0}, // right rejected, wrong accepted
+	"holdout": {12, 1},
+	// adversarial holds only wrong answers, written against the reader's
+	// own rules (sibling settings, wrong direction, wrong service for a
+	// paraphrased setting or a quantity): none may be accepted.
+	"adversarial": {0, 0},
 }
 
-// TestFairness grades the corpus and reports both slices against the
-// goal. It fails when a slice gets worse than its ceiling. The dev slice's
-// disagreements are listed; the holdout slice's only with
-// SREZC_FAIRNESS_HOLDOUT=1, so that nobody tunes the reader to them.
+// TestFairness grades the corpus and reports every slice against the
+// goal. It fails when a slice gets worse than its ceiling. The dev and
+// adversarial slices' disagreements are listed; the holdout slice's only
+// with SREZC_FAIRNESS_HOLDOUT=1, so that nobody tunes the reader to them.
 func TestFairness(t *testing.T) {
 	tasks := map[string]*engine.Task{}
 	for _, tk := range suiteTasks(t) {
 		tasks[tk.ID] = tk
 	}
-	for _, slice := range []string{"dev", "holdout"} {
+	for _, slice := range []string{"dev", "holdout", "adversarial"} {
 		r := gradeFairness(t, tasks, readFairness(t, slice))
 		rr := float64(r.rightRejected) / float64(max(1, r.right))
 		wa := float64(r.wrongAccepted) / float64(max(1, r.wrong))
 		t.Logf("%s: %d right, %d rejected (%.1f%%); %d wrong, %d accepted (%.1f%%)", slice, r.right, r.rightRejected, 100*rr, r.wrong, r.wrongAccepted, 100*wa)
-		if slice == "dev" || os.Getenv("SREZC_FAIRNESS_HOLDOUT") != "" {
+		if slice != "holdout" || os.Getenv("SREZC_FAIRNESS_HOLDOUT") != "" {
 			for _, d := range r.disagreements {
 				t.Log(d)
 			}
@@ -213,4 +218,74 @@ func FuzzDiagnose(f *testing.F) {
 			t.Fatalf("the episode's reader says %v, the explaining reader %v, on %q", got, v.OK, answer)
 		}
 	})
+}
+
+// TestStuffedAnswersRejected: answers written without looking at the
+// incident, from the published vocabulary alone (every mechanism, every
+// setting in every state, every identifier, every quantity said as a
+// limit, every service), are rejected on every shipped incident, with and
+// without services named. They guard the reader's rules that resolve an
+// answer's gaps in its favour (a setting named by identifier only, a
+// quantity read as a setting's value) against being a way to win blind.
+func TestStuffedAnswersRejected(t *testing.T) {
+	states := []string{"too low", "too high", "wrong", "disabled", "enabled", "expired", "down", "leaking", "full", "skewed"}
+	quantities := func(x string) string {
+		return "only allows " + x + " connections, only waits " + x + " ms, only keeps " + x + " MB, retries only " + x +
+			" times, sends only " + x + "% of traffic, has only " + x + " consumers and only " + x + " workers, after " + x + " seconds"
+	}
+	for _, tk := range suiteTasks(t) {
+		var mechs, services, topics, idents []string
+		for _, m := range tk.Mechanisms {
+			mechs = append(mechs, m.Phrases...)
+		}
+		for i, s := range tk.Services {
+			services = append(services, s.Name)
+			for _, c := range s.Config {
+				idents = append(idents, tk.Slots[c].Name)
+			}
+			_ = i
+		}
+		for _, c := range tk.Claims {
+			if len(c.Topics) > 0 && c.Topics[0] != "" {
+				topics = append(topics, c.Topics[0])
+			}
+		}
+		answers := map[string]string{
+			"every mechanism": strings.Join(mechs, ", "),
+		}
+		var everyState, perService, quantLow, quantHigh []string
+		for _, st := range states {
+			var one, ids []string
+			for _, tp := range topics {
+				one = append(one, "the "+tp+" is "+st)
+			}
+			for _, id := range idents {
+				ids = append(ids, id+" "+st)
+			}
+			answers["every setting "+st] = strings.Join(one, ". ")
+			answers["every identifier "+st] = strings.Join(ids, ". ")
+			everyState = append(everyState, one...)
+		}
+		answers["every setting in every state"] = strings.Join(everyState, ". ")
+		for _, s := range services {
+			perService = append(perService, "the "+s+" has "+strings.Join(mechs, ", "))
+			quantLow = append(quantLow, "the "+s+" "+quantities("1"))
+			quantHigh = append(quantHigh, "the "+s+" "+quantities("9000000"))
+		}
+		answers["every service, every mechanism"] = strings.Join(perService, ". ")
+		answers["every quantity low"] = strings.Join(quantLow, ". ")
+		answers["every quantity high"] = strings.Join(quantHigh, ". ")
+		answers["no service, quantities"] = quantities("1") + ". " + quantities("9000000")
+		var all []string
+		for _, a := range answers {
+			all = append(all, a)
+		}
+		sort.Strings(all)
+		answers["all of it"] = strings.Join(all, ". ")
+		for name, a := range answers {
+			if v := tk.DiagnoseText(a); v.OK {
+				t.Errorf("%s: the blind answer %q is accepted: %q", tk.ID, name, a)
+			}
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -64,6 +65,10 @@ type Claim struct {
 	HasBand bool    `json:"has_band,omitempty"`
 	Low     float64 `json:"low,omitempty"`
 	High    float64 `json:"high,omitempty"`
+	// Unit is the setting's declared unit ("ms", "connections"): a
+	// quantity an answer gives in a unit of the same kind ("5 s", "400
+	// open connections") is read as a value of it.
+	Unit string `json:"unit,omitempty"`
 }
 
 // DiagnosisVerdict is the reader's account of one answer, for the grader,
@@ -103,6 +108,12 @@ type lexEntry struct {
 	// change is a change verb ("raised"): a state only when it follows a
 	// passive auxiliary ("was raised") or precedes its topic.
 	change bool
+	// correction is a state that says what a value should be ("should
+	// be"): it ends an effect ("-> should be /healthz").
+	correction bool
+	// causative is an effect connective that needs a cause before it
+	// ("made", "causing").
+	causative bool
 }
 
 // diagLexicon is a task's vocabulary indexed by first word, longest
@@ -121,6 +132,8 @@ type diagLexicon struct {
 	owner []int16
 	// mechOwner[mechanism] is the only service with a claim of it, or -1.
 	mechOwner []int16
+	// claimUnit[claim] is the unit of the claim's setting, if it has one.
+	claimUnit []unitScale
 }
 
 var comparatives = map[string]bool{
@@ -148,7 +161,8 @@ func buildLexicon(t *Task) *diagLexicon {
 		}
 		p := strings.Join(ws, " ")
 		lx.byFirst[ws[0]] = append(lx.byFirst[ws[0]], lexEntry{words: ws, kind: kind, id: id,
-			comp: kind == lexState && (comparatives[p] || changeVerbs[p]), change: kind == lexState && changeVerbs[p]})
+			comp: kind == lexState && (comparatives[p] || changeVerbs[p]), change: kind == lexState && changeVerbs[p],
+			correction: kind == lexState && corrections[p], causative: kind == lexEffect && causatives[p]})
 		if kind == lexState && changeVerbs[p] {
 			for _, aux := range [...]string{"was", "were", "been", "got", "is", "are", "has been", "had been"} {
 				aw := append(strings.Fields(aux), ws...)
@@ -163,7 +177,11 @@ func buildLexicon(t *Task) *diagLexicon {
 	}
 	topicID := map[string]int32{}
 	lx.serviceClaims = make([][]int32, len(t.Services))
+	lx.claimUnit = make([]unitScale, len(t.Claims))
 	for ci, c := range t.Claims {
+		if c.Unit != "" {
+			lx.claimUnit[ci] = unitWords[FoldText(c.Unit)]
+		}
 		for _, tp := range c.Topics {
 			if tp == "" {
 				if int(c.Service) < len(lx.serviceClaims) {
@@ -302,6 +320,7 @@ func oneTypo(a []byte, b string) bool {
 type token struct {
 	start, end int32
 	punct      byte // 0 for a word; ',' for a clause break, '.' for a segment break, ':' for a head mark
+	ident      bool // part of an identifier written with '_' (max_connections)
 }
 
 // reader holds the buffers one reading reuses, so an episode's grader
@@ -361,6 +380,8 @@ func (r *reader) tokenize(text string) {
 			}
 		case c == '_' && inWord && isWordRune(next):
 			r.norm = append(r.norm, '_')
+		case c == '%' && inWord && unicode.IsDigit(prev):
+			r.norm = append(r.norm, '%') // 95%: a quantity in percent
 		case c == '-' && inWord && isWordRune(next):
 			r.norm = append(r.norm, '-')
 			hasDash = true
@@ -438,10 +459,11 @@ func (r *reader) flush(start int, opaque bool) {
 		return
 	}
 	s := start
+	ident := bytes.IndexByte(r.norm[start:end], '_') >= 0
 	for i := start; i <= end; i++ {
 		if i == end || r.norm[i] == '_' || r.norm[i] == '-' {
 			if i > s {
-				r.toks = append(r.toks, token{start: int32(s), end: int32(i)})
+				r.toks = append(r.toks, token{start: int32(s), end: int32(i), ident: ident})
 			}
 			s = i + 1
 		}
@@ -471,7 +493,14 @@ type item struct {
 	cl     int // clause index
 	neg    bool
 	eff    bool
+	ident  bool    // written as an identifier (max_connections)
 	num    float64 // a lexNumber's value
+	// A lexNumber's unit: its dimension, its value in the dimension's base
+	// unit, and whether it is said as a limit ("only 20 connections").
+	dim   dimension
+	base  float64
+	limit bool
+	tok   int32 // the token it starts at
 }
 
 // DiagnoseText reads an answer against the task and explains the verdict;
@@ -639,6 +668,12 @@ func (r *reader) scan(lx *diagLexicon) {
 			}
 		}
 		best := -1
+		if w := r.norm[tk.start]; w >= '0' && w <= '9' && entries != nil {
+			// "500 ms" is a quantity, not the status code "500".
+			if _, ok := unitWords[r.word(i+1)]; ok {
+				entries = nil
+			}
+		}
 		for k := range entries {
 			if (from == 0 || entries[k].kind <= lexTopic) && r.matchWordsFrom(i, entries[k].words, from) {
 				best = k
@@ -646,23 +681,33 @@ func (r *reader) scan(lx *diagLexicon) {
 			}
 		}
 		if best < 0 {
-			if x, ok := leadingNumber(r.norm[tk.start:tk.end]); ok {
-				r.items = append(r.items, item{kind: lexNumber, num: x, pos: wordIdx, end: wordIdx, seg: seg, cl: cl, neg: neg, eff: eff})
+			w := r.norm[tk.start:tk.end]
+			x, suffix, ok := readNumber(w)
+			if !ok && len(w) >= 3 && len(w) <= 8 && w[0] >= 'e' && w[0] <= 't' {
+				x, ok = numberWords[string(w)]
+			}
+			if ok {
+				it := item{kind: lexNumber, num: x, pos: wordIdx, end: wordIdx, seg: seg, cl: cl, neg: neg, eff: eff, tok: int32(i)}
+				r.quantity(lx, &it, i, suffix)
+				r.items = append(r.items, it)
 			}
 			i++
 			wordIdx++
 			continue
 		}
 		e := &entries[best]
-		it := item{kind: e.kind, id: e.id, comp: e.comp, change: e.change, pos: wordIdx, end: wordIdx + len(e.words) - 1, seg: seg, cl: cl}
+		it := item{kind: e.kind, id: e.id, comp: e.comp, change: e.change, pos: wordIdx, end: wordIdx + len(e.words) - 1, seg: seg, cl: cl, ident: tk.ident}
 		if e.kind == lexService {
 			it.prep = r.afterPreposition(i)
+		}
+		if e.correction {
+			eff = false
 		}
 		switch e.kind {
 		case lexNeg:
 			neg = true
 		case lexEffect:
-			eff = true
+			eff = !e.causative || r.causeBefore(seg)
 		case lexClause:
 			cl++
 			neg, eff = false, false
@@ -698,14 +743,14 @@ func (r *reader) scan(lx *diagLexicon) {
 	}
 }
 
-// leadingNumber reads the number a word starts with ("40ms", "2.5", "300");
-// "web-2" and host names are not numbers.
-func leadingNumber(w []byte) (float64, bool) {
+// readNumber reads the number a word starts with ("40ms", "2.5", "300",
+// "95%") and the unit after it; "web-2" and host names are not numbers.
+func readNumber(w []byte) (float64, []byte, bool) {
 	if len(w) == 0 || w[0] < '0' || w[0] > '9' {
-		return 0, false
+		return 0, nil, false
 	}
 	x, frac, seenDot := 0.0, 0.1, false
-	for _, c := range w {
+	for i, c := range w {
 		switch {
 		case c >= '0' && c <= '9' && !seenDot:
 			x = x*10 + float64(c-'0')
@@ -714,13 +759,66 @@ func leadingNumber(w []byte) (float64, bool) {
 			frac /= 10
 		case c == '.' && !seenDot:
 			seenDot = true
-		case c >= 'a' && c <= 'z':
-			return x, true // a unit: 40ms, 30s, 2gb
+		case c >= 'a' && c <= 'z' || c == '%':
+			return x, w[i:], true // a unit: 40ms, 30s, 2gb, 95%
 		default:
-			return 0, false
+			return 0, nil, false
 		}
 	}
-	return x, true
+	return x, nil, true
+}
+
+// word is token i's text, or "" for a mark or past the end.
+func (r *reader) word(i int) string {
+	if i < 0 || i >= len(r.toks) || r.toks[i].punct != 0 {
+		return ""
+	}
+	return string(r.norm[r.toks[i].start:r.toks[i].end])
+}
+
+// quantity finds the unit of the number at token i ("200 ms", "40ms",
+// "400 open connections") and whether it is said as a limit.
+func (r *reader) quantity(lx *diagLexicon, it *item, i int, suffix []byte) {
+	u, ok := unitWords[string(suffix)]
+	next := i + 1
+	if len(suffix) == 0 {
+		if u, ok = unitWords[r.word(i+1)]; ok {
+			next = i + 2
+		} else if w := r.word(i + 1); w != "" && lx.byFirst[w] == nil {
+			// One describing word between: "400 open connections".
+			if u, ok = unitWords[r.word(i+2)]; ok {
+				next = i + 3
+			}
+		}
+	}
+	if !ok {
+		return
+	}
+	if u.dim != dimPercent && r.word(next) == "of" {
+		return // "5 minutes of load": a duration, not a setting
+	}
+	it.dim, it.base = u.dim, it.num*u.scale
+	if u.dim == dimPercent && r.word(next) == "of" && shareWords[r.word(next+1)] {
+		it.limit = true // "95% of the traffic": a backend's share
+		return
+	}
+	for j, n := i-1, 0; j >= 0 && n < 3 && r.toks[j].punct == 0; j, n = j-1, n+1 {
+		if limitWords[r.word(j)] {
+			it.limit = true
+			return
+		}
+	}
+}
+
+// causeBefore reports whether segment seg already names a service, a
+// setting, a state or a mechanism: a causative ("made") leads from it.
+func (r *reader) causeBefore(seg int) bool {
+	for _, o := range r.items {
+		if o.seg == seg && (o.kind == lexService || o.kind == lexTopic || o.kind == lexState || o.kind == lexMech) {
+			return true
+		}
+	}
+	return false
 }
 
 // afterPreposition reports whether the word at token i follows "on",
@@ -790,7 +888,9 @@ func (r *reader) readClaims(t *Task, lx *diagLexicon, text string, fixed int16) 
 				first = false
 			}
 		}
-		if first && k+1 < len(items) && items[k+1].seg == it.seg && items[k+1].kind == lexClause && items[k+1].id == 1 {
+		// The ':' follows the service closely: "Load on the database is
+		// coming from two places:" introduces, it does not head.
+		if first && k+1 < len(items) && items[k+1].seg == it.seg && items[k+1].kind == lexClause && items[k+1].id == 1 && items[k+1].pos-it.end <= 3 {
 			r.heads[it.seg] = int16(it.id)
 		}
 	}
@@ -814,9 +914,11 @@ func (r *reader) readClaims(t *Task, lx *diagLexicon, text string, fixed int16) 
 		}
 		switch it.kind {
 		case lexNumber:
-			r.valueClaim(t, lx, k, fixed)
+			if !r.valueClaim(t, lx, k, fixed) && it.dim != dimNone {
+				r.quantityClaim(t, lx, k, fixed)
+			}
 		case lexMech:
-			if svc := r.attribute(k, lx.mechOwner[it.id], fixed); svc >= 0 {
+			if svc := r.attribute(t, lx, k, lx.mechOwner[it.id], fixed); svc >= 0 {
 				r.asserted = append(r.asserted, assertion{svc: svc, claim: -1, mech: it.id})
 			}
 		case lexState:
@@ -864,13 +966,13 @@ func (r *reader) readClaims(t *Task, lx *diagLexicon, text string, fixed int16) 
 				}
 				continue
 			}
-			svc := r.attribute(bj, lx.owner[o.id], fixed)
-			if svc < 0 {
-				continue
-			}
+			svc := r.attribute(t, lx, bj, lx.owner[o.id], fixed)
 			for _, ci := range lx.topicClaims[o.id] {
-				if t.Claims[ci].Service == svc {
-					r.appendClaim(t, svc, ci, st)
+				// A setting named by its identifier on no service, that
+				// several have and not one faulty one, is asserted on
+				// each that has it.
+				if c := &t.Claims[ci]; c.Service == svc || svc == eachOwner {
+					r.appendClaim(t, c.Service, ci, st)
 				}
 			}
 		}
@@ -946,7 +1048,7 @@ func (r *reader) valueWordsBetween(a, b int) bool {
 // segment says more than the bare value ("..., so statements are
 // cancelled"); a bare value ("max_connections was set to 20") claims
 // nothing.
-func (r *reader) valueClaim(t *Task, lx *diagLexicon, k int, fixed int16) {
+func (r *reader) valueClaim(t *Task, lx *diagLexicon, k int, fixed int16) bool {
 	items := r.items
 	it := items[k]
 	tj := -1
@@ -965,40 +1067,197 @@ func (r *reader) valueClaim(t *Task, lx *diagLexicon, k int, fixed int16) {
 		tj = k + 1 // "8 workers"
 	}
 	if tj < 0 {
-		return
+		return false
 	}
-	more := false
-	for _, o := range items {
+	if r.saysMore() {
+		r.topicValue(t, lx, k, tj, r.attribute(t, lx, tj, lx.owner[items[tj].id], fixed))
+	}
+	return true
+}
+
+// saysMore reports whether the answer says anything beyond bare values.
+func (r *reader) saysMore() bool {
+	for _, o := range r.items {
 		if o.kind == lexState || o.kind == lexMech || o.kind == lexIdiom {
-			more = true
+			return true
 		}
 	}
-	if !more {
-		return
-	}
-	svc := r.attribute(tj, lx.owner[items[tj].id], fixed)
-	if svc < 0 {
-		return
-	}
-	for _, ci := range lx.topicClaims[items[tj].id] {
+	return false
+}
+
+// topicValue asserts the value of number item k on the setting topic item
+// tj names on svc, low or high against its band, in the setting's unit
+// when the answer gives one ("an idle timeout of 5 s" is 5000 ms).
+func (r *reader) topicValue(t *Task, lx *diagLexicon, k, tj int, svc int16) {
+	it := r.items[k]
+	for _, ci := range lx.topicClaims[r.items[tj].id] {
 		c := &t.Claims[ci]
-		if c.Service != svc || !c.HasBand {
+		if (c.Service != svc && svc != eachOwner) || !c.HasBand {
 			continue
 		}
-		switch {
-		case it.num < c.Low:
-			r.appendClaim(t, svc, ci, StateLow)
-		case it.num > c.High:
-			r.appendClaim(t, svc, ci, StateHigh)
+		r.bandClaim(t, lx, c.Service, ci, it)
+	}
+}
+
+// bandClaim asserts claim ci low or high when quantity it lies outside the
+// claim's band.
+func (r *reader) bandClaim(t *Task, lx *diagLexicon, svc int16, ci int32, it item) {
+	c := &t.Claims[ci]
+	x := it.num
+	if u := lx.claimUnit[ci]; it.dim != dimNone && u.dim == it.dim && u.scale > 0 {
+		x = it.base / u.scale
+	}
+	switch {
+	case x < c.Low:
+		r.appendClaim(t, svc, ci, StateLow)
+	case x > c.High:
+		r.appendClaim(t, svc, ci, StateHigh)
+	}
+}
+
+// quantityClaim reads a quantity no setting name stands beside: with a
+// setting of its unit in its clause ("jobs become visible again after two
+// seconds", "retrying jobs forty times") it is that setting's value; said
+// as a limit ("the database only accepts 20 connections", "the balancer
+// closes connections after 5 s") it is the value of the setting of its
+// unit on its subject's service that it lies outside the band of (the
+// nearest to it, when several do).
+func (r *reader) quantityClaim(t *Task, lx *diagLexicon, k int, fixed int16) {
+	items := r.items
+	it := items[k]
+	if !r.saysMore() {
+		return
+	}
+	tj, bestD := -1, 1<<30
+	for j, o := range items {
+		if o.kind != lexTopic || o.cl != it.cl || o.neg || o.eff {
+			continue
+		}
+		for _, ci := range lx.topicClaims[o.id] {
+			if lx.claimUnit[ci].dim == it.dim && t.Claims[ci].HasBand {
+				if d := abs(o.pos - it.pos); d < bestD {
+					tj, bestD = j, d
+				}
+				break
+			}
+		}
+	}
+	if tj >= 0 {
+		r.topicValue(t, lx, k, tj, r.attribute(t, lx, tj, lx.owner[items[tj].id], fixed))
+		return
+	}
+	if !it.limit {
+		return
+	}
+	if svc := r.subject(k, fixed); svc >= 0 {
+		r.limitValue(t, lx, it, svc)
+		// "the database and the balancer both only accept 20 connections"
+		for j := k - 1; j >= 0 && items[j].cl == it.cl; j-- {
+			if o := items[j]; o.kind == lexService && !o.eff && !o.neg && int16(o.id) != svc && fixed < 0 && r.heads[it.seg] < 0 {
+				r.limitValue(t, lx, it, int16(o.id))
+			}
 		}
 	}
 }
 
+// limitValue asserts quantity it, said as a limit, on the setting of its
+// unit on svc it lies outside the band of.
+func (r *reader) limitValue(t *Task, lx *diagLexicon, it item, svc int16) {
+	// The setting: of the quantity's unit, on svc, with the value outside
+	// its band; of several, one a word of whose name the answer uses near
+	// the quantity ("closes idle connections after 2 s"), then the one
+	// whose band's middle is nearest.
+	best, bestFar, bestNamed := int32(-1), 0.0, false
+	for ci := range t.Claims {
+		c := &t.Claims[ci]
+		u := lx.claimUnit[ci]
+		if c.Service != svc || !c.HasBand || u.dim != it.dim || u.scale <= 0 {
+			continue
+		}
+		x := it.base / u.scale
+		if x >= c.Low && x <= c.High || x <= 0 || c.Low <= 0 {
+			continue
+		}
+		far := math.Abs(math.Log(x / math.Sqrt(c.Low*c.High)))
+		named := len(c.Topics) > 0 && r.namedNear(int(it.tok), c.Topics[0])
+		if best < 0 || named && !bestNamed || named == bestNamed && far < bestFar {
+			best, bestFar, bestNamed = int32(ci), far, named
+		}
+	}
+	if best < 0 {
+		return
+	}
+	key := t.Claims[best].Topics[0]
+	for ci := range t.Claims {
+		if c := &t.Claims[ci]; c.Service == svc && c.HasBand && len(c.Topics) > 0 && c.Topics[0] == key {
+			r.bandClaim(t, lx, svc, int32(ci), it)
+		}
+	}
+}
+
+// namedNear reports whether a word of four letters or more of the
+// setting name key stands within eight tokens of token tok, in its
+// sentence.
+func (r *reader) namedNear(tok int, key string) bool {
+	for len(key) > 0 {
+		n := strings.IndexByte(key, ' ')
+		if n < 0 {
+			n = len(key)
+		}
+		if w := key[:n]; len(w) >= 4 {
+			for _, step := range [...]int{-1, 1} {
+				for j, d := tok+step, 1; d <= 8 && j >= 0 && j < len(r.toks) && r.toks[j].punct != '.'; j, d = j+step, d+1 {
+					if r.word(j) == w {
+						return true
+					}
+				}
+			}
+		}
+		if n == len(key) {
+			break
+		}
+		key = key[n+1:]
+	}
+	return false
+}
+
+// subject finds the service a quantity is said of: the structured cause's,
+// the segment's head, the nearest before it in its segment, then the
+// nearest after it in its clause.
+func (r *reader) subject(k int, fixed int16) int16 {
+	if fixed >= 0 {
+		return fixed
+	}
+	items := r.items
+	it := items[k]
+	if h := r.heads[it.seg]; h >= 0 {
+		return h
+	}
+	for j := k - 1; j >= 0 && items[j].seg == it.seg; j-- {
+		if o := items[j]; o.kind == lexService && !o.eff && !o.neg {
+			return int16(o.id)
+		}
+	}
+	for j := k + 1; j < len(items) && items[j].cl == it.cl; j++ {
+		if o := items[j]; o.kind == lexService && !o.eff && !o.neg {
+			return int16(o.id)
+		}
+	}
+	return -1
+}
+
+// eachOwner attributes a claim to every service that has its topic.
+const eachOwner = -2
+
 // attribute finds the service item k is about: the structured cause's,
-// the segment's head, the nearest service in its clause, the nearest
+// the segment's head, the nearest service in its clause (one that has the
+// setting, if any does: "redis rejects the app's auth token"), the nearest
 // before it in its segment, the one its topic belongs to, the nearest after
-// it in its segment, or the only service the answer names.
-func (r *reader) attribute(k int, topicOwner, fixed int16) int16 {
+// it in its segment, or the only service the answer names. A setting named
+// by its identifier and no service ("max_connections cut to 20"), that
+// several services have, is the faulty one's when only one of them is
+// faulty, else each one's (eachOwner).
+func (r *reader) attribute(t *Task, lx *diagLexicon, k int, topicOwner, fixed int16) int16 {
 	if fixed >= 0 {
 		return fixed
 	}
@@ -1012,7 +1271,7 @@ func (r *reader) attribute(k int, topicOwner, fixed int16) int16 {
 			return int16(o.id)
 		}
 	}
-	best, bestD := int16(-1), 1<<30
+	best, bestD, bestHas := int16(-1), 1<<30, false
 	for _, o := range items {
 		if o.kind != lexService || o.cl != it.cl || o.eff || o.neg && !it.neg {
 			continue
@@ -1021,8 +1280,9 @@ func (r *reader) attribute(k int, topicOwner, fixed int16) int16 {
 		if o.pos > it.pos {
 			d += 2 // prefer the subject before the claim
 		}
-		if d < bestD {
-			best, bestD = int16(o.id), d
+		has := it.kind == lexTopic && hasTopic(t, lx, int16(o.id), it.id)
+		if has && !bestHas || has == bestHas && d < bestD {
+			best, bestD, bestHas = int16(o.id), d, has
 		}
 	}
 	if best >= 0 {
@@ -1052,7 +1312,32 @@ func (r *reader) attribute(k int, topicOwner, fixed int16) int16 {
 			only = int16(o.id)
 		}
 	}
-	return only
+	if only >= 0 || it.kind != lexTopic || !it.ident {
+		return only
+	}
+	faulty := int16(-1)
+	for _, ci := range lx.topicClaims[it.id] {
+		if svc := t.Claims[ci].Service; faultOn(t, svc) && svc != faulty {
+			if faulty >= 0 {
+				return eachOwner
+			}
+			faulty = svc
+		}
+	}
+	if faulty >= 0 {
+		return faulty
+	}
+	return eachOwner
+}
+
+// hasTopic reports whether service svc has a claim on topic id.
+func hasTopic(t *Task, lx *diagLexicon, svc int16, id int32) bool {
+	for _, ci := range lx.topicClaims[id] {
+		if t.Claims[ci].Service == svc {
+			return true
+		}
+	}
+	return false
 }
 
 func bindState(items []item, k int) int {
@@ -1240,7 +1525,7 @@ func lexiconFor(t *Task) *diagLexicon {
 	}
 	key.WriteByte(2)
 	for _, c := range t.Claims {
-		fmt.Fprintf(&key, "%d\x00%s\x00%d\x00%d\x00%d\x00", c.Service, c.Kind, c.Mechanism, c.States, c.Against)
+		fmt.Fprintf(&key, "%d\x00%s\x00%d\x00%d\x00%d\x00%s\x00", c.Service, c.Kind, c.Mechanism, c.States, c.Against, c.Unit)
 		for _, tp := range c.Topics {
 			key.WriteString(tp)
 			key.WriteByte(1)

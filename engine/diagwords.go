@@ -174,6 +174,7 @@ var negations = []string{
 	"doesn t", "didn t", "don t", "hasn t", "haven t", "can t", "cannot", "rather than", "instead of",
 	"ruled out", "rule out", "rules out", "ruling out", "excluded", "exclude", "not the cause",
 	"only affected", "just a symptom", "not at fault", "no evidence", "not related", "not relevant",
+	"won t", "wouldn t", "will not", "would not",
 }
 
 // exculpations say a service stated as a cause is not one ("web_server:
@@ -189,6 +190,9 @@ var verdictDenials = []string{
 	"downstream", "collateral", "looks normal", "looked normal", "within limits", "within its band",
 	"within band", "in band", "inside its band", "inside the band", "benign", "harmless", "noise",
 	"distraction", "transient", "not a factor", "not the problem", "not the issue",
+	// "adding consumers won't help": what would not fix it is not the cause.
+	"won t help", "wouldn t help", "will not help", "would not help", "doesn t help", "does not help",
+	"didn t help", "did not help", "not help",
 }
 
 // effects lead from a cause to what it caused; what follows one in its
@@ -231,4 +235,82 @@ var symptomIdioms = []string{
 	"query", "statements", "statement", "connections", "connection", "sessions", "session", "clients",
 	"client", "health checked", "tier", "layer", "side", "host",
 	"hosts", "instance", "instances", "node", "nodes", "server", "servers", "pod", "pods",
+	// Jobs that "never succeed" are poison, not a denial of what follows.
+	"never succeed", "never succeeds", "will never succeed", "never complete", "never completes", "never finish",
+	// "was made bigger": a passive, not "made" leading to an effect.
+	"was made", "were made", "is made", "are made", "been made", "got made",
 }
+
+// corrections say what a value should be ("cache_host = cache01.internal
+// -> should be cache.internal"): after "->" they still assert that the
+// setting before them is wrong, not an effect.
+var corrections = map[string]bool{"should be": true, "should have been": true, "ought to be": true}
+
+// causatives lead to an effect only from a cause: "the config push made
+// the load balancer give up" names no cause before "made", so what follows
+// is the cause.
+var causatives = map[string]bool{"made": true, "making": true, "forced": true, "forcing": true,
+	"caused": true, "causes": true, "causing": true}
+
+// A quantity is a number with a unit ("200 ms", "two seconds", "400 open
+// connections", "95%"). Said as a limit ("only allows 400 connections",
+// "gives up after 5 s", "kills statements longer than 40 ms", "95% of the
+// traffic") it is a value of the setting of that unit on its service, read
+// against the setting's band like a quoted value.
+type dimension uint8
+
+const (
+	dimNone   dimension = iota
+	dimTime             // in ms
+	dimMemory           // in MB
+	dimConnections
+	dimAttempts
+	dimPercent
+	dimConsumers
+	dimWorkers
+	dimMessages
+	dimRate // requests per second
+)
+
+type unitScale struct {
+	dim   dimension
+	scale float64 // base units per unit
+}
+
+// unitWords are the words naming a unit after a number, and the units
+// settings declare ("ms", "s", "MB", "connections").
+var unitWords = map[string]unitScale{
+	"ms": {dimTime, 1}, "msec": {dimTime, 1}, "millisecond": {dimTime, 1}, "milliseconds": {dimTime, 1},
+	"s": {dimTime, 1000}, "sec": {dimTime, 1000}, "secs": {dimTime, 1000}, "second": {dimTime, 1000}, "seconds": {dimTime, 1000},
+	"m": {dimTime, 60000}, "min": {dimTime, 60000}, "mins": {dimTime, 60000}, "minute": {dimTime, 60000}, "minutes": {dimTime, 60000},
+	"h": {dimTime, 3600000}, "hour": {dimTime, 3600000}, "hours": {dimTime, 3600000},
+	"kb": {dimMemory, 1.0 / 1024}, "mb": {dimMemory, 1}, "mib": {dimMemory, 1}, "megabytes": {dimMemory, 1},
+	"gb": {dimMemory, 1024}, "gib": {dimMemory, 1024}, "gigabytes": {dimMemory, 1024}, "tb": {dimMemory, 1 << 20},
+	"connections": {dimConnections, 1}, "connection": {dimConnections, 1}, "conns": {dimConnections, 1},
+	"attempts": {dimAttempts, 1}, "attempt": {dimAttempts, 1}, "times": {dimAttempts, 1}, "tries": {dimAttempts, 1},
+	"retries": {dimAttempts, 1}, "deliveries": {dimAttempts, 1},
+	"%": {dimPercent, 1}, "percent": {dimPercent, 1}, "pct": {dimPercent, 1},
+	"consumers": {dimConsumers, 1}, "consumer": {dimConsumers, 1},
+	"workers": {dimWorkers, 1}, "worker": {dimWorkers, 1}, "threads": {dimWorkers, 1}, "processes": {dimWorkers, 1},
+	"messages": {dimMessages, 1}, "jobs": {dimMessages, 1},
+	"rps": {dimRate, 1}, "requests/s": {dimRate, 1}, "req/s": {dimRate, 1},
+}
+
+// numberWords are numbers written out; "one" is left out, being mostly
+// a pronoun ("that one web_server host").
+var numberWords = map[string]float64{
+	"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+	"eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+	"sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "thousand": 1000,
+}
+
+// limitWords before a quantity say it is a limit, not a measurement:
+// "only waits 200 ms", "after 5 s", "longer than 40 ms", "at most 20".
+var limitWords = map[string]bool{"only": true, "just": true, "mere": true, "after": true, "than": true,
+	"beyond": true, "most": true, "max": true, "maximum": true, "limit": true, "limited": true,
+	"capped": true, "cap": true}
+
+// shareWords after "N% of" say the quantity is a share of the traffic a
+// backend gets ("95% of requests").
+var shareWords = map[string]bool{"traffic": true, "requests": true, "request": true, "load": true,
+	"connections": true, "the": true, "all": true}

@@ -200,6 +200,7 @@ func (h *hasher) body(t *Task) {
 		h.bl(c.HasBand)
 		h.f(c.Low)
 		h.f(c.High)
+		h.s(c.Unit)
 	}
 	r := &t.Rubric
 	h.s(r.Name)

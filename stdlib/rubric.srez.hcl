@@ -141,7 +141,7 @@ rubric "native" {
 
   mechanism "memory_eviction" {
     description = "The data does not fit in the memory allowed (limit too low, or values stored uncompressed), so keys are evicted."
-    phrases     = ["eviction storm", "evictions", "memory too low", "out of memory evictions"]
+    phrases     = ["eviction storm", "evictions", "evicting", "memory too low", "out of memory evictions"]
   }
 
   mechanism "auth_token_expired" {

@@ -58,7 +58,7 @@ service_kind "message_queue" {
     high        = 120000
     unit        = "ms"
     description = "How long a delivered job stays hidden from other consumers before it is handed out again."
-    aka         = ["visibility timeout", "ack timeout", "ack deadline", "redelivery timeout", "timeout"]
+    aka         = ["visibility timeout", "ack timeout", "ack deadline", "redelivery timeout", "timeout", "visibility", "visible again", "invisible"]
   }
 
   config "max_in_flight" {
@@ -82,7 +82,7 @@ service_kind "message_queue" {
     type        = "bool"
     default     = true
     description = "Drop a published message whose message id is already queued (producers republish jobs they have not seen finish)."
-    aka         = ["dedup", "deduplication", "de duplication", "duplicate detection", "message deduplication"]
+    aka         = ["dedup", "deduplication", "de duplication", "duplicate detection", "duplicate suppression", "message deduplication"]
   }
 
   config "queue_name" {

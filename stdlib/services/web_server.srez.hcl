@@ -76,7 +76,7 @@ service_kind "web_server" {
     type        = "string"
     default     = "cache.internal"
     description = "Host name of the cache the application reads through."
-    aka         = ["cache host", "cache hostname", "cache endpoint", "cache address", "redis host", "cache_host setting"]
+    aka         = ["cache host", "cache hostname", "cache endpoint", "cache address", "redis host", "cache_host setting", "cache client"]
   }
 
   config "health_path" {
