@@ -180,7 +180,7 @@ func buildLexicon(t *Task) *diagLexicon {
 	lx.claimUnit = make([]unitScale, len(t.Claims))
 	for ci, c := range t.Claims {
 		if c.Unit != "" {
-			lx.claimUnit[ci] = unitWords[FoldText(c.Unit)]
+			lx.claimUnit[ci] = unitWords[value.Fold(c.Unit)]
 		}
 		for _, tp := range c.Topics {
 			if tp == "" {
