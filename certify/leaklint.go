@@ -1,4 +1,4 @@
-package compiler
+package certify
 
 import (
 	"bytes"
@@ -220,7 +220,7 @@ func (l *leakLinter) templates() {
 	}
 	// The intro as rendered (its budget is the lint's, a number no key
 	// stands beside).
-	l.ep.Reset(certSeed)
+	l.ep.Reset(Seed)
 	l.check(fixed("the intro"), string(l.ep.AppendIntro(nil)), true)
 }
 
@@ -258,7 +258,7 @@ type step struct {
 func bindPlan(t *engine.Task, plan []string) []step {
 	out := make([]step, len(plan))
 	for i, text := range plan {
-		out[i] = step{strings.TrimSpace(text), BindText(t, text)}
+		out[i] = step{strings.TrimSpace(text), bindText(t, text)}
 	}
 	return out
 }
@@ -301,7 +301,7 @@ func (l *leakLinter) trace(plan []step) {
 		return
 	}
 	ep := l.ep
-	ep.Reset(certSeed)
+	ep.Reset(Seed)
 	for i := range plan {
 		if ep.Done() {
 			break
