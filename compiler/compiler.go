@@ -3,9 +3,12 @@
 // each stage documents what it reads and writes of the build, and
 // --dump-after names a stage to print the partly built task.
 //
-// compiler imports lang and engine; it never imports HCL, and it runs the
-// warm-up on the runtime itself so that the initial state is exactly what
-// the runtime would have computed.
+// compiler imports lang, engine and certify; it never imports HCL, and it
+// runs the warm-up on the runtime itself so that the initial state is
+// exactly what the runtime would have computed. Certification is package
+// certify: the Certify and CertifyFixes stages hand it the build as a
+// certify.Incident, which builds the counterfactual worlds it asks for
+// (worlds.go).
 package compiler
 
 import (
