@@ -221,6 +221,7 @@ func certifyTask(t *engine.Task, full bool) *Certificate {
 	return c
 }
 
+// WhyFailed says why a played policy failed, as the grader judged it.
 func WhyFailed(r engine.Record) string {
 	var why []string
 	if !r.Mitigated {

@@ -176,7 +176,7 @@ type Options struct {
 	// ExpertFromPlan makes the certified informed optimum the expert plan
 	// of an incident that has none (a mutation variant).
 	ExpertFromPlan bool
-	// Certified caches certification results across compiles (nil:
+	// Cache caches certification results across compiles (nil:
 	// certify every task afresh). The caller owns it: one per process, or
 	// per editor session.
 	Cache *certify.Cache

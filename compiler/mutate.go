@@ -40,7 +40,7 @@ type MutateOptions struct {
 	// KeyOnly, when set, limits IDKey to the variants it accepts (the
 	// held-out partition), so public ids stay as they are.
 	KeyOnly func(*lang.Variant) bool
-	// Certified caches the variants' certification (nil: none).
+	// Cache caches the variants' certification (nil: none).
 	Cache *certify.Cache
 }
 

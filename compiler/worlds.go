@@ -19,13 +19,11 @@ import (
 // itself first: with the incident's own edits it must give the compiled
 // task's rows exactly; if it does not, every world is compiled in full,
 // without certification, from a copy of the incident (and
-// TestSlotComparisonMatchesText holds the two paths equal on every world
-// of every shipped incident).
-//
-// Worlds are compared at step 1 (one tick after Reset: a read advances the
-// world one tick before it renders), noise off, on the slot words each read
-// renders (engine.Task.AppendReadSlots), never on text.
+// TestFastWorldsMatchCompiled holds the two paths equal on every world
+// of every shipped incident). Worlds are built at step 1 (one tick after
+// Reset: a read advances the world one tick before it renders).
 
+// Module, Source, Task and Base show certification the build.
 func (b *build) Module() *lang.Module                { return b.m }
 func (b *build) Source() *lang.Incident              { return b.in }
 func (b *build) Task() *engine.Task                  { return b.t }
