@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/srezc/srezc/certify"
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
@@ -29,7 +30,7 @@ type certifyReport struct {
 	Closest      *closestEntry  `json:"closest"`
 	// Distinguishing shows, per diagnosability alternative, a read that
 	// tells the incident apart from it and what it shows in each world.
-	Distinguishing []compiler.Distinction `json:"distinguishing"`
+	Distinguishing []certify.Distinction `json:"distinguishing"`
 }
 
 type exploitEntry struct {
@@ -65,9 +66,11 @@ exits 1 after printing the reasons.`,
 				return err
 			}
 			rep := certifyReportOf(t)
-			rep.Distinguishing, _ = compiler.Explain(m, in)
+			if inc, _ := compiler.Prepare(m, in); inc != nil {
+				rep.Distinguishing = certify.Explain(inc)
+			}
 			if rep.Distinguishing == nil {
-				rep.Distinguishing = []compiler.Distinction{}
+				rep.Distinguishing = []certify.Distinction{}
 			}
 			if asJSON {
 				if err := writeJSON(e.stdout, rep); err != nil {
@@ -113,7 +116,7 @@ func (e *env) certifyIncident(id string, paths []string) (*lang.Module, *lang.In
 // when it does not certify: the task then carries Certified false, the
 // reasons, and its derived evidence and plan. Other errors are printed.
 func (e *env) compileForCertify(m *lang.Module, in *lang.Incident) (*engine.Task, error) {
-	t, diags := compiler.CompileIncident(m, in, compiler.Options{KeepUncertified: true})
+	t, diags := compiler.CompileIncident(m, in, compiler.Options{KeepUncertified: true, Cache: e.certified})
 	var other lang.Diagnostics
 	for _, d := range diags {
 		if d.Summary != compiler.NotCertified {
@@ -131,9 +134,9 @@ func (e *env) compileForCertify(m *lang.Module, in *lang.Incident) (*engine.Task
 }
 
 // certifyReportOf builds the report: the task's verdict and plan, and the
-// exploit panel played again by compiler.Certify for its details.
+// exploit panel played again by certify.Certify for its details.
 func certifyReportOf(t *engine.Task) *certifyReport {
-	cert := compiler.Certify(t)
+	cert := certify.Certify(t)
 	rep := &certifyReport{
 		ID: t.ID, Hash: t.Hash, Certified: t.Certified,
 		Failures: append([]string{}, t.Uncertified...),
@@ -148,7 +151,7 @@ func certifyReportOf(t *engine.Task) *certifyReport {
 		rep.EvidenceFrom = "informed optimum"
 	}
 	for _, r := range t.Evidence {
-		rep.Evidence = append(rep.Evidence, compiler.ReadText(t, r))
+		rep.Evidence = append(rep.Evidence, certify.ReadText(t, r))
 	}
 	if t.Ref != nil {
 		rep.EvidenceFrom = "reference's evidence keys"
@@ -159,7 +162,7 @@ func certifyReportOf(t *engine.Task) *certifyReport {
 	for _, p := range cert.Panel {
 		x := exploitEntry{Name: p.Name, Passed: p.Record.Success, FinalReward: p.Record.FinalReward, Plan: append([]string{}, p.Plan...)}
 		if !x.Passed {
-			x.Why = compiler.WhyFailed(p.Record)
+			x.Why = certify.WhyFailed(p.Record)
 		}
 		rep.Panel = append(rep.Panel, x)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/srezc/srezc/certify"
 )
 
 // Exit codes: 0 success, 1 the input has errors (or an episode check
@@ -37,11 +38,13 @@ type env struct {
 	stdout, stderr io.Writer
 	// certWarnings makes commands print certification warnings.
 	certWarnings bool
+	// certified caches certification across the compiles of one process.
+	certified *certify.Cache
 }
 
 // Main runs srezc with args and returns the process exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, certified: certify.NewCache()}
 	root := &cobra.Command{
 		Use:           "srezc",
 		Short:         "Validate, compile and run simulated SRE incidents for agent benchmarks",

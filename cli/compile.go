@@ -26,6 +26,9 @@ func (e *env) loadModule(paths []string, opt compiler.Options) (*lang.Module, []
 	files, diags := readInputs(paths)
 	m, more := lang.Analyze(files)
 	diags = append(diags, more...)
+	if opt.Cache == nil {
+		opt.Cache = e.certified
+	}
 	tasks, cdiags := compiler.CompileWith(m, opt)
 	diags = append(diags, cdiags...).Sort()
 	lang.WriteText(e.stderr, m.Files, e.shown(diags))

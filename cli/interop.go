@@ -111,7 +111,7 @@ func (e *env) importSreZero(dir, out string) error {
 		lf = append(lf, &lang.File{Name: filepath.Join(out, name), Src: files[name]})
 	}
 	m, diags := lang.Analyze(lf)
-	tasks, cd := compiler.CompileModule(m)
+	tasks, cd := compiler.CompileWith(m, compiler.Options{Cache: e.certified})
 	diags = append(diags, cd...).Sort()
 	if diags.HasErrors() {
 		lang.WriteText(e.stderr, m.Files, diags)

@@ -71,7 +71,7 @@ of the viable space without compiling anything.`,
 				if err := axes.apply(m, mu); err != nil {
 					return err
 				}
-				opt := compiler.MutateOptions{Sample: sample, Seed: seed, Workers: workers}
+				opt := compiler.MutateOptions{Sample: sample, Seed: seed, Workers: workers, Cache: e.certified}
 				if specs := m.Reserving(mu); len(specs) > 0 {
 					// A reserved partition is held out: only its secret
 					// lets mutation emit it.

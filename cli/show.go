@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/srezc/srezc/certify"
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
@@ -119,7 +120,7 @@ func writeShow(w io.Writer, m *lang.Module, in *lang.Incident, t *engine.Task) {
 	}
 	var ev []string
 	for _, r := range t.Evidence {
-		ev = append(ev, compiler.ReadText(t, r))
+		ev = append(ev, certify.ReadText(t, r))
 	}
 	fmt.Fprintf(w, "  evidence: %s\n", strings.Join(ev, ", "))
 	if t.Certified {

@@ -21,7 +21,7 @@ func (e *env) validateCmd() *cobra.Command {
 			files, diags := readInputs(args)
 			m, more := lang.Analyze(files)
 			diags = append(diags, more...)
-			tasks, cdiags := compiler.CompileModule(m)
+			tasks, cdiags := compiler.CompileWith(m, compiler.Options{Cache: e.certified})
 			diags = append(diags, cdiags...).Sort()
 			if format == "json" {
 				if err := lang.WriteJSON(e.stdout, diags); err != nil {

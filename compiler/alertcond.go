@@ -1,13 +1,20 @@
 package compiler
 
-import "github.com/srezc/srezc/engine"
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/srezc/srezc/certify"
+	"github.com/srezc/srezc/engine"
+	"github.com/srezc/srezc/value"
+)
 
 // The alert's condition, which mitigation requires gone (DESIGN.md,
 // "Mitigation is what the world shows"), is a set of slots of the IR
 // (engine.Task.AlertSlots): the alerting service's status, if it was not
 // healthy, and each of its banded metrics that was out of its band, at step
 // 1 with noise off. That service is the one DeriveAlert words a derived
-// alert from (alertingService); an authored alert is given the same
+// alert from (certify.AlertingService); an authored alert is given the same
 // condition, since its text is prose the compiler does not read. The
 // condition holds while any of the slots is anomalous. Today every such
 // symptom is also one the world's health check reads, so the condition
@@ -26,6 +33,54 @@ func bindAlertCondition(t *engine.Task, alerting int, row []uint64) {
 	for _, m := range s.Metrics {
 		if t.SlotAnomalous(m, row) {
 			t.AlertSlots = append(t.AlertSlots, m)
+		}
+	}
+}
+
+// deriveAlert writes the alert of an incident that has none, as monitoring
+// would word it: the alerting service's first symptom at step 1 (a status
+// that is not healthy, or the first metric out of its band). It names what
+// is observed, never a cause; with no symptom the incident is an error.
+//
+// Every incident, its alert authored or derived, also gets the alert's
+// condition (bindAlertCondition), which mitigation requires gone.
+func (b *build) deriveAlert() {
+	t := b.t
+	ep := engine.NewEpisode(t)
+	ep.Reset(0)
+	ep.Advance()
+	si := certify.AlertingService(t, ep.Row())
+	bindAlertCondition(t, si, ep.Row())
+	if t.Alert != "" {
+		return
+	}
+	b.alerting = si
+	if si < 0 {
+		// Nothing to alert on: such a variant is no incident.
+		b.errAt(b.in.DefRange, "No symptom to alert on", "No service shows a symptom at step 1 (a status other than healthy, or a metric out of its band), so there is no alert to derive.")
+		return
+	}
+	s := &t.Services[si]
+	row := ep.Row()
+	if s.Status != engine.NoSlot && t.Strings[row[s.Status]] != engine.StatusHealthy {
+		t.Alert = fmt.Sprintf("%s reports status %s.", s.Name, t.Strings[row[s.Status]])
+		return
+	}
+	for _, m := range s.Metrics {
+		sl := &t.Slots[m]
+		if !sl.HasBand || sl.Kind != value.Int && sl.Kind != value.Float {
+			continue
+		}
+		v := t.ValueOf(sl.Kind, row[m]).AsFloat()
+		if v < sl.Low || v > sl.High {
+			digits := max(int(sl.Precision), 0)
+			unit := ""
+			if sl.Unit != "" {
+				unit = " " + sl.Unit
+			}
+			t.Alert = fmt.Sprintf("%s: %s is %s%s, outside its normal range of %s to %s.", s.Name, sl.Name,
+				strconv.FormatFloat(v, 'f', digits, 64), unit, strconv.FormatFloat(sl.Low, 'f', -1, 64), strconv.FormatFloat(sl.High, 'f', -1, 64))
+			return
 		}
 	}
 }

@@ -3,9 +3,12 @@
 // each stage documents what it reads and writes of the build, and
 // --dump-after names a stage to print the partly built task.
 //
-// compiler imports lang and engine; it never imports HCL, and it runs the
-// warm-up on the runtime itself so that the initial state is exactly what
-// the runtime would have computed.
+// compiler imports lang, engine and certify; it never imports HCL, and it
+// runs the warm-up on the runtime itself so that the initial state is
+// exactly what the runtime would have computed. Certification is package
+// certify: the Certify and CertifyFixes stages hand it the build as a
+// certify.Incident, which builds the counterfactual worlds it asks for
+// (worlds.go).
 package compiler
 
 import (
@@ -15,6 +18,7 @@ import (
 	"sync"
 
 	"github.com/srezc/srezc/action"
+	"github.com/srezc/srezc/certify"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/value"
@@ -62,7 +66,7 @@ type build struct {
 	// edits are the fault and distractor edits of the initial state.
 	edits []edit
 	// findings are the certification failures with their places (Certify).
-	findings []finding
+	findings []certify.Finding
 	// located gives the range of a certification failure reported
 	// somewhere more precise than the incident's header.
 	located map[string]lang.Range
@@ -146,8 +150,8 @@ var Stages = []Stage{
 	{"RunWarmup", (*build).runWarmup},             // writes Init, InitTick
 	{"DeriveAlert", (*build).deriveAlert},         // writes AlertSlots; Alert when the incident has none (a mutation variant)
 	{"BindExpert", (*build).bindExpert},           // writes Expert, Evidence, Optimal
-	{"Certify", (*build).certify},                 // writes Certified, Uncertified
-	{"CertifyFixes", (*build).certifyFixes},       // appends to Uncertified where a fixed_when disagrees with the world (fixcheck.go)
+	{"Certify", (*build).certify},                 // writes Certified, Uncertified (certification.go)
+	{"CertifyFixes", (*build).certifyFixes},       // appends to Uncertified where a fixed_when disagrees with the world (certification.go)
 }
 
 // StageNames lists the stage names, for --dump-after.
@@ -173,6 +177,10 @@ type Options struct {
 	// ExpertFromPlan makes the certified informed optimum the expert plan
 	// of an incident that has none (a mutation variant).
 	ExpertFromPlan bool
+	// Cache caches certification results across compiles (nil:
+	// certify every task afresh). The caller owns it: one per process, or
+	// per editor session.
+	Cache *certify.Cache
 }
 
 // CompileModule compiles every healthy incident of a module, in source order.
@@ -260,14 +268,14 @@ func CompileIncident(m *lang.Module, in *lang.Incident, opt Options) (*engine.Ta
 const NotCertified = "Task not certified"
 
 // uncertified reports each certification failure as an error on the part
-// of the incident responsible (locate.go).
+// of the incident responsible (certify/locate.go).
 func (b *build) uncertified() lang.Diagnostics {
 	var out lang.Diagnostics
 	seen := map[string]bool{}
 	for _, f := range b.findings {
-		seen[f.text] = true
-		r := f.rangeOf(b.in)
-		out = append(out, &lang.Diagnostic{Severity: lang.Error, Summary: NotCertified, Detail: f.text, Subject: &r})
+		seen[f.Text()] = true
+		r := f.Range(b.in)
+		out = append(out, &lang.Diagnostic{Severity: lang.Error, Summary: NotCertified, Detail: f.Text(), Subject: &r})
 	}
 	// Findings of later stages (CertifyFixes) carry their own ranges.
 	for _, f := range b.t.Uncertified {

@@ -4,8 +4,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/srezc/srezc/certify"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/value"
 )
 
 // stuckTicks is how long a world is left after its fixes before it is
@@ -70,14 +72,32 @@ func healthyAfter(tk *engine.Task, fixed []int, ticks int) bool {
 	ep.Reset(1)
 	for _, fi := range fixed {
 		for _, r := range tk.Faults[fi].Remedies {
-			a := bindRemedy(tk, r)
+			a := remedyAction(tk, r)
 			ep.Step(&a)
 		}
 	}
 	for i := 0; i < ticks; i++ {
 		ep.Advance()
 	}
-	return alertingService(&world{t: tk, ep: ep}) < 0
+	return certify.AlertingService(tk, ep.Row()) < 0
+}
+
+// remedyAction is a fault's canonical remedy as an action.
+func remedyAction(t *engine.Task, r engine.Remedy) engine.Action {
+	tool := func(e engine.Effect) string {
+		for _, tl := range t.Tools {
+			if tl.Effect == e {
+				return tl.Name
+			}
+		}
+		return ""
+	}
+	svc := value.OfString(t.Services[r.Service].Name)
+	if r.Effect == engine.EffectRestart {
+		return t.Bind(tool(engine.EffectRestart), []value.Value{svc})
+	}
+	sl := &t.Slots[r.Slot]
+	return t.Bind(tool(engine.EffectUpdate), []value.Value{svc, value.OfString(sl.Name), t.ValueOf(sl.Kind, r.Value)})
 }
 
 func faultNames(in *lang.Incident, idx []int) []string {

@@ -73,7 +73,7 @@ func TestHealthyWorldIsMitigated(t *testing.T) {
 // past 250 MB. Its only fault is the growth, fixed by a restart.
 func relapseModule(t *testing.T, bandHigh string, hold int) *engine.Task {
 	t.Helper()
-	ar, err := txtar.ParseFile(filepath.Join(certifyCasesDir, "resolve_at_once.txtar"))
+	ar, err := txtar.ParseFile(filepath.Join("../testdata/certify", "resolve_at_once.txtar"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestResolvedWhenAdds(t *testing.T) {
 	if ep := engine.NewEpisode(tk); func() bool { ep.Reset(1); return !ep.Mitigated() }() {
 		t.Fatal("the healthy window is not mitigated; the case needs it to be")
 	}
-	ar, err := txtar.ParseFile(filepath.Join(certifyCasesDir, "resolve_at_once.txtar"))
+	ar, err := txtar.ParseFile(filepath.Join("../testdata/certify", "resolve_at_once.txtar"))
 	if err != nil {
 		t.Fatal(err)
 	}

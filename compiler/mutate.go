@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/srezc/srezc/certify"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
 )
@@ -39,6 +40,8 @@ type MutateOptions struct {
 	// KeyOnly, when set, limits IDKey to the variants it accepts (the
 	// held-out partition), so public ids stay as they are.
 	KeyOnly func(*lang.Variant) bool
+	// Cache caches the variants' certification (nil: none).
+	Cache *certify.Cache
 }
 
 // Variant is the outcome of one variant, in the space's order.
@@ -109,7 +112,7 @@ func Mutate(m *lang.Module, mu *lang.Mutation, opt MutateOptions, emit func(*Var
 					if opt.KeyOnly != nil && !opt.KeyOnly(&batch[i]) {
 						key = nil
 					}
-					out[i] = compileVariant(m, mu, batch[i], key)
+					out[i] = compileVariant(m, mu, batch[i], key, opt.Cache)
 				}
 			}()
 		}
@@ -132,13 +135,13 @@ func Mutate(m *lang.Module, mu *lang.Mutation, opt MutateOptions, emit func(*Var
 	}
 }
 
-func compileVariant(m *lang.Module, mu *lang.Mutation, lv lang.Variant, idKey []byte) *Variant {
+func compileVariant(m *lang.Module, mu *lang.Mutation, lv lang.Variant, idKey []byte, c *certify.Cache) *Variant {
 	in := m.VariantIncident(mu, &lv)
 	if len(idKey) > 0 {
 		in.Name = KeyedVariantName(idKey, mu, &lv)
 	}
 	v := &Variant{Variant: lv, Incident: in}
-	t, diags := CompileIncident(m, in, Options{ExpertFromPlan: true})
+	t, diags := CompileIncident(m, in, Options{ExpertFromPlan: true, Cache: c})
 	if t == nil {
 		for _, d := range diags {
 			v.Reasons = append(v.Reasons, d.Summary+": "+d.Detail)
@@ -217,7 +220,7 @@ func EstimateDifficulty(t *engine.Task) string {
 	ep := engine.NewEpisode(t)
 	ep.Reset(0)
 	ep.Advance()
-	return difficultyOf(t, alertingService(&world{t: t, ep: ep}))
+	return difficultyOf(t, certify.AlertingService(t, ep.Row()))
 }
 
 func difficultyOf(t *engine.Task, alerting int) string {

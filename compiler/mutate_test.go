@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/srezc/srezc/certify"
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
@@ -107,8 +108,7 @@ func BenchmarkMutate(b *testing.B) {
 	b.ResetTimer()
 	n := 0
 	for n < b.N {
-		compiler.ResetCertificationCache()
-		compiler.Mutate(m, mu, compiler.MutateOptions{Sample: min(b.N-n, total), Seed: uint64(n)}, func(*compiler.Variant) {})
+		compiler.Mutate(m, mu, compiler.MutateOptions{Sample: min(b.N-n, total), Seed: uint64(n), Cache: certify.NewCache()}, func(*compiler.Variant) {})
 		n += min(b.N-n, total)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "tasks/s")

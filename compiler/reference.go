@@ -3,6 +3,7 @@ package compiler
 import (
 	"strings"
 
+	"github.com/srezc/srezc/certify"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/value"
@@ -44,7 +45,7 @@ func compileRef(m *lang.Module, in *lang.Incident, opt Options) (*engine.Task, l
 	}
 	t.Prepare()
 	if !opt.SkipCertify {
-		t.Uncertified = certifyRef(t)
+		t.Uncertified = certify.Reference(t)
 		t.Certified = len(t.Uncertified) == 0
 		for _, f := range t.Uncertified {
 			r := in.DefRange

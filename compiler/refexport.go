@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/srezc/srezc/certify"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/value"
@@ -85,7 +86,7 @@ func ExportNativeSreZero(m *lang.Module, in *lang.Incident, t *engine.Task) ([]b
 				key += ":" + strings.ToUpper(t.Slots[r.Key].Name)
 			}
 		default:
-			return nil, fail(in.DefRange, "its evidence includes %s, which the reference has no action for.", ReadText(t, r))
+			return nil, fail(in.DefRange, "its evidence includes %s, which the reference has no action for.", certify.ReadText(t, r))
 		}
 		// No description: the reference shows descriptions to agents as
 		// findings, so it records the key itself.
@@ -128,7 +129,7 @@ func ExportNativeSreZero(m *lang.Module, in *lang.Incident, t *engine.Task) ([]b
 	// then the fix and a resolution worded to match.
 	var expert []string
 	for _, r := range t.Evidence {
-		expert = append(expert, ReadText(t, r))
+		expert = append(expert, certify.ReadText(t, r))
 	}
 	expert = append(expert, fixAction, "resolve_incident("+spec.RootCause+", "+fixText+")")
 	out := &lang.Incident{Decl: lang.Decl{Name: in.Name}, Alert: in.Alert, Difficulty: in.Difficulty, Split: in.Split, Tags: in.Tags,

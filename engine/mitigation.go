@@ -21,7 +21,7 @@ import (
 // all read from rows, so noise (which only changes what tools show) never
 // enters. A fault's fixed_when plays no part: it is the author's statement
 // of a fix, which certification checks against this predicate
-// (compiler/fixcheck.go).
+// (certify/fixcheck.go).
 
 // healthCheck is one slot the world's health reads: a status that must be
 // healthy, or a metric that must sit inside [low, high].

@@ -325,7 +325,7 @@ type Task struct {
 	// needs to recover before the grader's hold, and the resolution.
 	Plan []string `json:"plan,omitempty"`
 
-	// Certified is the compiler's verdict (compiler/certify.go); the
+	// Certified is the compiler's verdict (package certify); the
 	// reasons are listed when it is false.
 	Certified   bool     `json:"certified"`
 	Uncertified []string `json:"uncertified,omitempty"`

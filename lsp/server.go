@@ -26,6 +26,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/srezc/srezc/certify"
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/lang"
 )
@@ -50,12 +51,15 @@ type Server struct {
 	// last is the most recent analysis, which hover and completion read:
 	// analysing again per keystroke would cost 40 ms.
 	last *lang.Module
+	// certified caches certification across analyses: an unchanged
+	// incident certifies once per session.
+	certified *certify.Cache
 }
 
 // Serve runs a server on a stream (stdio for an editor) until the client
 // exits or the stream closes.
 func Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
-	s := &Server{docs: map[uri.URI]string{}, published: map[uri.URI]bool{}}
+	s := &Server{docs: map[uri.URI]string{}, published: map[uri.URI]bool{}, certified: certify.NewCache()}
 	s.stdlibDir = materializeStdlib()
 	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
 	s.conn.Go(ctx, s.handle)
@@ -317,7 +321,7 @@ func (s *Server) analyse(gen int) {
 	if diags.HasErrors() {
 		return
 	}
-	_, cdiags := compiler.CompileModule(m)
+	_, cdiags := compiler.CompileWith(m, compiler.Options{Cache: s.certified})
 	if !s.current(gen) || len(cdiags) == 0 {
 		return
 	}

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/srezc/srezc/agents"
+	"github.com/srezc/srezc/certify"
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
@@ -193,6 +194,7 @@ func (s *Suite) draw(m *lang.Module, workers int, seed uint64, n int, keep func(
 		return nil, fmt.Errorf("the mutations of %s have no variant to draw", spec.Name)
 	}
 	var out []*Task
+	certified := certify.NewCache()
 	for _, mu := range muts {
 		if n == 0 || sizes[mu.Name] == 0 {
 			continue
@@ -209,7 +211,7 @@ func (s *Suite) draw(m *lang.Module, workers int, seed uint64, n int, keep func(
 		whole := 0
 		m.Space(mu, func(*lang.Variant) bool { whole++; return true })
 		ask := min(whole, (want*whole+sizes[mu.Name]-1)/sizes[mu.Name])
-		compiler.Mutate(m, mu, compiler.MutateOptions{Sample: ask, Seed: muSeed, Workers: workers, IDKey: idKey}, func(v *compiler.Variant) {
+		compiler.Mutate(m, mu, compiler.MutateOptions{Sample: ask, Seed: muSeed, Workers: workers, IDKey: idKey, Cache: certified}, func(v *compiler.Variant) {
 			switch {
 			case keep != nil && !keep(&v.Variant):
 			case v.DuplicateOf != "":

@@ -1,4 +1,4 @@
-package compiler
+package certify_test
 
 // Hand-counted optima of the load-balancer and web-server incidents.
 func init() {

@@ -1,4 +1,4 @@
-package compiler
+package certify
 
 import (
 	"fmt"
@@ -88,8 +88,8 @@ func refResolve(root, fix string) string {
 	return fmt.Sprintf("resolve_incident(%q, %q)", root, fix)
 }
 
-// certifyRef returns the task's certification findings.
-func certifyRef(t *engine.Task) []string { return certifyRefTask(t).Failures }
+// Reference returns an sre_zero task's certification findings.
+func Reference(t *engine.Task) []string { return certifyRefTask(t).Failures }
 
 // certifyRefTask plays the expert and the panel and runs the lint.
 func certifyRefTask(t *engine.Task) *Certificate {

@@ -1,4 +1,4 @@
-package compiler_test
+package certify_test
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"github.com/srezc/srezc/certify"
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
@@ -193,7 +194,7 @@ func parseCertMarks(f *lang.File) ([]*certMark, error) {
 // leakFailures certifies t and returns its leak findings.
 func leakFailures(t *engine.Task) []string {
 	var out []string
-	for _, f := range compiler.Certify(t).Failures {
+	for _, f := range certify.Certify(t).Failures {
 		if strings.HasPrefix(f, "Leak: ") {
 			out = append(out, f)
 		}
@@ -404,7 +405,7 @@ func compileNotes(t *testing.T, note string) *engine.Task {
 // template's text) is found along the traces and named by the read; a
 // clean value certifies.
 func TestLeakLintReads(t *testing.T) {
-	if c := compiler.Certify(compileNotes(t, "disk at 40%")); len(c.Failures) > 0 {
+	if c := certify.Certify(compileNotes(t, "disk at 40%")); len(c.Failures) > 0 {
 		t.Fatalf("the clean notes incident does not certify: %q", c.Failures)
 	}
 	for _, c := range []struct{ note, want string }{

@@ -1,4 +1,4 @@
-package compiler
+package certify_test
 
 import (
 	"bytes"
@@ -6,42 +6,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/srezc/srezc/certify"
+	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/value"
 )
 
-// The evidence tests are internal: they check the derivation's parts (each
-// fault's evidence, each alternative's distinguishing reads) against an
-// independent computation on rendered text.
-
-func shippedModule(t testing.TB) *lang.Module {
-	t.Helper()
-	m, diags := lang.Analyze(lang.ScenarioFiles())
-	if diags.HasErrors() {
-		t.Fatalf("suite does not analyse: %v", diags)
-	}
-	return m
-}
-
-// buildUpTo runs every stage before Certify, as CompileIncident does, and
-// returns the build.
-func buildUpTo(t testing.TB, m *lang.Module, in *lang.Incident) *build {
-	t.Helper()
-	b := &build{m: m, in: in, t: &engine.Task{Format: engine.FormatVersion, History: History},
-		slotIndex: map[slotKey]engine.SlotID{}, strIndex: map[string]int{}, kindDefault: map[engine.SlotID]value.Value{}}
-	b.intern(engine.StatusHealthy)
-	for _, st := range Stages {
-		if st.Name == "Certify" {
-			break
-		}
-		st.Run(b)
-		if len(b.diags) > 0 {
-			t.Fatalf("%s: %v", in.Name, b.diags)
-		}
-	}
-	return b
-}
+// The evidence tests check the derivation's parts (each fault's evidence,
+// each alternative's distinguishing reads) against an independent
+// computation on rendered text.
 
 // handCounted holds the hand-counted optimum of every shipped incident.
 // Incident families may add theirs from their own files (init functions),
@@ -70,7 +44,7 @@ var handCounted = map[string]handCount{
 // own write; then the resolution.
 func TestOptimalStepsHandCounted(t *testing.T) {
 	want := handCounted
-	tasks, diags := CompileModule(shippedModule(t))
+	tasks, diags := compiler.CompileModule(shippedModule(t))
 	if diags.HasErrors() {
 		t.Fatalf("suite: %v", diags)
 	}
@@ -87,7 +61,7 @@ func TestOptimalStepsHandCounted(t *testing.T) {
 			t.Errorf("%s: the expert plan (%d steps) is shorter than the optimum (%d)", tk.ID, len(tk.Expert), tk.Optimal)
 		}
 		// The certified plan, as text, succeeds.
-		if r := play(engine.NewEpisode(tk), tk.Plan); !r.Success {
+		if r := certify.Play(engine.NewEpisode(tk), tk.Plan); !r.Success {
 			t.Errorf("%s: the certified plan %q does not succeed: %+v", tk.ID, tk.Plan, r)
 		}
 	}
@@ -104,8 +78,8 @@ func quiet(t *engine.Task) *engine.Task {
 func renderAt(t *engine.Task, r engine.Read) []byte {
 	q := quiet(t)
 	ep := engine.NewEpisode(q)
-	ep.Reset(certSeed)
-	a := bindRead(q, r)
+	ep.Reset(certify.Seed)
+	a := certify.BindRead(q, r)
 	res := ep.Step(&a)
 	return ep.AppendText(nil, &res.Obs)
 }
@@ -117,7 +91,7 @@ func renderAt(t *engine.Task, r engine.Read) []byte {
 func TestEvidenceDiffersWithFaultRemoved(t *testing.T) {
 	m := shippedModule(t)
 	for _, in := range m.Incidents {
-		tk, diags := CompileIncident(m, in, Options{})
+		tk, diags := compiler.CompileIncident(m, in, compiler.Options{})
 		if diags.HasErrors() {
 			t.Fatalf("%s: %v", in.Name, diags)
 		}
@@ -127,8 +101,8 @@ func TestEvidenceDiffersWithFaultRemoved(t *testing.T) {
 		var removed []*engine.Task
 		for i := range in.Faults {
 			x := *in
-			x.Faults = without(in.Faults, i)
-			cf, ds := CompileIncident(m, &x, Options{SkipCertify: true})
+			x.Faults = certify.Without(in.Faults, i)
+			cf, ds := compiler.CompileIncident(m, &x, compiler.Options{SkipCertify: true})
 			if ds.HasErrors() {
 				t.Fatalf("%s without fault %d: %v", in.Name, i, ds)
 			}
@@ -140,103 +114,78 @@ func TestEvidenceDiffersWithFaultRemoved(t *testing.T) {
 				differs = differs || !bytes.Equal(renderAt(tk, r), renderAt(cf, r))
 			}
 			if !differs {
-				t.Errorf("%s: evidence %s renders the same with every fault removed", in.Name, ReadText(tk, r))
+				t.Errorf("%s: evidence %s renders the same with every fault removed", in.Name, certify.ReadText(tk, r))
 			}
 		}
 	}
 }
 
 // TestSlotComparisonMatchesText: for every shipped incident and every world
-// the derivation builds (each fault removed, each alternative), the fast
-// path (the warm-up re-run on the task's own IR) gives exactly the rows of
-// the world compiled in full, and a read differs on the slots it renders
-// exactly when its text differs, noise off. This holds AppendReadSlots to
-// the renderer.
+// the derivation builds (each fault removed, each alternative), a read
+// differs on the slots it renders exactly when its text differs, noise off,
+// the world compiled in full from a copy of the incident; and the derived
+// evidence and distinguishing reads are those reads. This holds
+// AppendReadSlots to the renderer. (That the worlds the compiler builds
+// fast have exactly the rows of the worlds compiled in full is
+// compiler.TestFastWorldsMatchCompiled.)
 func TestSlotComparisonMatchesText(t *testing.T) {
 	m := shippedModule(t)
 	for _, in := range m.Incidents {
-		b := buildUpTo(t, m, in)
-		d := b.deriveEvidence()
-		if len(d.failures) > 0 {
-			t.Errorf("%s: %q", in.Name, texts(d.failures))
+		inc := prepared(t, m, in)
+		tk := inc.Task()
+		d := certify.Derive(inc)
+		if len(d.Failures()) > 0 {
+			t.Errorf("%s: %q", in.Name, d.Texts(d.Failures()))
 		}
-		w := &worlds{b: b}
-		truth := w.trueWorld()
-		var specs []*worldSpec
+		truth := inc.Truth()
+		var specs []*certify.Spec
 		var want [][]int
 		for i := range in.Faults {
-			specs = append(specs, &worldSpec{name: "without fault", faults: without(in.Faults, i), distractors: in.Distractors})
-			want = append(want, d.evidence[i])
+			specs = append(specs, &certify.Spec{Name: "without fault", Faults: certify.Without(in.Faults, i), Distractors: in.Distractors})
+			want = append(want, d.Evidence()[i])
 		}
 		if len(in.Distractors) > 0 {
-			specs = append(specs, &worldSpec{name: "the distractors alone", distractors: in.Distractors})
+			specs = append(specs, &certify.Spec{Name: "the distractors alone", Distractors: in.Distractors})
 		}
-		if d.alerting >= 0 {
-			for _, fu := range b.alternativeFaults(d.alerting) {
-				specs = append(specs, &worldSpec{name: "fault " + fu.Name, faults: []*lang.FaultUse{fu}, distractors: in.Distractors})
+		if d.Alerting() >= 0 {
+			for _, fu := range certify.AlternativeFaults(inc, d.Alerting()) {
+				specs = append(specs, &certify.Spec{Name: "fault " + fu.Name, Faults: []*lang.FaultUse{fu}, Distractors: in.Distractors})
 			}
 		}
-		for _, a := range d.alts {
-			want = append(want, a.hits)
-		}
+		want = append(want, d.AltHits()...)
 		if len(want) != len(specs) {
 			t.Fatalf("%s: %d worlds, %d derived", in.Name, len(specs), len(want))
 		}
-		w.prepare(truth, specs)
-		if w.slow {
-			t.Errorf("%s: the fast path does not reproduce the compiled task", in.Name)
-		}
-		tick := truth.ep.Tick()
+		worlds := inc.Worlds(truth, specs)
+		tick := truth.Episode.Tick()
+		reads := d.Reads()
 		for si, spec := range specs {
-			fast, full := w.fast(spec), w.compiled(spec)
-			if fast == nil || full == nil {
-				t.Fatalf("%s, %s: fast %v, compiled %v", in.Name, spec.name, fast != nil, full != nil)
-			}
-			if !sameWorldRows(fast, full, b.t.History) {
-				t.Errorf("%s, %s: the fast path's rows differ from the compiled world's", in.Name, spec.name)
+			x := *in
+			x.Faults, x.Distractors, x.Expert, x.ExpertRange = spec.Faults, spec.Distractors, nil, nil
+			full, ds := compiler.CompileIncident(m, &x, compiler.Options{SkipCertify: true})
+			if full == nil || ds.HasErrors() || worlds[si] == nil {
+				t.Fatalf("%s, %s: built %v, compiled %v", in.Name, spec.Name, worlds[si] != nil, full != nil)
 			}
 			var textDiff []int
-			for ri, r := range d.reads {
-				if !bytes.Equal(renderAt(b.t, r), renderAt(full.t, r)) {
+			for ri, r := range reads {
+				if !bytes.Equal(renderAt(tk, r), renderAt(full, r)) {
 					textDiff = append(textDiff, ri)
 				}
 			}
-			if got := differing(b.t, d.reads, truth, full, tick); !slices.Equal(got, textDiff) {
-				t.Errorf("%s, %s: slots differ on %v, text on %v", in.Name, spec.name, names(b.t, d.reads, got), names(b.t, d.reads, textDiff))
+			if got := certify.Differing(tk, reads, truth, worlds[si], tick); !slices.Equal(got, textDiff) {
+				t.Errorf("%s, %s: slots differ on %v, text on %v", in.Name, spec.Name, names(tk, reads, got), names(tk, reads, textDiff))
 			}
 			if !slices.Equal(want[si], textDiff) {
-				t.Errorf("%s, %s: derived %v, text differs on %v", in.Name, spec.name, names(b.t, d.reads, want[si]), names(b.t, d.reads, textDiff))
+				t.Errorf("%s, %s: derived %v, text differs on %v", in.Name, spec.Name, names(tk, reads, want[si]), names(tk, reads, textDiff))
 			}
 		}
 	}
-}
-
-// sameWorldRows compares two worlds' rows over the history, strings by text.
-func sameWorldRows(a, b *world, h int) bool {
-	t := a.t
-	for k := a.ep.Tick() - h + 1; k <= a.ep.Tick(); k++ {
-		ra, rb := a.ep.RowAt(k), b.ep.RowAt(k)
-		for i := range ra {
-			j := i
-			if b.slot != nil {
-				j = int(b.slot[i])
-			}
-			if t.Slots[i].Kind == value.String {
-				if stringOf(a.t, ra[i]) != stringOf(b.t, rb[j]) {
-					return false
-				}
-			} else if ra[i] != rb[j] {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 func names(t *engine.Task, reads []engine.Read, idx []int) []string {
 	var out []string
 	for _, i := range idx {
-		out = append(out, ReadText(t, reads[i]))
+		out = append(out, certify.ReadText(t, reads[i]))
 	}
 	return out
 }
@@ -272,12 +221,12 @@ func weakPool(t *testing.T) (*lang.Module, *lang.Incident) {
 // as the only derivation failure.
 func TestIndistinguishableDistractorFails(t *testing.T) {
 	m, in := weakPool(t)
-	d := buildUpTo(t, m, in).deriveEvidence()
+	d := certify.Derive(prepared(t, m, in))
 	want := `The incident cannot be told apart from the distractors "web_short_keepalive" on web_server and "pool_twin" on database alone: no read differs.`
-	if len(d.failures) != 1 || d.failures[0].text != want || d.failures[0].where != atDistractor {
-		t.Errorf("failures = %q, want [%q]", texts(d.failures), want)
+	if f := d.Failures(); len(f) != 1 || f[0].Text() != want || !f[0].AtDistractor() {
+		t.Errorf("failures = %q, want [%q]", d.Texts(f), want)
 	}
-	_, diags := CompileIncident(m, in, Options{})
+	_, diags := compiler.CompileIncident(m, in, compiler.Options{})
 	found := false
 	for _, dg := range diags {
 		found = found || (dg.Summary == "Task not certified" && dg.Detail == want)
@@ -297,16 +246,16 @@ func TestExpertMissingEvidenceReported(t *testing.T) {
 			in = x
 		}
 	}
-	b := buildUpTo(t, m, in)
-	d := b.deriveEvidence()
+	inc := prepared(t, m, in)
+	d := certify.Derive(inc)
 	// Pretend the certified evidence also holds a read the expert skips.
-	extra := slices.IndexFunc(d.reads, func(r engine.Read) bool {
-		return ReadText(b.t, r) == "check_status(cache)"
+	extra := slices.IndexFunc(d.Reads(), func(r engine.Read) bool {
+		return certify.ReadText(inc.Task(), r) == "check_status(cache)"
 	})
-	d.chosen = append(d.chosen, extra)
-	got := d.checkExpert(b.t)
-	if len(got) != 1 || !strings.Contains(got[0].text, "does not read the evidence check_status(cache)") {
-		t.Errorf("checkExpert = %q", texts(got))
+	d.AddChosen(extra)
+	got := d.CheckExpert(inc.Task())
+	if len(got) != 1 || !strings.Contains(got[0].Text(), "does not read the evidence check_status(cache)") {
+		t.Errorf("checkExpert = %q", d.Texts(got))
 	}
 }
 
@@ -314,12 +263,12 @@ func TestExpertMissingEvidenceReported(t *testing.T) {
 // allocates nothing.
 func TestReadSlotsDoNotAllocate(t *testing.T) {
 	m := shippedModule(t)
-	b := buildUpTo(t, m, m.Incidents[0])
-	reads := allReads(b.t)
+	tk := prepared(t, m, m.Incidents[0]).Task()
+	reads := certify.AllReads(tk)
 	buf := make([]engine.Shown, 0, 1024)
 	if n := testing.AllocsPerRun(20, func() {
 		for _, r := range reads {
-			buf = b.t.AppendReadSlots(buf[:0], r, b.t.InitTick+1)
+			buf = tk.AppendReadSlots(buf[:0], r, tk.InitTick+1)
 		}
 	}); n != 0 {
 		t.Errorf("AppendReadSlots allocates %v times", n)
@@ -330,42 +279,13 @@ func TestReadSlotsDoNotAllocate(t *testing.T) {
 // of certification, per shipped incident.
 func BenchmarkDeriveEvidence(b *testing.B) {
 	m := shippedModule(b)
-	var builds []*build
+	var incs []certify.Incident
 	for _, in := range m.Incidents {
-		builds = append(builds, buildUpTo(b, m, in))
+		incs = append(incs, prepared(b, m, in))
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		builds[i%len(builds)].deriveEvidence()
-	}
-}
-
-// TestHittingSetIsExact: where a greedy cover would take three reads (the
-// read that tells most alternatives apart first), the search finds the two
-// that suffice; ties go to the better-ranked reads.
-func TestHittingSetIsExact(t *testing.T) {
-	const x, y, z = 0, 1, 2
-	d := &derived{
-		reads:   make([]engine.Read, 3),
-		faulted: []bool{false},
-		alts: []alternative{
-			{name: "1", hits: []int{x, y}}, {name: "2", hits: []int{x, y}},
-			{name: "3", hits: []int{x, z}}, {name: "4", hits: []int{x, z}},
-			{name: "5", hits: []int{y}}, {name: "6", hits: []int{z}},
-		},
-	}
-	if got := d.hittingSet(); !slices.Equal(got, []int{y, z}) {
-		t.Errorf("hitting set %v, want [%d %d]", got, y, z)
-	}
-	d.alts = []alternative{{name: "1", hits: []int{x, y}}, {name: "2", hits: []int{y, z}}}
-	if got := d.hittingSet(); !slices.Equal(got, []int{y}) {
-		t.Errorf("hitting set %v, want [%d]", got, y)
-	}
-	// Evidence of a fault ranks first among equals.
-	d.alts = []alternative{{name: "1", hits: []int{x, z}}}
-	d.evidence = [][]int{{z}}
-	if got := d.hittingSet(); !slices.Equal(got, []int{z}) {
-		t.Errorf("hitting set %v, want [%d]", got, z)
+		certify.Derive(incs[i%len(incs)])
 	}
 }

@@ -1,4 +1,4 @@
-package compiler
+package certify_test
 
 // Hand-counted optima of the database family's incidents (see
 // TestOptimalStepsHandCounted). Each is: the evidence reads, one write per

@@ -1,4 +1,4 @@
-package compiler
+package certify_test
 
 // Hand-counted informed optima of the cache and message-queue incidents.
 func init() {

@@ -1,4 +1,4 @@
-package compiler
+package certify
 
 import (
 	"fmt"
@@ -15,49 +15,17 @@ import (
 )
 
 // Derived evidence, diagnosability and the informed optimum (DESIGN.md,
-// "Decisions already taken").
-//
-// A world is the incident with some of its fault and distractor uses (or an
-// alternative fault in their place). Worlds share the IR: a fault is an
-// edit of the initial state, and no rule reads a fault's identity, so a
-// counterfactual is the warm-up re-run, on the task's own IR, from the
-// settled base row with other edits (the fast path). The fast path checks
-// itself first: with the incident's own edits it must give the compiled
-// task's rows exactly; if it does not, every world is compiled in full,
-// without certification, from a copy of the incident (and
-// TestSlotComparisonMatchesText holds the two paths equal on every world
-// of every shipped incident).
-//
-// Worlds are compared at step 1 (one tick after Reset: a read advances the
-// world one tick before it renders), noise off, on the slot words each read
-// renders (engine.Task.AppendReadSlots), never on text.
-
-// worldSpec says which uses make up a world.
-type worldSpec struct {
-	name        string // for diagnostics: `the fault "x" on svc`
-	faults      []*lang.FaultUse
-	distractors []*lang.DistractorUse
-	// edits are the uses' edits, in the order lowerFaults applies them; ok
-	// is false when one does not apply.
-	edits []edit
-	ok    bool
-}
-
-// world is a world at step 1.
-type world struct {
-	spec *worldSpec
-	t    *engine.Task
-	ep   *engine.Episode
-	// slot maps the true task's slot ids to this world's; nil: identical.
-	slot []engine.SlotID
-}
+// "Decisions already taken"). The incident is compared with counterfactual
+// worlds (Spec), which the compiler builds (Incident.Worlds), at step 1,
+// noise off, on the slot words each read renders
+// (engine.Task.AppendReadSlots), never on text.
 
 // alternative is a world the incident must be told apart from, and the
 // reads that tell them apart (indices into derived.reads).
 type alternative struct {
 	name string
 	hits []int
-	w    *world
+	w    *World
 }
 
 // derived is what the evidence stage computes for one task.
@@ -69,7 +37,7 @@ type derived struct {
 	faulted []bool
 	// alerting is the first service showing a symptom at step 1, or -1.
 	alerting int
-	truth    *world
+	truth    *World
 	alts     []alternative
 	// chosen are the reads of the informed optimum (indices), sorted.
 	chosen []int
@@ -78,7 +46,7 @@ type derived struct {
 	plan  []string
 	// optimal is the certified optimal step count, 0 when not found.
 	optimal  int
-	failures []finding
+	failures []Finding
 }
 
 // optimumCap and optimumWork bound the hitting-set search: combinations of
@@ -91,90 +59,99 @@ const (
 )
 
 // deriveEvidence computes derived evidence, checks diagnosability and finds
-// the informed optimum of the task being built.
-func (b *build) deriveEvidence() *derived {
-	t := b.t
+// the informed optimum of the incident's task.
+func deriveEvidence(inc Incident) *derived {
+	t, in := inc.Task(), inc.Source()
 	d := &derived{alerting: -1, faulted: make([]bool, len(t.Services))}
 	d.reads = allReads(t)
 	for _, f := range t.Faults {
 		d.faulted[f.Service] = true
 	}
-	w := &worlds{b: b}
-	truth := w.trueWorld()
-	tick := truth.ep.Tick()
-	d.alerting = alertingService(truth)
+	truth := inc.Truth()
+	tick := truth.Episode.Tick()
+	d.alerting = AlertingService(truth.Task, truth.Episode.Row())
 	d.truth = truth
 
 	// Evidence per fault: the world with that fault removed.
-	var removed []*worldSpec
-	for i, fu := range b.in.Faults {
-		removed = append(removed, &worldSpec{name: fmt.Sprintf("the incident without the fault %q on %s", fu.Name, fu.Target),
-			faults: without(b.in.Faults, i), distractors: b.in.Distractors})
+	var removed []*Spec
+	for i, fu := range in.Faults {
+		removed = append(removed, &Spec{Name: fmt.Sprintf("the incident without the fault %q on %s", fu.Name, fu.Target),
+			Faults: without(in.Faults, i), Distractors: in.Distractors})
 	}
 	// Diagnosability alternatives: the distractors as the only anomalies
 	// (the faults removed; every distractor kept, since in the world where
 	// one distractor explains the alert the others are still there, and
 	// they are no clue to the fault), and each other fault kind that
 	// applies to the alerting service in the faults' place.
-	var alts []*worldSpec
-	if len(b.in.Distractors) > 0 {
+	var alts []*Spec
+	if len(in.Distractors) > 0 {
 		var named []string
-		for _, du := range b.in.Distractors {
+		for _, du := range in.Distractors {
 			named = append(named, fmt.Sprintf("%q on %s", du.Name, du.Target))
 		}
 		noun := "distractor"
 		if len(named) > 1 {
 			noun = "distractors"
 		}
-		alts = append(alts, &worldSpec{name: fmt.Sprintf("the %s %s alone", noun, strings.Join(named, " and ")),
-			distractors: b.in.Distractors})
+		alts = append(alts, &Spec{Name: fmt.Sprintf("the %s %s alone", noun, strings.Join(named, " and ")),
+			Distractors: in.Distractors})
 	}
 	if d.alerting >= 0 {
-		for _, fu := range b.alternativeFaults(d.alerting) {
-			alts = append(alts, &worldSpec{name: fmt.Sprintf("the fault %q on %s", fu.Name, fu.Target),
-				faults: []*lang.FaultUse{fu}, distractors: b.in.Distractors})
+		for _, fu := range AlternativeFaults(inc, d.alerting) {
+			alts = append(alts, &Spec{Name: fmt.Sprintf("the fault %q on %s", fu.Name, fu.Target),
+				Faults: []*lang.FaultUse{fu}, Distractors: in.Distractors})
 		}
 	}
-	w.prepare(truth, append(append([]*worldSpec(nil), removed...), alts...))
-
 	// With one fault and distractors, the world without the fault is the
 	// distractors-alone alternative: built once, used for both.
-	var sole *world
+	shared := len(alts) > 0 && len(in.Distractors) > 0 && len(in.Faults) == 1
+	specs := append([]*Spec(nil), removed...)
+	if shared {
+		specs = append(specs, alts[1:]...)
+	} else {
+		specs = append(specs, alts...)
+	}
+	built := inc.Worlds(truth, specs)
+	altWorlds := built[len(removed):]
+	if shared {
+		altWorlds = append([]*World{nil}, altWorlds...)
+	}
+	var sole *World
 	var soleEv []int
-	for i, spec := range removed {
+	for i := range removed {
 		var ev []int
-		cf := w.build(spec)
+		cf := built[i]
 		if cf != nil {
 			ev = differing(t, d.reads, truth, cf, tick)
 		}
-		if len(b.in.Faults) == 1 {
+		if len(in.Faults) == 1 {
 			sole, soleEv = cf, ev
 		}
 		d.evidence = append(d.evidence, ev)
 		// With one fault and distractors, the world without the fault is
 		// the distractors-alone alternative, reported below as such.
-		if len(ev) == 0 && (len(b.in.Faults) > 1 || len(b.in.Distractors) == 0) {
-			fu := b.in.Faults[i]
-			d.failures = append(d.failures, finding{fmt.Sprintf("The fault %q on %s has no evidence: no read differs with it removed.", fu.Name, fu.Target), atFault, i})
+		if len(ev) == 0 && (len(in.Faults) > 1 || len(in.Distractors) == 0) {
+			fu := in.Faults[i]
+			d.failures = append(d.failures, Finding{fmt.Sprintf("The fault %q on %s has no evidence: no read differs with it removed.", fu.Name, fu.Target), atFault, i})
 		}
 	}
 	for i, spec := range alts {
-		var alt *world
 		var hits []int
-		if i == 0 && len(b.in.Distractors) > 0 && len(b.in.Faults) == 1 {
+		alt := altWorlds[i]
+		if i == 0 && shared {
 			alt, hits = sole, soleEv
-		} else if alt = w.build(spec); alt != nil {
+		} else if alt != nil {
 			hits = differing(t, d.reads, truth, alt, tick)
 		}
 		if alt == nil {
 			continue // an alternative that does not compile is no alternative
 		}
-		d.alts = append(d.alts, alternative{name: spec.name, hits: hits, w: alt})
+		d.alts = append(d.alts, alternative{name: spec.Name, hits: hits, w: alt})
 		if len(hits) == 0 {
 			// Blame the blocks that should differ: the distractors when the
 			// alternative is them alone, else the faults.
-			at := finding{fmt.Sprintf("The incident cannot be told apart from %s: no read differs.", spec.name), atFault, 0}
-			if len(spec.faults) == 0 && len(spec.distractors) > 0 {
+			at := Finding{fmt.Sprintf("The incident cannot be told apart from %s: no read differs.", spec.Name), atFault, 0}
+			if len(spec.Faults) == 0 && len(spec.Distractors) > 0 {
 				at.where = atDistractor
 			}
 			d.failures = append(d.failures, at)
@@ -217,24 +194,25 @@ func without[T any](list []T, i int) []T {
 	return append(append([]T(nil), list[:i]...), list[i+1:]...)
 }
 
-// alternativeFaults are the fault kinds, with default parameters, that
+// AlternativeFaults are the fault kinds, with default parameters, that
 // apply to the alerting service's kind, are not a fault of the incident on
 // it, and conflict with none of the incident's faults there.
-func (b *build) alternativeFaults(svc int) []*lang.FaultUse {
-	kind := b.kinds[svc].Name
-	target := b.t.Services[svc].Name
+func AlternativeFaults(inc Incident, svc int) []*lang.FaultUse {
+	m, in, t := inc.Module(), inc.Source(), inc.Task()
+	kind := t.Services[svc].Kind
+	target := t.Services[svc].Name
 	var out []*lang.FaultUse
-	for _, fk := range b.m.FaultKinds {
+	for _, fk := range m.FaultKinds {
 		if fk.Broken || !slices.Contains(fk.AppliesTo, kind) || fk.FixedWhenByKind[kind] == nil {
 			continue
 		}
 		skip := false
-		for _, fu := range b.in.Faults {
+		for _, fu := range in.Faults {
 			if fu.Name == fk.Name && fu.Target == target {
 				skip = true
 			}
 			if fu.Target == target {
-				if other := b.m.FaultKind(fu.Name); slices.Contains(fk.ConflictsWith, fu.Name) || (other != nil && slices.Contains(other.ConflictsWith, fk.Name)) {
+				if other := m.FaultKind(fu.Name); slices.Contains(fk.ConflictsWith, fu.Name) || (other != nil && slices.Contains(other.ConflictsWith, fk.Name)) {
 					skip = true
 				}
 			}
@@ -246,17 +224,17 @@ func (b *build) alternativeFaults(svc int) []*lang.FaultUse {
 		for _, p := range fk.Params {
 			params[p.Name] = p.Default
 		}
-		out = append(out, &lang.FaultUse{Decl: lang.Decl{Name: fk.Name, NameRange: b.in.DefRange, DefRange: b.in.DefRange}, Target: target, Params: params})
+		out = append(out, &lang.FaultUse{Decl: lang.Decl{Name: fk.Name, NameRange: in.DefRange, DefRange: in.DefRange}, Target: target, Params: params})
 	}
 	return out
 }
 
-// alertingService is the first service, in system order, that shows a
-// symptom at step 1: a status that is not healthy, or a metric outside its
-// band.
-func alertingService(w *world) int {
-	t := w.t
-	row := w.ep.Row()
+// AlertingService is the first service of t, in system order, whose row
+// shows a symptom: a status that is not healthy, or a metric outside its
+// band; -1 when none does. At step 1 it is the service the alert is about
+// (the compiler derives and conditions the alert on it) and the one whose
+// alternative faults certification rules out.
+func AlertingService(t *engine.Task, row []uint64) int {
 	for si := range t.Services {
 		s := &t.Services[si]
 		if s.Status != engine.NoSlot && int(row[s.Status]) < len(t.Strings) && t.Strings[row[s.Status]] != engine.StatusHealthy {
@@ -284,233 +262,9 @@ func alertingService(w *world) int {
 	return -1
 }
 
-// worlds builds worlds for one task, sharing the settled base state.
-type worlds struct {
-	b *build
-	// base is the task with the base row as its history and, past the
-	// task's own strings, the strings only other worlds' edits write (the
-	// runtime compares strings by id within the table and by text past it,
-	// and nothing on the tick path looks a string up, so an unsorted tail
-	// is sound here; base never leaves certification).
-	base    engine.Task
-	extra   map[string]int
-	settled *engine.Episode // the base row after the settle ticks
-	slow    bool            // the fast path failed its self-check
-}
-
-// trueWorld is the compiled task itself at step 1.
-func (w *worlds) trueWorld() *world {
-	t := w.b.t
-	ep := engine.NewEpisode(t)
-	ep.Reset(certSeed)
-	ep.Advance()
-	return &world{spec: &worldSpec{name: "the incident", faults: w.b.in.Faults, distractors: w.b.in.Distractors}, t: t, ep: ep}
-}
-
-// prepare evaluates every spec's edits, settles the base state, and checks
-// that the fast path reproduces the true world; if not, every world is
-// compiled in full.
-func (w *worlds) prepare(truth *world, specs []*worldSpec) {
-	b, t := w.b, w.b.t
-	w.extra = map[string]int{}
-	var tail []string
-	for _, spec := range append([]*worldSpec{truth.spec}, specs...) {
-		spec.edits, spec.ok = b.specEdits(spec)
-		for _, e := range spec.edits {
-			if e.v.K != value.String {
-				continue
-			}
-			if _, ok := t.StringID(e.v.S); ok {
-				continue
-			}
-			if _, ok := w.extra[e.v.S]; !ok {
-				w.extra[e.v.S] = len(t.Strings) + len(tail)
-				tail = append(tail, e.v.S)
-			}
-		}
-	}
-	// As runWarmup: every history row is the base row, then the world
-	// settles before the edits.
-	n := len(t.Slots)
-	row := make([]uint64, n)
-	for i, v := range b.base {
-		wd, ok := t.WordOf(v)
-		if !ok {
-			w.slow = true
-			return
-		}
-		row[i] = wd
-	}
-	w.base = *t
-	if len(tail) > 0 {
-		w.base.Strings = append(append([]string(nil), t.Strings...), tail...)
-	}
-	w.base.InitTick = t.History - 1
-	w.base.Init = make([]uint64, 0, t.History*n)
-	for i := 0; i < t.History; i++ {
-		w.base.Init = append(w.base.Init, row...)
-	}
-	w.settled = engine.NewEpisode(&w.base)
-	w.settled.Reset(0)
-	for i := 0; i < settleTicks; i++ {
-		w.settled.Advance()
-	}
-	fast := w.fast(truth.spec)
-	w.slow = fast == nil || !equalRows(fast.ep, truth.ep, t.History)
-}
-
-// specEdits evaluates a spec's edits in the order lowerFaults applies them.
-func (b *build) specEdits(spec *worldSpec) ([]edit, bool) {
-	var edits []edit
-	for _, fu := range spec.faults {
-		fk := b.m.FaultKind(fu.Name)
-		svc := b.serviceIndex(fu.Target)
-		if fk == nil || svc < 0 {
-			return nil, false
-		}
-		es, ok := b.editsOf(fk.Edits, svc, fu.Params)
-		if !ok {
-			return nil, false
-		}
-		edits = append(edits, es...)
-	}
-	for _, du := range spec.distractors {
-		dk := b.m.DistractorKind(du.Name)
-		svc := b.serviceIndex(du.Target)
-		if dk == nil || svc < 0 {
-			return nil, false
-		}
-		es, ok := b.editsOf(dk.Edits, svc, nil)
-		if !ok {
-			return nil, false
-		}
-		edits = append(edits, es...)
-	}
-	return edits, true
-}
-
-func equalRows(a, b *engine.Episode, h int) bool {
-	if a.Tick() != b.Tick() {
-		return false
-	}
-	for k := a.Tick() - h + 1; k <= a.Tick(); k++ {
-		ra, rb := a.RowAt(k), b.RowAt(k)
-		for i := range ra {
-			if ra[i] != rb[i] {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// build returns a world at step 1, or nil when it does not compile.
-func (w *worlds) build(spec *worldSpec) *world {
-	if !w.slow {
-		if x := w.fast(spec); x != nil {
-			return x
-		}
-	}
-	return w.compiled(spec)
-}
-
-// fast re-runs the warm-up on the task's own IR, from the settled base,
-// with the spec's edits; nil when an edit does not apply.
-func (w *worlds) fast(spec *worldSpec) *world {
-	if !spec.ok || w.settled == nil {
-		return nil
-	}
-	t := w.b.t
-	ep := w.settled.Fork()
-	for _, e := range spec.edits {
-		wd, ok := t.WordOf(e.v)
-		if !ok {
-			id, known := w.extra[e.v.S]
-			if e.v.K != value.String || !known {
-				return nil
-			}
-			wd = uint64(id)
-		}
-		ep.Poke(e.slot, wd)
-	}
-	for i := 0; i < w.b.in.Warmup; i++ {
-		ep.Advance()
-	}
-	ep.Advance() // step 1
-	return &world{spec: spec, t: &w.base, ep: ep}
-}
-
-// editsOf evaluates edits of a service as applyEdits does, without
-// reporting: ok is false if any does not apply.
-func (b *build) editsOf(edits []lang.Edit, svc int, params map[string]value.Value) ([]edit, bool) {
-	var out []edit
-	for _, e := range edits {
-		ed, d := b.resolveEdit(e, svc, params, lang.Range{})
-		if d != nil {
-			return nil, false
-		}
-		out = append(out, ed)
-	}
-	return out, true
-}
-
-// compileWorld is CompileIncident, set in init: a stage that named it
-// directly would make Stages refer to itself.
-var compileWorld func(*lang.Module, *lang.Incident, Options) (*engine.Task, lang.Diagnostics)
-
-func init() { compileWorld = CompileIncident }
-
-// compiled compiles the world in full from a copy of the incident, without
-// certification, and maps its slots onto the true task's.
-func (w *worlds) compiled(spec *worldSpec) *world {
-	b, t := w.b, w.b.t
-	in := *b.in
-	in.Faults, in.Distractors, in.Expert, in.ExpertRange = spec.faults, spec.distractors, nil, nil
-	ct, diags := compileWorld(b.m, &in, Options{SkipCertify: true})
-	if ct == nil || diags.HasErrors() {
-		return nil
-	}
-	x := &world{spec: spec, t: ct}
-	if !sameLayout(t, ct) {
-		index := map[[3]string]engine.SlotID{}
-		for i, sl := range ct.Slots {
-			index[slotName(ct, &sl)] = engine.SlotID(i)
-		}
-		x.slot = make([]engine.SlotID, len(t.Slots))
-		for i := range t.Slots {
-			s, ok := index[slotName(t, &t.Slots[i])]
-			if !ok {
-				s = engine.NoSlot
-			}
-			x.slot[i] = s
-		}
-	}
-	x.ep = engine.NewEpisode(ct)
-	x.ep.Reset(certSeed)
-	x.ep.Advance()
-	return x
-}
-
-func slotName(t *engine.Task, sl *engine.Slot) [3]string {
-	return [3]string{t.Services[sl.Service].Name, sl.Class.String(), sl.Name}
-}
-
-func sameLayout(a, b *engine.Task) bool {
-	if len(a.Slots) != len(b.Slots) || len(a.Services) != len(b.Services) {
-		return false
-	}
-	for i := range a.Slots {
-		x, y := &a.Slots[i], &b.Slots[i]
-		if x.Service != y.Service || x.Class != y.Class || x.Name != y.Name || x.Kind != y.Kind {
-			return false
-		}
-	}
-	return true
-}
-
 // differing lists the reads (indices) whose rendered slots differ between
 // the true world and another at the given tick.
-func differing(t *engine.Task, reads []engine.Read, truth, other *world, tick int) []int {
+func differing(t *engine.Task, reads []engine.Read, truth, other *World, tick int) []int {
 	var out []int
 	var buf []engine.Shown
 	for i, r := range reads {
@@ -523,20 +277,20 @@ func differing(t *engine.Task, reads []engine.Read, truth, other *world, tick in
 }
 
 // sameShown compares the listed slot values of two worlds.
-func sameShown(t *engine.Task, shown []engine.Shown, a, b *world) bool {
+func sameShown(t *engine.Task, shown []engine.Shown, a, b *World) bool {
 	var fa, fb [32]byte
 	for _, s := range shown {
 		sa, sb, ga, gb := s.Slot, s.Slot, s.Guard, s.Guard
-		if b.slot != nil {
-			sb = b.slot[sa]
+		if b.Slots != nil {
+			sb = b.Slots[sa]
 			if ga != engine.NoSlot {
-				gb = b.slot[ga]
+				gb = b.Slots[ga]
 			}
 			if sb == engine.NoSlot || (ga != engine.NoSlot && gb == engine.NoSlot) {
 				return false
 			}
 		}
-		ra, rb := a.ep.RowAt(int(s.Tick)), b.ep.RowAt(int(s.Tick))
+		ra, rb := a.Episode.RowAt(int(s.Tick)), b.Episode.RowAt(int(s.Tick))
 		if ga != engine.NoSlot && ra[ga] == 0 && rb[gb] == 0 {
 			continue // the line is shown in neither world
 		}
@@ -544,11 +298,11 @@ func sameShown(t *engine.Task, shown []engine.Shown, a, b *world) bool {
 		sl := &t.Slots[sa]
 		switch {
 		case sl.Kind == value.String:
-			if a.t == b.t {
+			if a.Task == b.Task {
 				if wa != wb {
 					return false
 				}
-			} else if stringOf(a.t, wa) != stringOf(b.t, wb) {
+			} else if stringOf(a.Task, wa) != stringOf(b.Task, wb) {
 				return false
 			}
 		case wa == wb:
@@ -756,7 +510,7 @@ func (d *derived) findWrites(t *engine.Task) {
 	// succeeds plays reads, the writes in order, n waits and the resolution.
 	succeeds := func(order []int, n int) bool {
 		plays++
-		ep.Reset(certSeed)
+		ep.Reset(Seed)
 		for i := range reads {
 			ep.Step(&reads[i])
 		}
@@ -800,7 +554,7 @@ func (d *derived) findWrites(t *engine.Task) {
 		choose(0, k)
 	}
 	if bestWaits < 0 {
-		d.failures = append(d.failures, finding{"No combination of the faults' canonical fixes resolves the incident after the evidence reads.", atIncident, 0})
+		d.failures = append(d.failures, Finding{"No combination of the faults' canonical fixes resolves the incident after the evidence reads.", atIncident, 0})
 		return
 	}
 	for _, r := range d.chosen {
@@ -822,7 +576,7 @@ func (d *derived) findWrites(t *engine.Task) {
 	d.plan = append(d.plan, resolve(diag, fix))
 	d.optimal = len(d.plan)
 	if d.optimal > t.Budget {
-		d.failures = append(d.failures, finding{fmt.Sprintf("The incident cannot be solved in its budget: the informed optimum takes %d steps and the budget is %d.", d.optimal, t.Budget), atBudget, 0})
+		d.failures = append(d.failures, Finding{fmt.Sprintf("The incident cannot be solved in its budget: the informed optimum takes %d steps and the budget is %d.", d.optimal, t.Budget), atBudget, 0})
 	}
 }
 
@@ -935,7 +689,7 @@ func covers(t *engine.Task, x, e engine.Read) bool {
 // shorter than the optimum (shorter would mean the optimum is wrong). An
 // expert that reads none of the evidence under a rubric that weights it is
 // left to the reachability check, which reports it once.
-func (d *derived) checkExpert(t *engine.Task) []finding {
+func (d *derived) checkExpert(t *engine.Task) []Finding {
 	if len(t.Expert) == 0 || d.optimal == 0 {
 		return nil
 	}
@@ -954,10 +708,10 @@ func (d *derived) checkExpert(t *engine.Task) []finding {
 	switch {
 	case len(missing) == 0:
 		if len(t.Expert) < d.optimal {
-			return []finding{{fmt.Sprintf("The expert plan takes %d steps, fewer than the informed optimum's %d: the optimum is wrong.", len(t.Expert), d.optimal), atExpert, -1}}
+			return []Finding{{fmt.Sprintf("The expert plan takes %d steps, fewer than the informed optimum's %d: the optimum is wrong.", len(t.Expert), d.optimal), atExpert, -1}}
 		}
 	case len(missing) < len(d.chosen) || t.Rubric.Evidence <= 0:
-		return []finding{{fmt.Sprintf("The expert plan does not read the evidence %s, so its evidence coverage is below 1.", strings.Join(missing, ", ")), atExpert, -1}}
+		return []Finding{{fmt.Sprintf("The expert plan does not read the evidence %s, so its evidence coverage is below 1.", strings.Join(missing, ", ")), atExpert, -1}}
 	}
 	return nil
 }
@@ -974,52 +728,4 @@ func (d *derived) apply(t *engine.Task) {
 	}
 	t.Optimal = d.optimal
 	t.Plan = d.plan
-}
-
-// deriveAlert writes the alert of an incident that has none, as monitoring
-// would word it: the alerting service's first symptom at step 1 (a status
-// that is not healthy, or the first metric out of its band). It names what
-// is observed, never a cause; with no symptom the incident is an error.
-//
-// Every incident, its alert authored or derived, also gets the alert's
-// condition (bindAlertCondition), which mitigation requires gone.
-func (b *build) deriveAlert() {
-	t := b.t
-	ep := engine.NewEpisode(t)
-	ep.Reset(0)
-	ep.Advance()
-	si := alertingService(&world{t: t, ep: ep})
-	bindAlertCondition(t, si, ep.Row())
-	if t.Alert != "" {
-		return
-	}
-	b.alerting = si
-	if si < 0 {
-		// Nothing to alert on: such a variant is no incident.
-		b.errAt(b.in.DefRange, "No symptom to alert on", "No service shows a symptom at step 1 (a status other than healthy, or a metric out of its band), so there is no alert to derive.")
-		return
-	}
-	s := &t.Services[si]
-	row := ep.Row()
-	if s.Status != engine.NoSlot && t.Strings[row[s.Status]] != engine.StatusHealthy {
-		t.Alert = fmt.Sprintf("%s reports status %s.", s.Name, t.Strings[row[s.Status]])
-		return
-	}
-	for _, m := range s.Metrics {
-		sl := &t.Slots[m]
-		if !sl.HasBand || sl.Kind != value.Int && sl.Kind != value.Float {
-			continue
-		}
-		v := t.ValueOf(sl.Kind, row[m]).AsFloat()
-		if v < sl.Low || v > sl.High {
-			digits := max(int(sl.Precision), 0)
-			unit := ""
-			if sl.Unit != "" {
-				unit = " " + sl.Unit
-			}
-			t.Alert = fmt.Sprintf("%s: %s is %s%s, outside its normal range of %s to %s.", s.Name, sl.Name,
-				strconv.FormatFloat(v, 'f', digits, 64), unit, strconv.FormatFloat(sl.Low, 'f', -1, 64), strconv.FormatFloat(sl.High, 'f', -1, 64))
-			return
-		}
-	}
 }

@@ -1,10 +1,9 @@
-package compiler
+package certify
 
 import (
 	"slices"
 
 	"github.com/srezc/srezc/engine"
-	"github.com/srezc/srezc/lang"
 )
 
 // Distinction shows an author how the incident differs from one of its
@@ -18,18 +17,9 @@ type Distinction struct {
 	Other       string `json:"other"`
 }
 
-// Explain compiles an incident up to certification and returns its
-// distinguishing observations.
-func Explain(m *lang.Module, in *lang.Incident) ([]Distinction, lang.Diagnostics) {
-	b := newBuild(m, in)
-	b.opt.SkipCertify = true
-	for _, st := range Stages {
-		st.Run(b)
-		if len(b.diags) > 0 {
-			return nil, b.diags
-		}
-	}
-	d := b.deriveEvidence()
+// Explain returns an incident's distinguishing observations.
+func Explain(inc Incident) []Distinction {
+	d := deriveEvidence(inc)
 	var out []Distinction
 	for _, alt := range d.alts {
 		x := Distinction{Alternative: alt.name}
@@ -45,18 +35,18 @@ func Explain(m *lang.Module, in *lang.Incident) ([]Distinction, lang.Diagnostics
 		}
 		if pick >= 0 && alt.w != nil && d.truth != nil {
 			r := d.reads[pick]
-			x.Read = ReadText(b.t, r)
+			x.Read = ReadText(inc.Task(), r)
 			x.Incident = renderRead(d.truth, r)
 			x.Other = renderRead(alt.w, r)
 		}
 		out = append(out, x)
 	}
-	return out, nil
+	return out
 }
 
 // renderRead renders what a read shows in a world at step 1, without
 // stepping it.
-func renderRead(w *world, r engine.Read) string {
-	o := engine.Observation{Step: 1, Tick: int32(w.ep.Tick()), Tool: r.Tool, Service: r.Service, Key: r.Key}
-	return string(w.ep.AppendText(nil, &o))
+func renderRead(w *World, r engine.Read) string {
+	o := engine.Observation{Step: 1, Tick: int32(w.Episode.Tick()), Tool: r.Tool, Service: r.Service, Key: r.Key}
+	return string(w.Episode.AppendText(nil, &o))
 }

@@ -1,4 +1,4 @@
-package compiler
+package certify_test
 
 func init() {
 	handCounted["api_worker_squeeze"] = handCount{3, "inspect_logs(web_server) shows the worker pool overflowing, unlike both distractors and every other web_server fault; one write (max_workers); resolve"}

@@ -1,8 +1,10 @@
-package compiler
+package certify_test
 
 import (
 	"testing"
 
+	"github.com/srezc/srezc/certify"
+	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
 )
@@ -16,31 +18,25 @@ func TestCertificationCache(t *testing.T) {
 		t.Fatal(diags)
 	}
 	in := m.Incidents[0]
-	certCache = resultCache{m: map[string]certResult{}}
-	fresh, ds := CompileIncident(m, in, Options{})
+	cache := certify.NewCache()
+	fresh, ds := compiler.CompileIncident(m, in, compiler.Options{Cache: cache})
 	if ds.HasErrors() {
 		t.Fatal(ds)
 	}
-	if len(certCache.m) != 1 {
-		t.Fatalf("cache holds %d results after one compile, want 1", len(certCache.m))
+	if cache.Results() != 1 {
+		t.Fatalf("cache holds %d results after one compile, want 1", cache.Results())
 	}
-	cached, _ := CompileIncident(m, in, Options{})
+	cached, _ := compiler.CompileIncident(m, in, compiler.Options{Cache: cache})
 	if cached.Hash != fresh.Hash {
 		t.Errorf("cached certification changed the task: %s vs %s", cached.Hash, fresh.Hash)
 	}
-	if len(certCache.m) != 1 {
+	if cache.Results() != 1 {
 		t.Errorf("second compile added a result instead of using the cached one")
 	}
 
-	b := newBuild(m, in)
-	for _, st := range Stages {
-		if st.Name == "Certify" {
-			break
-		}
-		st.Run(b)
-	}
-	body := engine.BodyHash(b.t)
-	k1 := b.certKey(body)
+	inc := prepared(t, m, in)
+	body := engine.BodyHash(inc.Task())
+	k1 := certify.CertKey(inc, body)
 	// The same module with the fault kinds' file edited (a comment added).
 	m2 := *m
 	m2.Files = nil
@@ -51,8 +47,15 @@ func TestCertificationCache(t *testing.T) {
 		}
 		m2.Files = append(m2.Files, &g)
 	}
-	b.m = &m2
-	if k2 := b.certKey(body); k2 == k1 {
+	if k2 := certify.CertKey(inModule{inc, &m2}, body); k2 == k1 {
 		t.Error("editing the fault kinds' source does not change the cache key")
 	}
 }
+
+// inModule is an incident seen in another module.
+type inModule struct {
+	certify.Incident
+	m *lang.Module
+}
+
+func (x inModule) Module() *lang.Module { return x.m }

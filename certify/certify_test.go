@@ -1,10 +1,10 @@
-package compiler_test
+package certify_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/certify"
 	"github.com/srezc/srezc/engine"
 )
 
@@ -13,7 +13,7 @@ func TestShippedIncidentsCertify(t *testing.T) {
 		if !tk.Certified || len(tk.Uncertified) != 0 {
 			t.Errorf("%s: not certified: %v", tk.ID, tk.Uncertified)
 		}
-		c := compiler.Certify(tk)
+		c := certify.Certify(tk)
 		if len(c.Panel) < 10 {
 			t.Errorf("%s: the panel played only %d policies", tk.ID, len(c.Panel))
 		}
@@ -27,7 +27,7 @@ func TestShippedIncidentsCertify(t *testing.T) {
 // so setting it to its band maximum or to its default is the fix; the panel
 // must catch both, and nothing else.
 func TestPanelBeatsWeakWorld(t *testing.T) {
-	c := compiler.Certify(world(t)["pool"])
+	c := certify.Certify(world(t)["pool"])
 	want := []string{`"every key of store to its band maximum" succeeds`, `"every key of store to its default" succeeds`}
 	if len(c.Failures) != len(want) {
 		t.Fatalf("failures = %q, want exactly %q", c.Failures, want)
@@ -44,7 +44,7 @@ func TestPanelBeatsWeakWorld(t *testing.T) {
 // only rendering noise.
 func TestCertificationIsSeedFree(t *testing.T) {
 	for _, tk := range suiteTasks(t) {
-		c := compiler.Certify(tk)
+		c := certify.Certify(tk)
 		plans := [][]string{tk.Expert}
 		for _, p := range c.Panel {
 			plans = append(plans, p.Plan)

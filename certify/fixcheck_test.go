@@ -1,6 +1,10 @@
-package compiler
+package certify_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/srezc/srezc/certify"
+)
 
 // BenchmarkSuiteCertifyFixes is the fixed_when cross-check alone
 // (fixcheck.go), uncached: every fault's remedy sweep on one shipped
@@ -8,17 +12,17 @@ import "testing"
 // as a whole costs this plus BenchmarkSuiteCertify.
 func BenchmarkSuiteCertifyFixes(b *testing.B) {
 	m := shippedModule(b)
-	builds := make([]*build, len(m.Incidents))
+	incs := make([]certify.Incident, len(m.Incidents))
 	for i, in := range m.Incidents {
-		builds[i] = buildUpTo(b, m, in)
-		if f := builds[i].checkFixedWhen(); len(f) > 0 {
-			b.Fatalf("%s: %s", in.Name, f[0].detail)
+		incs[i] = prepared(b, m, in)
+		if f := certify.CheckFixedWhen(incs[i]); len(f) > 0 {
+			b.Fatalf("%s: %s", in.Name, f[0])
 		}
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		builds[i%len(builds)].checkFixedWhen()
+		certify.CheckFixedWhen(incs[i%len(incs)])
 	}
 }
 
@@ -31,8 +35,7 @@ func TestStdlibDisagreementAtFaultBlock(t *testing.T) {
 		if in.Name != "db_pool" {
 			continue
 		}
-		b := buildUpTo(t, m, in)
-		r := b.fixedWhenRange(0)
+		r := certify.FixedWhenRange(prepared(t, m, in), 0)
 		if r != in.Faults[0].DefRange {
 			t.Errorf("db_pool's stdlib fault is reported at %s:%d, want its fault block %s:%d", r.Filename, r.Start.Line, in.Faults[0].DefRange.Filename, in.Faults[0].DefRange.Start.Line)
 		}

@@ -1,4 +1,4 @@
-package compiler
+package certify
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
@@ -52,77 +51,45 @@ type fixInput struct {
 	values []value.Value
 }
 
-// certifyFixes is the CertifyFixes stage: it appends a finding per
-// disagreeing fault to the task's certification failures, located.
-func (b *build) certifyFixes() {
-	if b.opt.SkipCertify || len(b.t.Faults) != len(b.in.Faults) {
-		return
-	}
-	key := b.fixKey()
-	findings, hit := fixCache.get(key)
-	if !hit {
-		findings = b.checkFixedWhen()
-		fixCache.put(key, findings)
-	}
-	if len(findings) == 0 {
-		return
-	}
-	t := b.t
-	if b.located == nil {
-		b.located = map[string]lang.Range{}
-	}
-	for _, f := range findings {
-		t.Uncertified = append(t.Uncertified, f.detail)
-		b.located[f.detail] = b.fixedWhenRange(f.fault)
-	}
-	t.Certified = false
-	body := engine.BodyHash(t)
-	t.Hash = engine.SealHash(body, t)
+// FixFinding is a fault whose fixed_when disagrees with the world, and
+// where the disagreement is reported.
+type FixFinding struct {
+	Detail string
+	At     lang.Range
 }
 
+// Fixes is the fixed_when cross-check: a finding per fault whose
+// fixed_when disagrees with the world, through the cache c (nil: none).
+//
 // Findings are cached like certification results, by what they depend on:
-// the task's behaviour (the body hash Certify computed, which holds the
+// the task's behaviour (the body hash Cached computed, which holds the
 // program, the faults' fixed_when and remedies and the initial state) and
 // the parameter domains of the incident's fault kinds (the grid draws on
 // them; they live in the source, not the task). Ranges are not cached:
 // they are looked up afresh, so an edit that only moves a line is reported
 // where the line now is.
-var fixCache = fixResults{m: map[string][]fixFinding{}}
-
-type fixResults struct {
-	mu sync.Mutex
-	m  map[string][]fixFinding
-}
-
-func (c *fixResults) get(k string) ([]fixFinding, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	r, ok := c.m[k]
-	return r, ok
-}
-
-func (c *fixResults) put(k string, r []fixFinding) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.m) >= maxCertified {
-		clear(c.m)
+func Fixes(inc Incident, c *Cache) []FixFinding {
+	key := fixKey(inc)
+	findings, hit := c.fixFindings(key)
+	if !hit {
+		findings = checkFixedWhen(inc)
+		c.putFixFindings(key, findings)
 	}
-	c.m[k] = r
+	var out []FixFinding
+	for _, f := range findings {
+		out = append(out, FixFinding{Detail: f.detail, At: fixedWhenRange(inc, f.fault)})
+	}
+	return out
 }
 
-func (c *fixResults) reset() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	clear(c.m)
-}
-
-func (b *build) fixKey() string {
+func fixKey(inc Incident) string {
+	m := inc.Module()
 	var k strings.Builder
-	k.WriteString(b.t.Behaviour)
-	for _, fu := range b.in.Faults {
+	k.WriteString(inc.Task().Behaviour)
+	for _, fu := range inc.Source().Faults {
 		k.WriteByte(0)
 		k.WriteString(fu.Name)
-		if fk := b.m.FaultKind(fu.Name); fk != nil {
+		if fk := m.FaultKind(fu.Name); fk != nil {
 			for _, p := range fk.Params {
 				k.WriteByte(1)
 				k.WriteString(p.Name)
@@ -139,9 +106,9 @@ func (b *build) fixKey() string {
 
 // fixedWhenRange is where a disagreement is reported: the fault kind's
 // fixed_when, or the incident's fault block when the kind is the stdlib's.
-func (b *build) fixedWhenRange(fault int) lang.Range {
-	fu := b.in.Faults[fault]
-	fk := b.m.FaultKind(fu.Name)
+func fixedWhenRange(inc Incident, fault int) lang.Range {
+	fu := inc.Source().Faults[fault]
+	fk := inc.Module().FaultKind(fu.Name)
 	if fk != nil && fk.FixedWhen != nil && !strings.HasPrefix(fk.FixedWhen.Range.Filename, lang.StdlibPrefix) {
 		return fk.FixedWhen.Range
 	}
@@ -151,8 +118,8 @@ func (b *build) fixedWhenRange(fault int) lang.Range {
 // checkFixedWhen sweeps every fault's remedy inputs (see the top of the
 // file) and returns a finding per fault whose fixed_when disagrees with
 // the world at some value.
-func (b *build) checkFixedWhen() []fixFinding {
-	t := b.t
+func checkFixedWhen(inc Incident) []fixFinding {
+	t := inc.Task()
 	restartTool, updateTool := toolName(t, engine.EffectRestart), toolName(t, engine.EffectUpdate)
 	// The remedies are steps; the waiting that follows is idle ticks, which
 	// no budget counts. The margin covers the other faults' remedies.
@@ -161,7 +128,7 @@ func (b *build) checkFixedWhen() []fixFinding {
 	var out []fixFinding
 	for fi := range t.Faults {
 		base := engine.NewEpisode(&open)
-		base.Reset(certSeed)
+		base.Reset(Seed)
 		for fj := range t.Faults {
 			if fj != fi {
 				applyRemedies(base, fj, -1, value.Value{}, restartTool, updateTool)
@@ -169,7 +136,7 @@ func (b *build) checkFixedWhen() []fixFinding {
 		}
 		var bad []string
 		first := ""
-		for _, in := range b.fixInputs(fi) {
+		for _, in := range fixInputs(inc, fi) {
 			for _, v := range in.values {
 				ep := base.Fork()
 				applyRemedies(ep, fi, in.remedy, v, restartTool, updateTool)
@@ -191,7 +158,7 @@ func (b *build) checkFixedWhen() []fixFinding {
 		if first == "" {
 			continue
 		}
-		fu := b.in.Faults[fi]
+		fu := inc.Source().Faults[fi]
 		detail := fmt.Sprintf("The fault %q on %s: fixed_when disagrees with the world: %s", fu.Name, fu.Target, first)
 		if len(bad) > 1 {
 			detail += fmt.Sprintf(" It disagrees at %d values in all: %s.", len(bad), strings.Join(bad, ", "))
@@ -232,11 +199,11 @@ func applyRemedies(ep *engine.Episode, fi, swept int, v value.Value, restartTool
 var noRestart = value.Value{K: value.Bool}
 
 // fixInputs lists fault fi's remedy inputs and their grids.
-func (b *build) fixInputs(fi int) []fixInput {
-	t := b.t
+func fixInputs(inc Incident, fi int) []fixInput {
+	t := inc.Task()
 	f := &t.Faults[fi]
 	var params []*lang.Param
-	if fk := b.m.FaultKind(b.in.Faults[fi].Name); fk != nil {
+	if fk := inc.Module().FaultKind(inc.Source().Faults[fi].Name); fk != nil {
 		params = fk.Params
 	}
 	var out []fixInput
@@ -245,15 +212,15 @@ func (b *build) fixInputs(fi int) []fixInput {
 		case engine.EffectRestart:
 			out = append(out, fixInput{remedy: ri, values: []value.Value{noRestart, {}}})
 		case engine.EffectUpdate:
-			out = append(out, fixInput{remedy: ri, values: b.grid(r, params)})
+			out = append(out, fixInput{remedy: ri, values: grid(inc, r, params)})
 		}
 	}
 	return out
 }
 
 // grid is the representative values of a remedy's key, sorted, each once.
-func (b *build) grid(r engine.Remedy, params []*lang.Param) []value.Value {
-	t := b.t
+func grid(inc Incident, r engine.Remedy, params []*lang.Param) []value.Value {
+	t := inc.Task()
 	sl := &t.Slots[r.Slot]
 	k := sl.Kind
 	var vs []value.Value
@@ -267,7 +234,7 @@ func (b *build) grid(r engine.Remedy, params []*lang.Param) []value.Value {
 	}
 	add(t.ValueOf(k, r.Value))
 	add(t.ValueOf(k, sl.Default))
-	add(b.base[r.Slot])
+	add(inc.Base(r.Slot))
 	add(t.ValueOf(k, t.Row()[r.Slot]))
 	for _, p := range params {
 		for _, v := range p.Domain {
@@ -380,4 +347,16 @@ func worldShows(ep *engine.Episode) string {
 		return strings.Join(parts, "; ")
 	}
 	return "the incident's resolved_when does not hold"
+}
+
+// convertTo converts a value to a slot's kind as the compiler does: an int
+// widens to a float; any other mismatch is not converted.
+func convertTo(v value.Value, k value.Kind) (value.Value, bool) {
+	if v.K == k {
+		return v, true
+	}
+	if v.K == value.Int && k == value.Float {
+		return value.OfFloat(float64(v.I)), true
+	}
+	return v, false
 }

@@ -1,4 +1,4 @@
-package compiler
+package certify
 
 import (
 	"fmt"
@@ -32,14 +32,18 @@ const (
 	atRubric           // the rubric attribute
 )
 
-// finding is one certification failure and the part it is about.
-type finding struct {
+// Finding is one certification failure and the part of the incident it is
+// about.
+type Finding struct {
 	text  string
 	where where
 	i     int
 }
 
-func texts(fs []finding) []string {
+// Text is the failure as a certification error states it.
+func (f Finding) Text() string { return f.text }
+
+func texts(fs []Finding) []string {
 	out := make([]string, len(fs))
 	for i, f := range fs {
 		out[i] = f.text
@@ -47,10 +51,10 @@ func texts(fs []finding) []string {
 	return out
 }
 
-// rangeOf is the source range of a finding's locus in the incident; a locus
+// Range is the source range of a finding's locus in the incident; a locus
 // the incident does not have (a mutation variant's derived plan) falls back
 // to the incident's header.
-func (f finding) rangeOf(in *lang.Incident) lang.Range {
+func (f Finding) Range(in *lang.Incident) lang.Range {
 	switch f.where {
 	case atBudget:
 		if in.BudgetRange.Filename != "" {
@@ -85,17 +89,17 @@ func (f finding) rangeOf(in *lang.Incident) lang.Range {
 // action, attribute or block responsible, with the numbers: the budget it
 // overruns, the write whose value misses its fault's fix range, the wrong
 // change, the diagnosis that does not match.
-func explainExpert(t *engine.Task, r engine.Record) finding {
+func explainExpert(t *engine.Task, r engine.Record) Finding {
 	const prefix = "The expert plan does not succeed: "
 	if r.Terminal == engine.TermBudget.String() {
-		return finding{fmt.Sprintf("%sit needs %d steps, the budget is %d.", prefix, len(t.Expert), t.Budget), atBudget, 0}
+		return Finding{fmt.Sprintf("%sit needs %d steps, the budget is %d.", prefix, len(t.Expert), t.Budget), atBudget, 0}
 	}
 	ep := engine.NewEpisode(t)
-	ep.Reset(certSeed)
+	ep.Reset(Seed)
 	lastWrite := map[engine.SlotID]int{}
 	var restarts []int
 	resolveAt := -1
-	var unfixed *finding
+	var unfixed *Finding
 	var unhealthy string
 	for i, text := range t.Expert {
 		if ep.Done() {
@@ -119,7 +123,7 @@ func explainExpert(t *engine.Task, r engine.Record) finding {
 	last := len(t.Expert) - 1
 	switch {
 	case resolveAt < 0:
-		return finding{fmt.Sprintf("%sit ends without %s.", prefix, toolName(t, engine.EffectResolve)), atExpert, last}
+		return Finding{fmt.Sprintf("%sit ends without %s.", prefix, toolName(t, engine.EffectResolve)), atExpert, last}
 	case !r.Mitigated && unfixed != nil:
 		unfixed.text = prefix + unfixed.text
 		return *unfixed
@@ -130,9 +134,9 @@ func explainExpert(t *engine.Task, r engine.Record) finding {
 		if unhealthy != "" {
 			state = unhealthy
 		}
-		return finding{fmt.Sprintf("%severy fault's fixed_when holds when it resolves, but the world is not mitigated (%s): the fixed_when of %q says fixed where the world is not.", prefix, state, t.Faults[0].Kind), atFault, 0}
+		return Finding{fmt.Sprintf("%severy fault's fixed_when holds when it resolves, but the world is not mitigated (%s): the fixed_when of %q says fixed where the world is not.", prefix, state, t.Faults[0].Kind), atFault, 0}
 	case !r.Diagnosed:
-		return finding{fmt.Sprintf("%sthe diagnosis does not match the root cause (%s).", prefix, rootCauses(t)), atExpert, resolveAt}
+		return Finding{fmt.Sprintf("%sthe diagnosis does not match the root cause (%s).", prefix, rootCauses(t)), atExpert, resolveAt}
 	case r.WrongChange:
 		if f, ok := wrongChange(t, ep, lastWrite); ok {
 			f.text = prefix + f.text
@@ -142,10 +146,10 @@ func explainExpert(t *engine.Task, r engine.Record) finding {
 	for _, i := range restarts {
 		a := action.Bind(t, t.Expert[i])
 		if !isFaultService(t, a.Service) {
-			return finding{fmt.Sprintf("%sit restarts %s, which no fault touches.", prefix, t.Services[a.Service].Name), atExpert, i}
+			return Finding{fmt.Sprintf("%sit restarts %s, which no fault touches.", prefix, t.Services[a.Service].Name), atExpert, i}
 		}
 	}
-	return finding{fmt.Sprintf("%s%s.", prefix, WhyFailed(r)), atExpert, resolveAt}
+	return Finding{fmt.Sprintf("%s%s.", prefix, WhyFailed(r)), atExpert, resolveAt}
 }
 
 // whyUnfixed names the first fault (task fault i is fault block i: the
@@ -153,7 +157,7 @@ func explainExpert(t *engine.Task, r engine.Record) finding {
 // current row, and the expert's write responsible: the last write to one
 // of its remedy keys, with the fix range that value misses; or the fault's
 // block when the plan never writes its keys.
-func whyUnfixed(t *engine.Task, ep *engine.Episode, lastWrite map[engine.SlotID]int, restarts []int) *finding {
+func whyUnfixed(t *engine.Task, ep *engine.Episode, lastWrite map[engine.SlotID]int, restarts []int) *Finding {
 	for fi := range t.Faults {
 		if ep.FaultFixed(fi) {
 			continue
@@ -171,16 +175,16 @@ func whyUnfixed(t *engine.Task, ep *engine.Episode, lastWrite map[engine.SlotID]
 			sl := &t.Slots[rm.Slot]
 			got := valueText(t, sl, ep.Row()[rm.Slot])
 			if rng, ok := fixRange(t, ep, fi, rm); ok {
-				return &finding{fmt.Sprintf("%s is outside the fix range %s of the fault %s, so that fault is not fixed when the plan resolves.", got, rng, name), atExpert, i}
+				return &Finding{fmt.Sprintf("%s is outside the fix range %s of the fault %s, so that fault is not fixed when the plan resolves.", got, rng, name), atExpert, i}
 			}
-			return &finding{fmt.Sprintf("setting %s to %s does not fix the fault %s: its fixed_when does not hold when the plan resolves.", sl.Name, got, name), atExpert, i}
+			return &Finding{fmt.Sprintf("setting %s to %s does not fix the fault %s: its fixed_when does not hold when the plan resolves.", sl.Name, got, name), atExpert, i}
 		}
 		var how []string
 		for _, rm := range f.Remedies {
 			text, _ := remedyText(t, rm)
 			how = append(how, text)
 		}
-		return &finding{fmt.Sprintf("it never fixes the fault %s: its fixed_when does not hold when the plan resolves (a canonical fix is %s).", name, strings.Join(how, " or ")), atFault, fi}
+		return &Finding{fmt.Sprintf("it never fixes the fault %s: its fixed_when does not hold when the plan resolves (a canonical fix is %s).", name, strings.Join(how, " or ")), atFault, fi}
 	}
 	return nil
 }
@@ -261,7 +265,7 @@ func rangeText(lo string, hasLo bool, hi string, hasHi bool) string {
 
 // wrongChange finds a config key the plan leaves changed that no fault's
 // remedy sets, and the action that last wrote it.
-func wrongChange(t *engine.Task, ep *engine.Episode, lastWrite map[engine.SlotID]int) (finding, bool) {
+func wrongChange(t *engine.Task, ep *engine.Episode, lastWrite map[engine.SlotID]int) (Finding, bool) {
 	init, row := t.Row(), ep.Row()
 	slots := make([]engine.SlotID, 0, len(lastWrite))
 	for s := range lastWrite {
@@ -273,10 +277,10 @@ func wrongChange(t *engine.Task, ep *engine.Episode, lastWrite map[engine.SlotID
 			continue
 		}
 		sl := &t.Slots[s]
-		return finding{fmt.Sprintf("it leaves %s of %s changed from %s to %s, a wrong change: no fault's remedy sets that key.",
+		return Finding{fmt.Sprintf("it leaves %s of %s changed from %s to %s, a wrong change: no fault's remedy sets that key.",
 			sl.Name, t.Services[sl.Service].Name, valueText(t, sl, init[s]), valueText(t, sl, row[s])), atExpert, lastWrite[s]}, true
 	}
-	return finding{}, false
+	return Finding{}, false
 }
 
 // rootCauses lists each fault's service and mechanism, as ids.

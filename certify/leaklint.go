@@ -1,4 +1,4 @@
-package compiler
+package certify
 
 import (
 	"bytes"
@@ -221,7 +221,7 @@ func (l *leakLinter) templates() {
 	}
 	// The intro as rendered (its budget is the lint's, a number no key
 	// stands beside).
-	l.ep.Reset(certSeed)
+	l.ep.Reset(Seed)
 	l.check(fixed("the intro"), string(l.ep.AppendIntro(nil)), true)
 }
 
@@ -302,7 +302,7 @@ func (l *leakLinter) trace(plan []step) {
 		return
 	}
 	ep := l.ep
-	ep.Reset(certSeed)
+	ep.Reset(Seed)
 	for i := range plan {
 		if ep.Done() {
 			break

@@ -1,4 +1,16 @@
-package compiler
+// Package certify proves a compiled task sound before anyone runs a model
+// on it: the expert plan succeeds, no answer-blind policy of the exploit
+// panel does, every rubric item can be earned or incurred, every fault has
+// evidence and the incident can be told apart from its alternatives (with
+// the informed optimum that follows), each fault's fixed_when agrees with
+// the world, and nothing an agent reads gives the answer away.
+//
+// certify imports lang, engine and value, never the compiler: the compiler
+// runs certification as its Certify and CertifyFixes stages and hands it
+// the incident, with the counterfactual worlds only the compiler can
+// build, through the Incident interface. Results are cached in a Cache the
+// caller owns; the package keeps no certification state of its own.
+package certify
 
 import (
 	"crypto/sha256"
@@ -7,24 +19,16 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/value"
 )
 
-// Certification proves a task sound before anyone runs a model on it: the
-// expert plan succeeds, no answer-blind policy of the exploit panel does,
-// and every rubric item can be earned or incurred.
-//
 // Outcomes do not depend on the seed: a seed draws only rendering noise,
 // and grading reads rows, never rendered text. So each policy is played
 // once; TestCertificationIsSeedFree checks the premise on every shipped
 // incident.
-
-// certSeed is the seed certification episodes run under.
-const certSeed = 1
 
 // exploit is one answer-blind policy of the panel.
 type exploit struct {
@@ -37,7 +41,7 @@ type Certificate struct {
 	Failures []string // empty when certified
 	// findings are the failures with the part of the incident each is
 	// about, in the order of Failures.
-	findings []finding
+	findings []Finding
 	// Closest is the exploit with the highest final reward, and why it failed.
 	Closest, ClosestWhy string
 	ClosestReward       float64
@@ -51,48 +55,40 @@ type PanelResult struct {
 	Record engine.Record
 }
 
-func (b *build) certify() {
-	if b.opt.SkipCertify {
-		return
-	}
-	if b.opt.ExpertFromPlan && len(b.t.Expert) == 0 {
-		// A mutation variant: certified once, its expert plan derived, so
-		// its body is known only afterwards; nothing to look up.
-		r := b.certifyAfresh()
-		r.apply(b.t)
-		b.findings = r.failures
-		if b.alerting >= 0 {
-			// Its difficulty is estimated, from the alert derived above.
-			b.t.Difficulty = difficultyOf(b.t, b.alerting)
-		}
-		body := engine.BodyHash(b.t)
-		b.t.Hash, b.t.Behaviour = engine.SealHash(body, b.t), hex.EncodeToString(body[:])
-		return
-	}
-	body := engine.BodyHash(b.t)
-	key := b.certKey(body)
-	r, hit := certCache.get(key)
+// Cached certifies the incident through the cache c (nil: no cache): it
+// applies the result to the task, seals its hash, and returns the result.
+// body is the task's body hash before certification (engine.BodyHash).
+//
+// Certification results are cached by semantic hash: the task as it stands
+// before certification (which fixes everything the runtime plays), plus the
+// source of every file declaring a fault or distractor kind (the
+// diagnosability alternatives come from those).
+func Cached(inc Incident, c *Cache, body [sha256.Size]byte) Result {
+	t := inc.Task()
+	key := certKey(inc, body)
+	r, hit := c.result(key)
 	if !hit {
-		r = b.certifyAfresh()
-		r.apply(b.t)
+		r = Afresh(inc, false)
+		r.Apply(t)
 		// The task is final now; its hash goes in the cache, so a hit
 		// hashes nothing more than the key.
-		r.hash = engine.SealHash(body, b.t)
-		certCache.put(key, r)
+		r.hash = engine.SealHash(body, t)
+		c.putResult(key, r)
 	}
-	r.apply(b.t)
-	b.findings = r.failures
-	b.t.Behaviour = hex.EncodeToString(body[:])
+	r.Apply(t)
+	return r
 }
 
-// certifyAfresh runs every rule. Derived evidence and the informed optimum
+// Afresh runs every rule. Derived evidence and the informed optimum
 // come first: the expert and the panel are then graded against the
-// certified evidence set and optimal step count.
-func (b *build) certifyAfresh() certResult {
-	t := b.t
-	d := b.deriveEvidence()
+// certified evidence set and optimal step count. With expertFromPlan, an
+// incident without an expert plan (a mutation variant) gets the informed
+// optimum as its expert.
+func Afresh(inc Incident, expertFromPlan bool) Result {
+	t := inc.Task()
+	d := deriveEvidence(inc)
 	var derived []string
-	if len(t.Expert) == 0 && b.opt.ExpertFromPlan {
+	if len(t.Expert) == 0 && expertFromPlan {
 		d.apply(t)
 		t.Expert = append([]string(nil), t.Plan...)
 		derived = t.Expert
@@ -109,26 +105,29 @@ func (b *build) certifyAfresh() certResult {
 		}
 		failures = append(failures, f)
 	}
-	return certResult{evidence: t.Evidence, optimal: t.Optimal, plan: t.Plan, failures: failures, expert: derived}
+	return Result{evidence: t.Evidence, optimal: t.Optimal, plan: t.Plan, failures: failures, expert: derived}
 }
 
-// Certification results are cached by semantic hash: the task as it stands
-// before certification (which fixes everything the runtime plays), plus the
-// source of every file declaring a fault or distractor kind (the
-// diagnosability alternatives come from those). An editor re-validating an
-// unchanged incident, or mutation revisiting a task, certifies it once.
-type certResult struct {
+// Result is a task's certification: what it writes on the task, and the
+// failures found.
+type Result struct {
 	evidence []engine.Read
 	optimal  int
 	plan     []string
-	failures []finding
+	failures []Finding
 	hash     string // the certified task's semantic hash
 	// expert is the plan made the expert of an incident without one
-	// (Options.ExpertFromPlan); nil otherwise.
+	// (Afresh's expertFromPlan); nil otherwise.
 	expert []string
 }
 
-func (r certResult) apply(t *engine.Task) {
+// Findings are the certification failures with the parts of the incident
+// they are about; empty when the task is certified.
+func (r Result) Findings() []Finding { return r.failures }
+
+// Apply writes the result on the task: Evidence, Optimal, Plan, Certified,
+// Uncertified, Hash, and Expert when it was derived.
+func (r Result) Apply(t *engine.Task) {
 	t.Evidence = append([]engine.Read(nil), r.evidence...)
 	t.Optimal = r.optimal
 	t.Plan = append([]string(nil), r.plan...)
@@ -140,47 +139,22 @@ func (r certResult) apply(t *engine.Task) {
 	t.Hash = r.hash
 }
 
-type resultCache struct {
-	mu sync.Mutex
-	m  map[string]certResult
-}
-
-// maxCertified bounds the cache; when full it starts over.
-const maxCertified = 1 << 12
-
-var certCache = resultCache{m: map[string]certResult{}}
-
-func (c *resultCache) get(k string) (certResult, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	r, ok := c.m[k]
-	return r, ok
-}
-
-func (c *resultCache) put(k string, r certResult) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.m) >= maxCertified {
-		clear(c.m)
-	}
-	c.m[k] = r
-}
-
-// certKey is the cache key of the task being built.
-func (b *build) certKey(body [sha256.Size]byte) string {
+// certKey is the cache key of the incident's task.
+func certKey(inc Incident, body [sha256.Size]byte) string {
+	m := inc.Module()
 	files := map[string]bool{}
-	for _, k := range b.m.FaultKinds {
+	for _, k := range m.FaultKinds {
 		files[k.DefRange.Filename] = true
 	}
-	for _, k := range b.m.DistractorKinds {
+	for _, k := range m.DistractorKinds {
 		files[k.DefRange.Filename] = true
 	}
 	sum := sha256.New()
 	sum.Write(body[:])
 	// The id is outside the body, but the leak lint reads it.
-	sum.Write([]byte(b.t.ID))
+	sum.Write([]byte(inc.Task().ID))
 	sum.Write([]byte{0})
-	for _, f := range b.m.Files {
+	for _, f := range m.Files {
 		if files[f.Name] {
 			sum.Write([]byte{0})
 			sum.Write([]byte(f.Name))
@@ -209,9 +183,9 @@ func certifyTask(t *engine.Task, full bool) *Certificate {
 	for _, x := range panel {
 		open.Budget = max(open.Budget, len(x.plan)+1)
 	}
-	var unreachable []finding
+	var unreachable []Finding
 	if len(t.Expert) == 0 {
-		c.findings = append(c.findings, finding{"The incident has no expert plan.", atIncident, 0})
+		c.findings = append(c.findings, Finding{"The incident has no expert plan.", atIncident, 0})
 	} else {
 		expert := engine.NewEpisode(t)
 		if r := play(expert, t.Expert); !r.Success {
@@ -233,7 +207,7 @@ func certifyTask(t *engine.Task, full bool) *Certificate {
 		r := play(ep, x.plan)
 		c.Panel = append(c.Panel, PanelResult{Name: x.name, Plan: x.plan, Record: r})
 		if r.Success {
-			c.findings = append(c.findings, finding{fmt.Sprintf("The answer-blind policy %q succeeds: %s.", x.name, strings.Join(x.plan, "; ")), atIncident, 0})
+			c.findings = append(c.findings, Finding{fmt.Sprintf("The answer-blind policy %q succeeds: %s.", x.name, strings.Join(x.plan, "; ")), atIncident, 0})
 			continue
 		}
 		if r.FinalReward > c.ClosestReward {
@@ -242,12 +216,13 @@ func certifyTask(t *engine.Task, full bool) *Certificate {
 	}
 	c.findings = append(c.findings, unreachable...)
 	for _, l := range leakLint(t) {
-		c.findings = append(c.findings, finding{l, atIncident, 0})
+		c.findings = append(c.findings, Finding{l, atIncident, 0})
 	}
 	c.Failures = texts(c.findings)
 	return c
 }
 
+// WhyFailed says why a played policy failed, as the grader judged it.
 func WhyFailed(r engine.Record) string {
 	var why []string
 	if !r.Mitigated {
@@ -269,7 +244,7 @@ func WhyFailed(r engine.Record) string {
 // record; actions after the end are ignored.
 func play(ep *engine.Episode, plan []string) engine.Record {
 	t := ep.Task()
-	ep.Reset(certSeed)
+	ep.Reset(Seed)
 	for _, text := range plan {
 		if ep.Done() {
 			break
@@ -433,8 +408,8 @@ func floatText(f float64) string {
 
 // reachability checks that every rubric item with a weight can be earned:
 // c holds what the expert plan earned.
-func reachability(t *engine.Task, c engine.Components) []finding {
-	var out []finding
+func reachability(t *engine.Task, c engine.Components) []Finding {
+	var out []Finding
 	for _, x := range []struct {
 		name         string
 		weight, have float64
@@ -446,19 +421,10 @@ func reachability(t *engine.Task, c engine.Components) []finding {
 		{"efficiency", t.Rubric.Efficiency, c.Efficiency},
 	} {
 		if x.weight > 0 && x.have <= 0 {
-			out = append(out, finding{fmt.Sprintf("The rubric item %q cannot be earned: the expert plan earns nothing for it.", x.name), atRubric, 0})
+			out = append(out, Finding{fmt.Sprintf("The rubric item %q cannot be earned: the expert plan earns nothing for it.", x.name), atRubric, 0})
 		}
 	}
 	return out
-}
-
-// ResetCertificationCache empties the certification cache, so the next
-// compile of every task certifies it afresh (benchmarks measure that).
-func ResetCertificationCache() {
-	certCache.mu.Lock()
-	defer certCache.mu.Unlock()
-	clear(certCache.m)
-	fixCache.reset()
 }
 
 // certainlyFails reports whether a plan leaves a config key outside every
