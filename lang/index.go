@@ -215,17 +215,17 @@ func (ix *Index) Rename(file string, off int, newName string) (Symbol, []Occurre
 			return s, nil, fmt.Errorf("the %s is declared in the standard library, which is read-only", s)
 		}
 	}
-	if newName == s.Name {
-		return s, nil, nil
-	}
-	if len(ix.Definitions(Symbol{Kind: s.Kind, Scope: s.Scope, Name: newName})) > 0 {
-		return s, nil, fmt.Errorf("a %s named %q already exists", s.Kind, newName)
-	}
 	refs := ix.References(s, true)
 	for _, o := range refs {
 		if o.Stdlib {
 			return s, nil, fmt.Errorf("the standard library uses the %s, and it is read-only", s)
 		}
+	}
+	if newName == s.Name {
+		return s, nil, nil
+	}
+	if len(ix.Definitions(Symbol{Kind: s.Kind, Scope: s.Scope, Name: newName})) > 0 {
+		return s, nil, fmt.Errorf("a %s named %q already exists", s.Kind, newName)
 	}
 	return s, refs, nil
 }

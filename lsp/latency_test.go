@@ -44,6 +44,7 @@ func BenchmarkLatency(b *testing.B) {
 	text := thousandLines(b)
 	files := []*lang.File{{Name: "big.srez.hcl", Src: []byte(text)}}
 	m, _ := lang.Analyze(files)
+	ix := lang.NewIndex(m)
 	at := strings.Index(text, `fault "`) + len(`fault "`)
 	hoverAt := strings.Index(text, "db_pool_too_small")
 	b.ResetTimer()
@@ -55,6 +56,6 @@ func BenchmarkLatency(b *testing.B) {
 			lang.Analyze([]*lang.File{{Name: "big.srez.hcl", Src: []byte(edited)}})
 		})
 		p95(b, "completion", 100, func(int) { completion(m, text, at) })
-		p95(b, "hover", 100, func(int) { hover(m, text, hoverAt) })
+		p95(b, "hover", 100, func(int) { hover(m, ix, "big.srez.hcl", text, hoverAt) })
 	}
 }
