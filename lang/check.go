@@ -800,8 +800,12 @@ func (c *checker) incident(in *Incident) {
 	if in.Resolved != nil && sys != nil {
 		c.checkExpr(in.Resolved, m.IncidentEnv(sys), value.Bool, "resolved_when condition")
 	}
+	in.ExpertCalls = make([]*ActionCall, len(in.Expert))
 	for i, act := range in.Expert {
 		call, d := ParseAction(act)
+		if d == nil {
+			in.ExpertCalls[i] = &call
+		}
 		if d != nil {
 			r := in.ExpertRange[i]
 			if d.Subject != nil {

@@ -500,22 +500,18 @@ func (b *indexer) incident(in *Incident) {
 		scope := incidentExprScope{b: b, m: b.m, sys: sys}
 		scope.expr(in.Resolved)
 		for i, act := range in.Expert {
-			if i < len(in.ExpertRange) {
-				b.expert(act, in.ExpertRange[i], sys)
+			if i < len(in.ExpertRange) && i < len(in.ExpertCalls) && in.ExpertCalls[i] != nil {
+				b.expert(act, in.ExpertCalls[i], in.ExpertRange[i], sys)
 			}
 		}
 	}
 }
 
 // expert records the tool, services and config keys of an expert action
-// written verbatim in its string.
-func (b *indexer) expert(act string, r Range, sys *System) {
+// written verbatim in its string, as the checker parsed it.
+func (b *indexer) expert(act string, call *ActionCall, r Range, sys *System) {
 	f, t := b.text(r)
 	if f == nil || t != `"`+act+`"` {
-		return
-	}
-	call, d := ParseAction(act)
-	if d != nil {
 		return
 	}
 	at := func(sub Range) Range { return rangeOf(f, r.Start.Byte+1+sub.Start.Byte, r.Start.Byte+1+sub.End.Byte) }

@@ -294,6 +294,9 @@ type Incident struct {
 	Resolved    *Expr
 	Expert      []string
 	ExpertRange []Range
+	// ExpertCalls are the expert actions as the checker parsed them (nil
+	// where one does not parse), for the index.
+	ExpertCalls []*ActionCall
 	File        string
 	// Ref holds what an incident under the sre_zero profile declares
 	// (reference.go); nil when it declares none of it.
