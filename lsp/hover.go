@@ -11,7 +11,7 @@ import (
 	"github.com/srezc/srezc/value"
 )
 
-// hoverMethod documents what is under the cursor, read from the last
+// hover documents what is under the cursor, read from the last
 // analysis and the document's current text.
 func (s *Server) hover(p *protocol.HoverParams) (any, error) {
 	m, ix, text := s.analysed(p.TextDocument.URI)
