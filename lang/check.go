@@ -804,8 +804,12 @@ func (c *checker) incident(in *Incident) {
 	if in.Resolved != nil && sys != nil {
 		c.checkExpr(in.Resolved, m.IncidentEnv(sys), value.Bool, "resolved_when condition")
 	}
+	in.ExpertCalls = make([]*action.Call, len(in.Expert))
 	for i, act := range in.Expert {
 		call, d := action.Parse(act)
+		if d == nil {
+			in.ExpertCalls[i] = &call
+		}
 		if d != nil {
 			r := in.ExpertRange[i]
 			if d.Subject != nil {

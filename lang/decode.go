@@ -390,17 +390,9 @@ func validName(s string) bool {
 	return true
 }
 
-var topSchema = schema{
-	what: "a srezc file",
-	blocks: map[string]int{
-		"service_kind": 1, "system": 1, "fault_kind": 1, "distractor_kind": 1,
-		"noise_pattern": 1, "tool": 1, "rubric": 1, "incident": 1, "suite": 1, "mutation": 1, "suite_spec": 1,
-	},
-}
-
 // decodeFile decodes every top-level block of a parsed file into m.
 func (d *decoder) decodeFile(body *hclsyntax.Body, m *Module) {
-	c := d.content(body, body.SrcRange, topSchema)
+	c := d.content(body, body.SrcRange, schemaAt(""))
 	for _, blk := range c.blocks {
 		switch blk.Type {
 		case "service_kind":
@@ -461,16 +453,12 @@ func (d *decoder) serviceKind(blk *hclsyntax.Block) *ServiceKind {
 	k := &ServiceKind{Decl: d.decl(blk)}
 	d.broken = &k.Decl
 	defer func() { d.broken = nil }()
-	c := d.content(blk.Body, blk.DefRange(), schema{
-		what:   "a service_kind block",
-		attrs:  []string{"description"},
-		blocks: map[string]int{"role": 1, "config": 1, "state": 1, "derived": 1, "metric": 1, "status": 1, "log": 1, "restart": 0, "trace": 0},
-	})
+	c := d.content(blk.Body, blk.DefRange(), schemaAt("service_kind"))
 	k.Description = d.str(c, "description")
 	for _, b := range c.blocks {
 		switch b.Type {
 		case "role":
-			rc := d.content(b.Body, b.DefRange(), schema{what: "a role block", attrs: []string{"kind", "caller", "description"}, required: []string{"kind"}})
+			rc := d.content(b.Body, b.DefRange(), schemaAt("service_kind/role"))
 			r := &Role{Decl: d.decl(b), Kind: d.str(rc, "kind"), Caller: d.boolean(rc, "caller")}
 			r.KindRange = r.DefRange
 			if a, ok := rc.attrs["kind"]; ok {
@@ -479,7 +467,7 @@ func (d *decoder) serviceKind(blk *hclsyntax.Block) *ServiceKind {
 			r.Description = d.str(rc, "description")
 			k.Roles = append(k.Roles, r)
 		case "config":
-			cc := d.content(b.Body, b.DefRange(), schema{what: "a config block", attrs: []string{"type", "default", "low", "high", "unit", "description", "aka"}, required: []string{"type", "default"}})
+			cc := d.content(b.Body, b.DefRange(), schemaAt("service_kind/config"))
 			ck := &ConfigKey{Typed: Typed{Decl: d.decl(b), Kind: d.kindAttr(cc, "type"), Unit: d.str(cc, "unit")}, Aka: d.strList(cc, "aka")}
 			ck.Description = d.str(cc, "description")
 			d.band(cc, &ck.Typed)
@@ -494,7 +482,7 @@ func (d *decoder) serviceKind(blk *hclsyntax.Block) *ServiceKind {
 			}
 			k.Config = append(k.Config, ck)
 		case "state":
-			sc := d.content(b.Body, b.DefRange(), schema{what: "a state block", attrs: []string{"type", "initial", "next", "unit", "description"}, required: []string{"type", "initial"}})
+			sc := d.content(b.Body, b.DefRange(), schemaAt("service_kind/state"))
 			sv := &StateVar{Typed: Typed{Decl: d.decl(b), Kind: d.kindAttr(sc, "type"), Unit: d.str(sc, "unit")}}
 			sv.Description = d.str(sc, "description")
 			if a, ok := sc.attrs["initial"]; ok && sv.Kind != value.Null {
@@ -503,11 +491,7 @@ func (d *decoder) serviceKind(blk *hclsyntax.Block) *ServiceKind {
 			sv.Next = d.expr(sc, "next")
 			k.States = append(k.States, sv)
 		case "derived", "metric":
-			attrs := []string{"type", "value", "unit", "description"}
-			if b.Type == "metric" {
-				attrs = append(attrs, "precision", "low", "high")
-			}
-			qc := d.content(b.Body, b.DefRange(), schema{what: "a " + b.Type + " block", attrs: attrs, required: []string{"type", "value"}})
+			qc := d.content(b.Body, b.DefRange(), schemaAt("service_kind/"+b.Type))
 			q := &Quantity{Typed: Typed{Decl: d.decl(b), Kind: d.kindAttr(qc, "type"), Unit: d.str(qc, "unit")}, Metric: b.Type == "metric"}
 			q.Description = d.str(qc, "description")
 			q.Value = d.expr(qc, "value")
@@ -518,7 +502,7 @@ func (d *decoder) serviceKind(blk *hclsyntax.Block) *ServiceKind {
 			}
 			k.Derived = append(k.Derived, q)
 		case "status":
-			sc := d.content(b.Body, b.DefRange(), schema{what: "a status block", attrs: []string{"when", "description"}, required: []string{"when"}})
+			sc := d.content(b.Body, b.DefRange(), schemaAt("service_kind/status"))
 			s := &StatusRule{Decl: d.decl(b), When: d.expr(sc, "when")}
 			s.Description = d.str(sc, "description")
 			if s.Name == "healthy" {
@@ -528,7 +512,7 @@ func (d *decoder) serviceKind(blk *hclsyntax.Block) *ServiceKind {
 		case "log":
 			k.Logs = append(k.Logs, d.logRule(b))
 		case "restart":
-			rc := d.content(b.Body, b.DefRange(), schema{what: "a restart block", openAttrs: true})
+			rc := d.content(b.Body, b.DefRange(), schemaAt("service_kind/restart"))
 			for _, a := range sortedAttrs(b.Body) {
 				if _, ok := rc.attrs[a.Name]; !ok {
 					continue
@@ -544,7 +528,7 @@ func (d *decoder) serviceKind(blk *hclsyntax.Block) *ServiceKind {
 				k.Restart = append(k.Restart, as)
 			}
 		case "trace":
-			tc := d.content(b.Body, b.DefRange(), schema{what: "a trace block", attrs: []string{"latency", "error_rate"}})
+			tc := d.content(b.Body, b.DefRange(), schemaAt("service_kind/trace"))
 			k.Latency = d.str(tc, "latency")
 			k.Errors = d.str(tc, "error_rate")
 			k.TraceRng = fromHCL(b.DefRange())
@@ -582,7 +566,7 @@ func ctyLiteral(v cty.Value, float bool) value.Value {
 }
 
 func (d *decoder) logRule(b *hclsyntax.Block) *LogRule {
-	lc := d.content(b.Body, b.DefRange(), schema{what: "a log block", attrs: []string{"level", "when", "text", "description"}, required: []string{"level", "when", "text"}})
+	lc := d.content(b.Body, b.DefRange(), schemaAt("service_kind/log"))
 	l := &LogRule{Decl: d.decl(b), Level: d.str(lc, "level"), When: d.expr(lc, "when")}
 	l.Description = d.str(lc, "description")
 	if a, ok := lc.attrs["level"]; ok && l.Level != "" && !contains([]string{"ERROR", "WARN", "INFO"}, l.Level) {
@@ -630,16 +614,16 @@ func (d *decoder) system(blk *hclsyntax.Block) *System {
 	s := &System{Decl: d.decl(blk)}
 	d.broken = &s.Decl
 	defer func() { d.broken = nil }()
-	c := d.content(blk.Body, blk.DefRange(), schema{what: "a system block", attrs: []string{"description"}, blocks: map[string]int{"service": 1, "fixture": 1}})
+	c := d.content(blk.Body, blk.DefRange(), schemaAt("system"))
 	s.Description = d.str(c, "description")
 	for _, b := range c.blocks {
 		if b.Type == "fixture" {
 			s.Fixtures = append(s.Fixtures, d.fixture(b, true))
 			continue
 		}
-		sc := d.content(b.Body, b.DefRange(), schema{what: "a service block", attrs: []string{"kind", "roles", "description"}, required: []string{"kind"}, blocks: map[string]int{"set_config": 0}})
+		sc := d.content(b.Body, b.DefRange(), schemaAt("system/service"))
 		ss := &SystemService{Decl: d.decl(b), Kind: d.str(sc, "kind")}
-		ss.Config = d.edits(sc.blocks, false)
+		ss.Config = d.edits("system/service", sc.blocks, false)
 		ss.KindRange = ss.DefRange
 		if a, ok := sc.attrs["kind"]; ok {
 			ss.KindRange = fromHCL(a.Expr.Range())
@@ -672,13 +656,13 @@ func (d *decoder) system(blk *hclsyntax.Block) *System {
 	return s
 }
 
-func (d *decoder) edits(blocks []*hclsyntax.Block, state bool) []Edit {
+func (d *decoder) edits(parent string, blocks []*hclsyntax.Block, state bool) []Edit {
 	var out []Edit
 	for _, b := range blocks {
 		if (b.Type != "set_state" && b.Type != "set_config") || (b.Type == "set_state") != state {
 			continue
 		}
-		d.content(b.Body, b.DefRange(), schema{what: "a " + b.Type + " block", openAttrs: true})
+		d.content(b.Body, b.DefRange(), schemaAt(parent+"/"+b.Type))
 		for _, a := range sortedAttrs(b.Body) {
 			a := a
 			file := d.file
@@ -741,12 +725,7 @@ func (d *decoder) faultKind(blk *hclsyntax.Block) *FaultKind {
 	f := &FaultKind{Decl: d.decl(blk)}
 	d.broken = &f.Decl
 	defer func() { d.broken = nil }()
-	c := d.content(blk.Body, blk.DefRange(), schema{
-		what:     "a fault_kind block",
-		attrs:    []string{"description", "applies_to", "conflicts_with", "mechanism", "detail", "fixed_when"},
-		required: []string{"applies_to", "mechanism", "fixed_when"},
-		blocks:   map[string]int{"param": 1, "set_config": 0, "set_state": 0, "remedy": 1},
-	})
+	c := d.content(blk.Body, blk.DefRange(), schemaAt("fault_kind"))
 	f.Description = d.str(c, "description")
 	f.AppliesTo = d.strList(c, "applies_to")
 	if a, ok := c.attrs["applies_to"]; ok {
@@ -764,7 +743,7 @@ func (d *decoder) faultKind(blk *hclsyntax.Block) *FaultKind {
 	for _, b := range c.blocks {
 		switch b.Type {
 		case "param":
-			pc := d.content(b.Body, b.DefRange(), schema{what: "a param block", attrs: []string{"type", "default", "domain", "description"}, required: []string{"type", "default"}})
+			pc := d.content(b.Body, b.DefRange(), schemaAt("fault_kind/param"))
 			p := &Param{Decl: d.decl(b), Kind: d.kindAttr(pc, "type")}
 			p.Description = d.str(pc, "description")
 			if p.Kind != value.Null {
@@ -777,7 +756,7 @@ func (d *decoder) faultKind(blk *hclsyntax.Block) *FaultKind {
 			}
 			f.Params = append(f.Params, p)
 		case "remedy":
-			rc := d.content(b.Body, b.DefRange(), schema{what: "a remedy block", attrs: []string{"key", "value"}})
+			rc := d.content(b.Body, b.DefRange(), schemaAt("fault_kind/remedy"))
 			r := Remedy{Effect: b.Labels[0], Key: d.str(rc, "key"), Range: fromHCL(b.DefRange())}
 			if a, ok := rc.attrs["key"]; ok {
 				r.KeyRange = fromHCL(a.Expr.Range())
@@ -802,7 +781,7 @@ func (d *decoder) faultKind(blk *hclsyntax.Block) *FaultKind {
 			f.Remedies = append(f.Remedies, r)
 		}
 	}
-	f.Edits = append(d.edits(c.blocks, false), d.edits(c.blocks, true)...)
+	f.Edits = append(d.edits("fault_kind", c.blocks, false), d.edits("fault_kind", c.blocks, true)...)
 	if len(f.Remedies) == 0 {
 		d.errAt(blk.DefRange(), "Missing remedy", "A fault kind needs at least one remedy block.")
 	}
@@ -813,17 +792,14 @@ func (d *decoder) distractorKind(blk *hclsyntax.Block) *DistractorKind {
 	k := &DistractorKind{Decl: d.decl(blk)}
 	d.broken = &k.Decl
 	defer func() { d.broken = nil }()
-	c := d.content(blk.Body, blk.DefRange(), schema{
-		what: "a distractor_kind block", attrs: []string{"description", "applies_to"}, required: []string{"applies_to"},
-		blocks: map[string]int{"set_config": 0, "set_state": 0},
-	})
+	c := d.content(blk.Body, blk.DefRange(), schemaAt("distractor_kind"))
 	k.Description = d.str(c, "description")
 	k.AppliesTo = d.strList(c, "applies_to")
 	if a, ok := c.attrs["applies_to"]; ok {
 		k.AppliesRange = fromHCL(a.Expr.Range())
 	}
 	k.AppliesRanges = elemRanges(c, "applies_to", len(k.AppliesTo))
-	k.Edits = append(d.edits(c.blocks, false), d.edits(c.blocks, true)...)
+	k.Edits = append(d.edits("distractor_kind", c.blocks, false), d.edits("distractor_kind", c.blocks, true)...)
 	return k
 }
 
@@ -831,7 +807,7 @@ func (d *decoder) noisePattern(blk *hclsyntax.Block) *NoisePattern {
 	n := &NoisePattern{Decl: d.decl(blk)}
 	d.broken = &n.Decl
 	defer func() { d.broken = nil }()
-	c := d.content(blk.Body, blk.DefRange(), schema{what: "a noise_pattern block", attrs: []string{"description", "effect", "rate", "magnitude", "lag"}, required: []string{"effect"}})
+	c := d.content(blk.Body, blk.DefRange(), schemaAt("noise_pattern"))
 	n.Description = d.str(c, "description")
 	n.Effect = d.str(c, "effect")
 	n.EffectRng = attrRange(c, "effect", n.DefRange)
@@ -846,12 +822,12 @@ func (d *decoder) tool(blk *hclsyntax.Block) *Tool {
 	t := &Tool{Decl: d.decl(blk)}
 	d.broken = &t.Decl
 	defer func() { d.broken = nil }()
-	c := d.content(blk.Body, blk.DefRange(), schema{what: "a tool block", attrs: []string{"description", "effect"}, required: []string{"effect"}, blocks: map[string]int{"arg": 1}})
+	c := d.content(blk.Body, blk.DefRange(), schemaAt("tool"))
 	t.Description = d.str(c, "description")
 	t.Effect = d.str(c, "effect")
 	t.EffectRng = attrRange(c, "effect", t.DefRange)
 	for _, b := range c.blocks {
-		ac := d.content(b.Body, b.DefRange(), schema{what: "an arg block", attrs: []string{"type", "optional", "description"}, required: []string{"type"}})
+		ac := d.content(b.Body, b.DefRange(), schemaAt("tool/arg"))
 		a := &ToolArg{Decl: d.decl(b), Type: d.str(ac, "type"), Optional: d.boolean(ac, "optional")}
 		a.TypeRng = attrRange(ac, "type", a.DefRange)
 		a.Description = d.str(ac, "description")
@@ -867,7 +843,7 @@ func (d *decoder) rubric(blk *hclsyntax.Block) *Rubric {
 	r := &Rubric{Decl: d.decl(blk), Weights: map[string]float64{}, Penalties: map[string]float64{}}
 	d.broken = &r.Decl
 	defer func() { d.broken = nil }()
-	c := d.content(blk.Body, blk.DefRange(), schema{what: "a rubric block", attrs: []string{"description", "profile"}, blocks: map[string]int{"weights": 0, "penalties": 0, "component": 1, "mechanism": 1}})
+	c := d.content(blk.Body, blk.DefRange(), schemaAt("rubric"))
 	r.Description = d.str(c, "description")
 	r.Profile, r.ProfileRange = d.str(c, "profile"), attrRange(c, "profile", r.DefRange)
 	if r.Profile == "" {
@@ -883,14 +859,14 @@ func (d *decoder) rubric(blk *hclsyntax.Block) *Rubric {
 			if b.Type == "penalties" {
 				names, into = penaltyNames, r.Penalties
 			}
-			wc := d.content(b.Body, b.DefRange(), schema{what: "a " + b.Type + " block", attrs: names})
+			wc := d.content(b.Body, b.DefRange(), schemaAt("rubric/"+b.Type))
 			for _, n := range names {
 				if wc.has(n) {
 					into[n] = d.number(wc, n, 0)
 				}
 			}
 		case "component", "mechanism":
-			tc := d.content(b.Body, b.DefRange(), schema{what: "a " + b.Type + " block", attrs: []string{"phrases", "description", "about", "states"}, required: []string{"phrases"}})
+			tc := d.content(b.Body, b.DefRange(), schemaAt("rubric/"+b.Type))
 			t := &Term{Decl: d.decl(b), Phrases: d.strList(tc, "phrases"), About: d.strList(tc, "about"), States: d.strList(tc, "states")}
 			t.StatesRange = attrRange(tc, "states", t.DefRange)
 			t.Description = d.str(tc, "description")
@@ -908,12 +884,7 @@ func (d *decoder) incident(blk *hclsyntax.Block) *Incident {
 	in := &Incident{Decl: d.decl(blk), File: d.file.Name}
 	d.broken = &in.Decl
 	defer func() { d.broken = nil }()
-	c := d.content(blk.Body, blk.DefRange(), schema{
-		what:     "an incident block",
-		attrs:    append([]string{"title", "alert", "difficulty", "split", "tags", "budget", "system", "rubric", "traffic", "warmup", "hold", "resolved_when", "expert", "description"}, refIncidentAttrs...),
-		required: []string{"alert", "difficulty", "split", "budget", "system"},
-		blocks:   incidentBlocks,
-	})
+	c := d.content(blk.Body, blk.DefRange(), schemaAt("incident"))
 	in.Ref = d.refIncident(c)
 	in.Description = d.str(c, "description")
 	in.Title = d.str(c, "title")
@@ -968,7 +939,7 @@ func (d *decoder) incident(blk *hclsyntax.Block) *Incident {
 	for _, b := range c.blocks {
 		switch b.Type {
 		case "fault":
-			fc := d.content(b.Body, b.DefRange(), schema{what: "a fault block", openAttrs: true})
+			fc := d.content(b.Body, b.DefRange(), schemaAt("incident/fault"))
 			fu := &FaultUse{Decl: d.decl(b), Params: map[string]value.Value{}, ParamRanges: map[string]Range{}}
 			fu.Target, fu.TRange = d.target(fc, b)
 			for _, a := range sortedAttrs(b.Body) {
@@ -982,12 +953,12 @@ func (d *decoder) incident(blk *hclsyntax.Block) *Incident {
 			}
 			in.Faults = append(in.Faults, fu)
 		case "distractor":
-			dc := d.content(b.Body, b.DefRange(), schema{what: "a distractor block", attrs: []string{"target"}, required: []string{"target"}})
+			dc := d.content(b.Body, b.DefRange(), schemaAt("incident/distractor"))
 			du := &DistractorUse{Decl: d.decl(b)}
 			du.Target, du.TRange = d.target(dc, b)
 			in.Distractors = append(in.Distractors, du)
 		case "noise":
-			nc := d.content(b.Body, b.DefRange(), schema{what: "a noise block", attrs: []string{"target", "rate", "magnitude", "lag"}})
+			nc := d.content(b.Body, b.DefRange(), schemaAt("incident/noise"))
 			nu := &NoiseUse{Decl: d.decl(b)}
 			if nc.has("target") {
 				nu.Target, nu.TRange = d.target(nc, b)
@@ -1082,15 +1053,6 @@ func (d *decoder) duplicateUses(in *Incident) {
 		seen(use{"noise", nu.Name, nu.Target}, nu.DefRange)
 	}
 }
-
-// incidentBlocks are the native blocks and the sre_zero profile's.
-var incidentBlocks = func() map[string]int {
-	m := map[string]int{"fault": 1, "distractor": 1, "noise": 1}
-	for k, v := range refIncidentBlocks {
-		m[k] = v
-	}
-	return m
-}()
 
 // elemRanges returns the range of each of n elements of a list attribute
 // read by strList: the elements' own ranges when it is written as [a, b],

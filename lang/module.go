@@ -2,6 +2,7 @@ package lang
 
 import (
 	"github.com/expr-lang/expr/ast"
+	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/value"
 )
 
@@ -294,6 +295,9 @@ type Incident struct {
 	Resolved    *Expr
 	Expert      []string
 	ExpertRange []Range
+	// ExpertCalls are the expert actions as the checker parsed them (nil
+	// where one does not parse), for the index.
+	ExpertCalls []*action.Call
 	File        string
 	// Ref holds what an incident under the sre_zero profile declares
 	// (reference.go); nil when it declares none of it.

@@ -64,11 +64,9 @@ func (d *decoder) mutation(blk *hclsyntax.Block) *Mutation {
 	mu := &Mutation{Decl: d.decl(blk)}
 	d.broken = &mu.Decl
 	defer func() { d.broken = nil }()
-	c := d.content(blk.Body, blk.DefRange(), schema{what: "a mutation block",
-		attrs:    []string{"description", "from", "faults", "targets", "parameters", "distractors", "noise", "where", "split"},
-		required: []string{"from"}, blocks: map[string]int{"param": 1}})
+	c := d.content(blk.Body, blk.DefRange(), schemaAt("mutation"))
 	for _, b := range c.blocks {
-		pc := d.content(b.Body, b.DefRange(), schema{what: "a param block", attrs: []string{"values"}, required: []string{"values"}})
+		pc := d.content(b.Body, b.DefRange(), schemaAt("mutation/param"))
 		pv := &ParamValues{Decl: d.decl(b)}
 		if a, ok := pc.attrs["values"]; ok {
 			if tup, ok := a.Expr.(*hclsyntax.TupleConsExpr); ok {
@@ -596,8 +594,7 @@ func (d *decoder) suiteSpec(blk *hclsyntax.Block) *SuiteSpec {
 	s := &SuiteSpec{Decl: d.decl(blk), Splits: map[string]float64{}, Mix: map[string]float64{}}
 	d.broken = &s.Decl
 	defer func() { d.broken = nil }()
-	c := d.content(blk.Body, blk.DefRange(), schema{what: "a suite_spec block", attrs: []string{"description", "mutations", "tasks", "seed", "splits", "mix", "reserve", "secret_hash"},
-		required: []string{"mutations", "tasks"}})
+	c := d.content(blk.Body, blk.DefRange(), schemaAt("suite_spec"))
 	s.Reserve, s.ReserveRange = d.str(c, "reserve"), attrRange(c, "reserve", s.DefRange)
 	s.SecretHash, s.SecretHashRange = d.str(c, "secret_hash"), attrRange(c, "secret_hash", s.DefRange)
 	s.Description = d.str(c, "description")

@@ -111,20 +111,18 @@ var SuiteLists = []string{"easy", "medium", "hard", "train", "dev", "test", "uns
 // refActionTypes are the reference's eight actions, in its order.
 var refActionTypes = []string{"inspect_logs", "inspect_metrics", "check_status", "inspect_config", "restart_service", "update_config", "resolve_incident", "escalate"}
 
-// refIncidentAttrs and refIncidentBlocks extend the incident schema.
-var (
-	refIncidentAttrs  = []string{"root_cause", "root_cause_keywords", "distractor_services", "distractors", "terminal_on_wrong_resolution"}
-	refIncidentBlocks = map[string]int{"fixture": 1, "evidence": 1, "correct_fix": 0, "metadata": 0}
-)
+// refIncidentAttrs are the incident attributes of the profile (the
+// schema table, schema.go, lists them with the native ones).
+var refIncidentAttrs = []string{"root_cause", "root_cause_keywords", "distractor_services", "distractors", "terminal_on_wrong_resolution"}
 
 // fixture decodes a fixture block; whole says every field is required
 // (a system's baseline) rather than optional (an incident's patch).
 func (d *decoder) fixture(b *hclsyntax.Block, whole bool) *Fixture {
-	s := schema{what: "a fixture block", attrs: []string{"status", "logs", "dependencies"}, blocks: map[string]int{"metrics": 0, "config": 0}}
+	path := "incident/fixture"
 	if whole {
-		s.required = []string{"status", "logs"}
+		path = "system/fixture"
 	}
-	c := d.content(b.Body, b.DefRange(), s)
+	c := d.content(b.Body, b.DefRange(), schemaAt(path))
 	f := &Fixture{Decl: d.decl(b)}
 	if c.has("status") {
 		st := d.str(c, "status")
@@ -133,7 +131,7 @@ func (d *decoder) fixture(b *hclsyntax.Block, whole bool) *Fixture {
 	f.HasLogs, f.Logs = c.has("logs"), d.strList(c, "logs")
 	f.HasDeps, f.Dependencies = c.has("dependencies"), d.strList(c, "dependencies")
 	for _, blk := range c.blocks {
-		fields := d.fields(blk, blk.Type == "config")
+		fields := d.fields(path, blk, blk.Type == "config")
 		if blk.Type == "metrics" {
 			f.Metrics, f.HasMetrics = fields, true
 		} else {
@@ -149,9 +147,8 @@ func (d *decoder) fixture(b *hclsyntax.Block, whole bool) *Fixture {
 // fields decodes a block of literal entries in source order, each keeping
 // its type: 0 is an int and 0.0 a float. Metrics are numbers or strings;
 // config values may also be bools.
-func (d *decoder) fields(b *hclsyntax.Block, config bool) []Field {
-	c := d.content(b.Body, b.DefRange(), schema{what: "a " + b.Type + " block", openAttrs: true})
-	_ = c
+func (d *decoder) fields(parent string, b *hclsyntax.Block, config bool) []Field {
+	d.content(b.Body, b.DefRange(), schemaAt(parent+"/"+b.Type))
 	var out []Field
 	for _, a := range sortedAttrs(b.Body) {
 		v, ok := d.eval(a, nil)
@@ -203,7 +200,7 @@ func (d *decoder) refIncident(c content) *RefSpec {
 			r.Fixtures = append(r.Fixtures, d.fixture(b, false))
 		case "evidence":
 			note(fromHCL(b.DefRange()))
-			ec := d.content(b.Body, b.DefRange(), schema{what: "an evidence block", attrs: []string{"description"}})
+			ec := d.content(b.Body, b.DefRange(), schemaAt("incident/evidence"))
 			// An evidence key is not a name ("inspect_config:cache:TTL"):
 			// the checker reads its form.
 			dc := Decl{Name: b.Labels[0], NameRange: fromHCL(b.LabelRanges[0]), DefRange: fromHCL(b.DefRange()), Stdlib: d.file.Stdlib}
@@ -217,7 +214,7 @@ func (d *decoder) refIncident(c content) *RefSpec {
 			r.Fix = d.refFix(b)
 		case "metadata":
 			note(fromHCL(b.DefRange()))
-			for _, f := range d.fields(b, false) {
+			for _, f := range d.fields("incident", b, false) {
 				if f.Value.K != value.String {
 					d.errRange(f.Range, "Incorrect attribute value type", fmt.Sprintf("The metadata entry %q must be a string.", f.Name))
 					continue
@@ -234,9 +231,7 @@ func (d *decoder) refIncident(c content) *RefSpec {
 }
 
 func (d *decoder) refFix(b *hclsyntax.Block) *RefFix {
-	c := d.content(b.Body, b.DefRange(), schema{what: "a correct_fix block",
-		attrs:    []string{"action", "service", "key", "min_numeric_value", "exact_value", "fix_keywords"},
-		required: []string{"action", "service"}})
+	c := d.content(b.Body, b.DefRange(), schemaAt("incident/correct_fix"))
 	f := &RefFix{Decl: Decl{DefRange: fromHCL(b.DefRange()), NameRange: fromHCL(b.DefRange())}}
 	f.Action, f.ActionRange = d.str(c, "action"), attrRange(c, "action", f.DefRange)
 	f.Service, f.ServiceRange = d.str(c, "service"), attrRange(c, "service", f.DefRange)
@@ -267,7 +262,7 @@ func (d *decoder) suite(blk *hclsyntax.Block) *Suite {
 	s := &Suite{Decl: d.decl(blk), Lists: map[string][]string{}, ListRanges: map[string]Range{}}
 	d.broken = &s.Decl
 	defer func() { d.broken = nil }()
-	c := d.content(blk.Body, blk.DefRange(), schema{what: "a suite block", attrs: append([]string{"description"}, SuiteLists...)})
+	c := d.content(blk.Body, blk.DefRange(), schemaAt("suite"))
 	s.Description = d.str(c, "description")
 	for _, name := range SuiteLists {
 		if c.has(name) {

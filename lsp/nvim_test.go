@@ -12,7 +12,8 @@ import (
 // TestNeovimClient: a real editor as the client. Headless Neovim (its
 // built-in LSP client; .ci/run installs Debian's neovim) opens a shipped
 // scenario with a misspelt fault kind, attaches srezc lsp, and the test
-// reads back the diagnostics and a completion list Neovim received.
+// reads back the diagnostics, a completion list and a rename's edits
+// Neovim received.
 func TestNeovimClient(t *testing.T) {
 	nvim, err := exec.LookPath("nvim")
 	if err != nil {
@@ -43,8 +44,11 @@ func TestNeovimClient(t *testing.T) {
 	line := strings.Count(text[:strings.Index(text, `fault "db_pool_too_smal"`)], "\n")
 	cmd := exec.Command(nvim, "--headless", "-u", "NONE", "-c", "luafile "+script)
 	cmd.Dir = dir
+	// The incident's label, renamed: its one occurrence.
+	rename := strings.Count(text[:strings.Index(text, `incident "`)], "\n")
 	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "XDG_CACHE_HOME="+t.TempDir(),
-		"SREZC_NVIM_LINE="+strconv.Itoa(line), "SREZC_NVIM_COL=10")
+		"SREZC_NVIM_LINE="+strconv.Itoa(line), "SREZC_NVIM_COL=10",
+		"SREZC_NVIM_RENAME_LINE="+strconv.Itoa(rename), "SREZC_NVIM_RENAME_COL=11", "SREZC_NVIM_RENAME_TO=db_pool_renamed")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("nvim: %v\n%s", err, out)
 	}
@@ -59,5 +63,8 @@ func TestNeovimClient(t *testing.T) {
 	}
 	if !strings.Contains(got, "completion db_index_disabled\n") || !strings.Contains(got, "completion service_crash\n") {
 		t.Errorf("Neovim's completion list lacks fault kinds:\n%s", got)
+	}
+	if want := "rename a.srez.hcl " + strconv.Itoa(rename) + ":10-17 db_pool_renamed\n"; !strings.Contains(got, want) || strings.Count(got, "rename ") != 1 {
+		t.Errorf("Neovim's rename lacks %q:\n%s", want, got)
 	}
 }

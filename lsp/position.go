@@ -82,3 +82,22 @@ func indexByte(s string, c byte) int {
 	}
 	return -1
 }
+
+// nameAt is the name around a byte offset: the word of letters, digits,
+// '_' and '-' the offset touches.
+func nameAt(text string, off int) string {
+	if off < 0 || off > len(text) {
+		return ""
+	}
+	isName := func(c byte) bool {
+		return c == '_' || c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	}
+	start, end := off, off
+	for start > 0 && isName(text[start-1]) {
+		start--
+	}
+	for end < len(text) && isName(text[end]) {
+		end++
+	}
+	return text[start:end]
+}

@@ -8,10 +8,17 @@ import (
 )
 
 // assistAll runs every request that reads a document at an offset, on a
-// document state an editor can produce mid-typing. None may panic.
-func assistAll(m *lang.Module, text string, off int) {
+// document state an editor can produce mid-typing, with the module and
+// index of its analysis. None may panic.
+func assistAll(m *lang.Module, ix *lang.Index, file, text string, off int) {
 	completion(m, text, off)
-	hover(m, text, off)
+	hover(m, ix, file, text, off)
+	hover(m, nil, file, text, off)
+	for _, o := range ix.At(file, off) {
+		ix.Definitions(o.Symbol)
+		ix.References(o.Symbol, true)
+	}
+	ix.Rename(file, off, "renamed")
 	nameAt(text, off)
 	positionOf(text, off)
 	offsetOf(text, positionOf(text, off))
@@ -34,9 +41,11 @@ func TestMidTypingStates(t *testing.T) {
 			if k%3 == 0 {
 				state = src[:cut] // the file being written from the top
 			}
-			lang.Analyze([]*lang.File{{Name: f.Name, Src: []byte(state)}})
+			sm, _ := lang.Analyze([]*lang.File{{Name: f.Name, Src: []byte(state)}})
+			ix := lang.NewIndex(sm)
 			for _, off := range []int{0, cut, len(state) / 2, len(state)} {
-				assistAll(m, state, min(off, len(state)))
+				assistAll(m, ix, f.Name, state, min(off, len(state)))
+				assistAll(sm, ix, f.Name, state, min(off, len(state)))
 			}
 		}
 	}
@@ -47,12 +56,15 @@ func FuzzAssist(f *testing.F) {
 	for _, sf := range lang.ScenarioFiles()[:5] {
 		f.Add(sf.Src, uint16(len(sf.Src)/2))
 	}
+	// The module is the stdlib's, analysed once, so an input costs what a
+	// keystroke's requests do (TestMidTypingStates indexes broken files).
 	m, _ := lang.Analyze(nil)
+	ix := lang.NewIndex(m)
 	f.Fuzz(func(t *testing.T, src []byte, at uint16) {
 		off := int(at)
 		if off > len(src) {
 			off = len(src)
 		}
-		assistAll(m, string(src), off)
+		assistAll(m, ix, "doc.srez.hcl", string(src), off)
 	})
 }

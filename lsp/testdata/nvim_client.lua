@@ -1,6 +1,8 @@
 -- Headless Neovim as an LSP client of srezc lsp (lsp/nvim_test.go): open
 -- a.srez.hcl in the working directory, wait for diagnostics, ask for a
--- completion at SREZC_NVIM_LINE:SREZC_NVIM_COL, write both to out.txt.
+-- completion at SREZC_NVIM_LINE:SREZC_NVIM_COL and a rename at
+-- SREZC_NVIM_RENAME_LINE:SREZC_NVIM_RENAME_COL to SREZC_NVIM_RENAME_TO,
+-- write all three to out.txt.
 local out = {}
 local dir = vim.fn.getcwd()
 local client = vim.lsp.start_client({ name = "srezc", cmd = { "srezc", "lsp" }, root_dir = dir })
@@ -17,5 +19,19 @@ for _, r in pairs(res or {}) do
   local items = r.result and (r.result.items or r.result) or {}
   for _, it in ipairs(items) do table.insert(out, "completion " .. it.label) end
 end
+-- pcall: an error must still reach writefile and qa, or Neovim waits at a prompt.
+local ok, err = pcall(function()
+  local rparams = { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = tonumber(os.getenv("SREZC_NVIM_RENAME_LINE")), character = tonumber(os.getenv("SREZC_NVIM_RENAME_COL")) }, newName = os.getenv("SREZC_NVIM_RENAME_TO") }
+  local rres = vim.lsp.buf_request_sync(buf, "textDocument/rename", rparams, 10000)
+  for _, r in pairs(rres or {}) do
+    if r.err then table.insert(out, "rename error " .. r.err.message) end
+    for u, edits in pairs((r.result or {}).changes or {}) do
+      for _, e in ipairs(edits) do
+        table.insert(out, string.format("rename %s %d:%d-%d %s", vim.fn.fnamemodify(vim.uri_to_fname(u), ":t"), e.range.start.line, e.range.start.character, e.range["end"].character, e.newText))
+      end
+    end
+  end
+end)
+if not ok then table.insert(out, "lua error " .. tostring(err)) end
 vim.fn.writefile(out, dir .. "/out.txt")
 vim.cmd("qa!")

@@ -75,21 +75,6 @@ func TestCompletionPlaces(t *testing.T) {
 	}
 }
 
-// TestHoverWords: the language's own words and a kind's state are
-// documented.
-func TestHoverWords(t *testing.T) {
-	m, _ := lang.Analyze(nil)
-	if h := hover(m, "  resolved_when = \"true\"", 4); !strings.Contains(h, "mitigated") {
-		t.Errorf("hover on resolved_when: %q", h)
-	}
-	if h := hover(m, "state.restart_ticks", 10); !strings.Contains(h, "state of") {
-		t.Errorf("hover on a state: %q", h)
-	}
-	if h := hover(m, "pool_size", 3); !strings.Contains(h, "config key of database") || !strings.Contains(h, "healthy 20 to 150") {
-		t.Errorf("hover on a config key: %q", h)
-	}
-}
-
 // TestCompletionInConditions: an incident's resolved_when and a fault
 // kind's fixed_when offer the names they may read.
 func TestCompletionInConditions(t *testing.T) {

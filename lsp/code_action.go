@@ -60,3 +60,11 @@ func codeActions(u uri.URI, text string, diags []protocol.Diagnostic) []protocol
 	}
 	return out
 }
+
+// codeAction offers the quick fixes for the diagnostics the editor sends.
+func (s *Server) codeAction(p *protocol.CodeActionParams) (any, error) {
+	s.mu.Lock()
+	text := s.docs[p.TextDocument.URI]
+	s.mu.Unlock()
+	return codeActions(p.TextDocument.URI, text, p.Context.Diagnostics), nil
+}

@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -9,15 +8,13 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/value"
 )
 
-// Hover and completion read the document's syntax around the cursor (the
-// innermost block, the attribute or label the cursor is in) and answer from
-// the analysed module: documentation written once in the stdlib is shown
-// wherever a name is used.
-//
-// lang.CursorAt locates the cursor; the single parser stays in lang.
+// Completion reads the document's syntax around the cursor (the innermost
+// block, the attribute or label the cursor is in; lang.CursorAt, so the
+// single parser stays in lang) and answers from lang's schema table and the
+// analysed module: documentation written once in the stdlib is shown
+// wherever a name is offered.
 
 // incidentAt is the incident block around the cursor, if any.
 func incidentAt(m *lang.Module, c lang.Cursor) *lang.Incident {
@@ -29,22 +26,13 @@ func incidentAt(m *lang.Module, c lang.Cursor) *lang.Incident {
 	return nil
 }
 
-// blockSchemas are the attributes and nested blocks each block takes, for
-// completion (lang's decoder checks them).
-var blockSchemas = map[string][2][]string{
-	"": {nil, {"incident", "service_kind", "system", "fault_kind", "distractor_kind", "noise_pattern", "tool", "rubric", "suite", "mutation", "suite_spec"}},
-	"incident": {{"title", "alert", "difficulty", "split", "tags", "budget", "system", "rubric", "traffic", "warmup", "hold", "resolved_when", "expert", "description",
-		"root_cause", "root_cause_keywords", "distractor_services", "distractors", "terminal_on_wrong_resolution"},
-		{"fault", "distractor", "noise", "fixture", "evidence", "correct_fix", "metadata"}},
-	"fault":       {{"target"}, nil},
-	"distractor":  {{"target"}, nil},
-	"noise":       {{"target", "rate", "magnitude", "lag"}, nil},
-	"mutation":    {{"description", "from", "faults", "targets", "parameters", "distractors", "noise", "where", "split"}, {"param"}},
-	"suite_spec":  {{"description", "mutations", "tasks", "seed", "splits", "mix", "reserve", "secret_hash"}, nil},
-	"correct_fix": {{"action", "service", "key", "min_numeric_value", "exact_value", "fix_keywords"}, nil},
+// completion lists what fits at the cursor, read from the last analysis
+// and the document's current text.
+func (s *Server) completion(p *protocol.CompletionParams) (any, error) {
+	m, _, text := s.analysed(p.TextDocument.URI)
+	return &protocol.CompletionList{Items: completion(m, text, offsetOf(text, p.Position))}, nil
 }
 
-// completion lists what fits at the cursor.
 func completion(m *lang.Module, text string, off int) []protocol.CompletionItem {
 	c := lang.CursorAt([]byte(text), off)
 	var items []protocol.CompletionItem
@@ -183,15 +171,24 @@ func completion(m *lang.Module, text string, off int) []protocol.CompletionItem 
 			}
 		}
 	case c.Attr == "":
-		schema := blockSchemas[c.BlockType()]
-		for _, a := range schema[0] {
-			add(a, protocol.CompletionItemKindProperty, "argument", "")
+		// The context's arguments and blocks, from lang's schema table; on
+		// a block's keyword, the blocks that may stand there.
+		path := c.Path()
+		if c.Keyword {
+			path = path[:len(path)-1]
 		}
-		for _, b := range schema[1] {
-			add(b, protocol.CompletionItemKindClass, "block", "")
+		if schema := lang.SchemaAt(path...); schema != nil {
+			if !c.Keyword {
+				for _, a := range schema.Attrs {
+					add(a.Name, protocol.CompletionItemKindProperty, attrDetail(a), a.Doc)
+				}
+			}
+			for _, b := range schema.Blocks {
+				add(b, protocol.CompletionItemKindClass, "block", lang.SchemaAt(append(slices.Clone(path), b)...).Doc)
+			}
 		}
 		// A fault block takes its kind's parameters.
-		if c.BlockType() == "fault" && len(c.Blocks[len(c.Blocks)-1].Labels) > 0 {
+		if c.BlockType() == "fault" && !c.Keyword && len(c.Blocks[len(c.Blocks)-1].Labels) > 0 {
 			if fk := m.FaultKind(c.Blocks[len(c.Blocks)-1].Labels[0]); fk != nil {
 				for _, p := range fk.Params {
 					add(p.Name, protocol.CompletionItemKindField, "parameter ("+p.Kind.String()+", default "+p.Default.String()+")", domainText(p.Domain))
@@ -291,116 +288,4 @@ func expertCompletion(m *lang.Module, c lang.Cursor, text string, off int, add a
 			}
 		}
 	}
-}
-
-func domainText(vs []value.Value) string {
-	if len(vs) == 0 {
-		return ""
-	}
-	var parts []string
-	for _, v := range vs {
-		parts = append(parts, v.String())
-	}
-	return "Domain: " + strings.Join(parts, ", ")
-}
-
-// hover documents the name under the cursor: a declaration of the module
-// or the stdlib, or a config key or metric of a service kind.
-func hover(m *lang.Module, text string, off int) string {
-	name := nameAt(text, off)
-	if name == "" {
-		return ""
-	}
-	var parts []string
-	for _, d := range m.AllDecls() {
-		if d.Decl.Name != name {
-			continue
-		}
-		doc := fmt.Sprintf("**%s** `%s`", strings.ReplaceAll(d.Kind, "_", " "), name)
-		if d.Decl.Description != "" {
-			doc += "\n\n" + d.Decl.Description
-		}
-		switch d.Kind {
-		case "fault_kind":
-			fk := m.FaultKind(name)
-			doc += fmt.Sprintf("\n\nApplies to: %s. Mechanism: `%s`.", strings.Join(fk.AppliesTo, ", "), fk.Mechanism)
-			for _, p := range fk.Params {
-				doc += fmt.Sprintf("\n- `%s` %s, default %s. %s", p.Name, p.Kind, p.Default, domainText(p.Domain))
-			}
-		case "service_kind":
-			k := m.ServiceKind(name)
-			for _, ck := range k.Config {
-				doc += "\n- " + configDoc(ck)
-			}
-		}
-		parts = append(parts, doc)
-	}
-	for _, k := range m.ServiceKinds {
-		for _, ck := range k.Config {
-			if ck.Name == name && !slices.Contains(parts, ck.Description) {
-				parts = append(parts, fmt.Sprintf("**config key of %s**: %s", k.Name, configDoc(ck)))
-			}
-		}
-		for _, q := range k.Derived {
-			if q.Name == name {
-				what := "derived quantity"
-				if q.Metric {
-					what = "metric"
-				}
-				parts = append(parts, fmt.Sprintf("**%s of %s** `%s` (%s%s)%s", what, k.Name, q.Name, q.Kind, unitText(q.Unit), descText(q.Description)))
-			}
-		}
-		for _, st := range k.States {
-			if st.Name == name {
-				parts = append(parts, fmt.Sprintf("**state of %s** `%s` (%s%s)%s", k.Name, st.Name, st.Kind, unitText(st.Unit), descText(st.Description)))
-			}
-		}
-	}
-	if doc, ok := attributeDocs[name]; ok && len(parts) == 0 {
-		parts = append(parts, fmt.Sprintf("**%s**: %s", name, doc))
-	}
-	return strings.Join(parts, "\n\n---\n\n")
-}
-
-// attributeDocs document the language's own words.
-var attributeDocs = map[string]string{
-	"alert":         "What the agent is told when the episode starts. It must not give the cause away (the leak lint checks).",
-	"difficulty":    "easy, medium or hard: the author's label, which the greedy baseline's measured success must agree with.",
-	"split":         "train, dev or test.",
-	"budget":        "The step budget: actions the agent may take before the episode ends.",
-	"system":        "The system the incident runs on: a system block of the module or the stdlib.",
-	"rubric":        "The rubric profile that grades the incident: native (the default) or sre_zero.",
-	"traffic":       "Client requests per second arriving at the system.",
-	"warmup":        "Ticks the faults run before the agent arrives, so cascades are in motion at step 0.",
-	"hold":          "Ticks the grader lets the world settle, and then requires it to stay mitigated for, at resolution.",
-	"resolved_when": "Conditions the incident adds to being mitigated, which is what the world shows (every service healthy, every metric in its band, the alert's condition gone); optional.",
-	"expert":        "The hand-written expert plan: text actions certification plays and checks against the informed optimum.",
-	"target":        "The service the fault, distractor or noise applies to.",
-	"fault":         "A fault of the incident: a fault kind applied to a target, with its parameters.",
-	"distractor":    "Harmless but suspicious evidence on a service that is not at fault; acting on it is measured.",
-	"noise":         "A noise pattern: transient effects on what tools show, drawn from the episode seed.",
-	"mutation":      "Expands an incident along fault × target × parameter × distractor × noise axes (srezc mutate).",
-	"suite_spec":    "Describes a generated suite: mutations, task count, seed, split and difficulty shares (srezc suite build).",
-}
-
-func configDoc(ck *lang.ConfigKey) string {
-	s := fmt.Sprintf("`%s` %s, default %s%s", ck.Name, ck.Kind, ck.Default, unitText(ck.Unit))
-	if ck.HasBand {
-		s += fmt.Sprintf(", healthy %g to %g", ck.Low, ck.High)
-	}
-	return s + descText(ck.Description)
-}
-
-func unitText(u string) string {
-	if u == "" {
-		return ""
-	}
-	return " " + u
-}
-
-func descText(d string) string {
-	if d == "" {
-		return ""
-	}
-	return ". " + d
 }

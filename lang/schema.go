@@ -1,0 +1,300 @@
+package lang
+
+import (
+	"sort"
+	"strings"
+)
+
+// The schema table is every nesting context of the language: each block
+// type at the place it may appear, its labels, its attributes (type,
+// required or not) and the blocks it nests, with a line of documentation
+// for each. The decoder reads its schemas from here (schemaAt), so what it
+// accepts and what the table says cannot drift; the language server
+// completes and documents from the same table. A context is named by its
+// path of block types from the top of a file: "incident/fault",
+// "system/fixture/metrics"; "" is a file's top level.
+
+// BlockSchema is one nesting context.
+type BlockSchema struct {
+	Path   string
+	Type   string // the path's last element; "" at the top
+	Labels int
+	// Label says what the block's label names ("" when it takes none).
+	Label string
+	Doc   string
+	Attrs []AttrSchema
+	// Blocks are the nested block types, in the order written here; each
+	// is the context Path/type.
+	Blocks []string
+	// Open blocks take attributes they do not list (a fault's parameters,
+	// set_config's keys), which OpenDoc describes; the decoder checks
+	// their attributes itself.
+	Open    bool
+	OpenDoc string
+}
+
+// AttrSchema is one attribute of a context.
+type AttrSchema struct {
+	Name     string
+	Type     string
+	Required bool
+	Doc      string
+}
+
+// Attr is the attribute named name, or nil.
+func (b *BlockSchema) Attr(name string) *AttrSchema {
+	for i := range b.Attrs {
+		if b.Attrs[i].Name == name {
+			return &b.Attrs[i]
+		}
+	}
+	return nil
+}
+
+// SchemaAt is the context at a path of block types ("" or nil for a
+// file's top level), or nil when the language has no such place.
+func SchemaAt(path ...string) *BlockSchema { return schemaIndex[strings.Join(path, "/")] }
+
+// Schemas lists every context, sorted by path.
+func Schemas() []*BlockSchema { return schemaList }
+
+func attr(name, typ, doc string) AttrSchema { return AttrSchema{Name: name, Type: typ, Doc: doc} }
+func required(name, typ, doc string) AttrSchema {
+	return AttrSchema{Name: name, Type: typ, Required: true, Doc: doc}
+}
+
+// Types as hover shows them.
+const (
+	tString  = "string"
+	tStrings = "list of strings"
+	tInt     = "int"
+	tNumber  = "number"
+	tBool    = "bool"
+	tType    = `type: "int", "float", "bool" or "string"`
+	tExpr    = "expression (a string of expr source)"
+	tLiteral = "literal (typed as its slot)"
+)
+
+var descriptionAttr = attr("description", tString, "What this declares, shown in hover, in `srezc docs` and (for tools and kinds) to agents where the reference says so.")
+
+var schemaTable = []BlockSchema{
+	{Path: "", Doc: "A srezc file: top-level declarations.", Blocks: []string{"incident", "service_kind", "system", "fault_kind", "distractor_kind", "noise_pattern", "tool", "rubric", "suite", "mutation", "suite_spec"}},
+
+	{Path: "service_kind", Labels: 1, Label: "service kind", Doc: "A kind of service: its roles (edges to other services), config keys, hidden state, derived quantities and metrics, statuses, logs, restart and trace.",
+		Attrs:  []AttrSchema{descriptionAttr},
+		Blocks: []string{"role", "config", "state", "derived", "metric", "status", "log", "restart", "trace"}},
+	{Path: "service_kind/role", Labels: 1, Label: "role", Doc: "An edge to another service, bound per system; expressions read ROLE.NAME (the previous tick).",
+		Attrs: []AttrSchema{required("kind", tString, "The service kind the role's service must be."), attr("caller", tBool, "True for an inbound edge (that service calls this one); default false, a dependency."), descriptionAttr}},
+	{Path: "service_kind/config", Labels: 1, Label: "config key", Doc: "An agent-visible, writable config key, read as config.NAME.",
+		Attrs: []AttrSchema{required("type", tType, "The key's type."), required("default", tLiteral, "The documented default."),
+			attr("low", tNumber, "Bottom of the healthy band (required for int and float keys)."), attr("high", tNumber, "Top of the healthy band (required for int and float keys)."),
+			attr("unit", tString, "The unit shown beside values."), descriptionAttr, attr("aka", tStrings, "Other names an engineer gives the setting; a diagnosis may use any.")}},
+	{Path: "service_kind/state", Labels: 1, Label: "state", Doc: "Hidden process state, read as state.NAME; each tick it takes its next value.",
+		Attrs: []AttrSchema{required("type", tType, "The state's type."), required("initial", tLiteral, "Its value at the start of an episode."),
+			attr("next", tExpr, "Its value next tick, over the previous tick; without it the state keeps its value."), attr("unit", tString, "The unit shown beside values."), descriptionAttr}},
+	{Path: "service_kind/derived", Labels: 1, Label: "derived quantity", Doc: "A quantity computed each tick from config, state and other quantities; hidden from agents.",
+		Attrs: []AttrSchema{required("type", tType, "The quantity's type."), required("value", tExpr, "How it is computed."), attr("unit", tString, "The unit shown beside values."), descriptionAttr}},
+	{Path: "service_kind/metric", Labels: 1, Label: "metric", Doc: "An agent-visible quantity (int or float), shown by inspect_metrics.",
+		Attrs: []AttrSchema{required("type", tType, "int or float."), required("value", tExpr, "How it is computed."), attr("unit", tString, "The unit shown beside values."), descriptionAttr,
+			attr("precision", tInt, "Decimals shown for a float metric (0 to 9; unset: the shortest exact form)."), attr("low", tNumber, "Bottom of the healthy band, read by the greedy baseline and mitigation."), attr("high", tNumber, "Top of the healthy band.")}},
+	{Path: "service_kind/status", Labels: 1, Label: "status", Doc: "A status the service shows when its condition holds; the first match wins, else healthy.",
+		Attrs: []AttrSchema{required("when", tExpr+", bool", "The condition."), descriptionAttr}},
+	{Path: "service_kind/log", Labels: 1, Label: "log rule", Doc: "A log line the service writes while its condition holds; {expr} holes interpolate values.",
+		Attrs: []AttrSchema{required("level", tString, "ERROR, WARN or INFO."), required("when", tExpr+", bool", "The condition."), required("text", "template with {expr} holes", "The line's text."), descriptionAttr}},
+	{Path: "service_kind/restart", Doc: "What a restart does to state: each attribute sets a state to a constant.", Open: true, OpenDoc: "A state of this kind and the constant a restart gives it."},
+	{Path: "service_kind/trace", Doc: "Which quantities inspect_traces shows for this kind.",
+		Attrs: []AttrSchema{attr("latency", tString, "The derived quantity or metric shown as latency."), attr("error_rate", tString, "The derived quantity or metric shown as error rate.")}},
+
+	{Path: "system", Labels: 1, Label: "system", Doc: "A system: named services of kinds with their roles bound (or literal fixtures, for the sre_zero profile).",
+		Attrs: []AttrSchema{descriptionAttr}, Blocks: []string{"service", "fixture"}},
+	{Path: "system/service", Labels: 1, Label: "service", Doc: "A service of the system: its kind, its role bindings, and the site's tuning.",
+		Attrs:  []AttrSchema{required("kind", tString, "The service kind."), attr("roles", "object { ROLE = \"SERVICE\" }", "Binds each role of the kind to a service of this system."), descriptionAttr},
+		Blocks: []string{"set_config"}},
+	{Path: "system/service/set_config", Doc: "The site's own configuration: the healthy baseline every incident starts from.", Open: true, OpenDoc: "A config key of the service's kind and its site value (inside the healthy band)."},
+	{Path: "system/fixture", Labels: 1, Label: "service", Doc: "A service given by literal observations (sre_zero profile): the baseline incidents patch.",
+		Attrs:  []AttrSchema{required("status", tString, "The status check_status shows."), required("logs", tStrings, "The lines inspect_logs shows."), attr("dependencies", tStrings, "The services it depends on.")},
+		Blocks: []string{"metrics", "config"}},
+	{Path: "system/fixture/metrics", Doc: "The metrics inspect_metrics shows, each a number or a string.", Open: true, OpenDoc: "A metric and its literal value."},
+	{Path: "system/fixture/config", Doc: "The config inspect_config shows, each a number, a string or a bool.", Open: true, OpenDoc: "A config key and its literal value."},
+
+	{Path: "fault_kind", Labels: 1, Label: "fault kind", Doc: "A kind of fault: an edit of the initial state of the services it applies to, its mechanism, parameters, the condition that says it is fixed, and its canonical remedies.",
+		Attrs: []AttrSchema{descriptionAttr, required("applies_to", tStrings, "The service kinds it may target."), attr("conflicts_with", tStrings, "Fault kinds that cannot share a target with it."),
+			required("mechanism", tString, "A mechanism of the rubric vocabulary: what a diagnosis must name."), attr("detail", tString, "The part at fault, often a config key; a diagnosis may name it."),
+			required("fixed_when", tExpr+", bool", "The author's statement of a fix, in the target's scope plus param.NAME; certification cross-checks it.")},
+		Blocks: []string{"param", "set_config", "set_state", "remedy"}},
+	{Path: "fault_kind/param", Labels: 1, Label: "parameter", Doc: "A parameter of the fault kind, set per fault block and read as param.NAME.",
+		Attrs: []AttrSchema{required("type", tType, "The parameter's type."), required("default", tLiteral, "Its value when a fault block does not set it."), attr("domain", "list of literals", "The values mutation may draw; a fault's value must lie within them."), descriptionAttr}},
+	{Path: "fault_kind/set_config", Doc: "Config edits the fault makes to its target's initial state.", Open: true, OpenDoc: "A config key of the target's kind and its faulty value (may read param.NAME)."},
+	{Path: "fault_kind/set_state", Doc: "State edits the fault makes to its target's initial state.", Open: true, OpenDoc: "A state of the target's kind and its faulty value (may read param.NAME)."},
+	{Path: "fault_kind/remedy", Labels: 1, Label: "remedy (restart_service or update_config)", Doc: "A canonical fix: restart_service, or update_config of a key (to value, else the key's default).",
+		Attrs: []AttrSchema{attr("key", tString, "The config key to set (update_config only, and required there)."), attr("value", tLiteral, "The value to set; default: the key's default.")}},
+
+	{Path: "distractor_kind", Labels: 1, Label: "distractor kind", Doc: "Harmless but suspicious evidence: edits of a service that is not at fault.",
+		Attrs: []AttrSchema{descriptionAttr, required("applies_to", tStrings, "The service kinds it may sit on.")}, Blocks: []string{"set_config", "set_state"}},
+	{Path: "distractor_kind/set_config", Doc: "Config edits the distractor makes.", Open: true, OpenDoc: "A config key and its value."},
+	{Path: "distractor_kind/set_state", Doc: "State edits the distractor makes.", Open: true, OpenDoc: "A state and its value."},
+
+	{Path: "noise_pattern", Labels: 1, Label: "noise pattern", Doc: "Transient effects on what tools show, drawn from the episode seed.",
+		Attrs: []AttrSchema{descriptionAttr, required("effect", tString, "spike, jitter, stale or phantom_restart."), attr("rate", tNumber, "Chance per tick and metric, 0 to 1 (spike, phantom_restart)."),
+			attr("magnitude", tNumber, "Factor (spike) or relative amplitude (jitter)."), attr("lag", tInt, "Ticks metrics lag (stale), 0 to 6.")}},
+
+	{Path: "tool", Labels: 1, Label: "tool", Doc: "A tool agents may call: its effect and its arguments.",
+		Attrs: []AttrSchema{descriptionAttr, required("effect", tString, "logs, metrics, config, status, traces, dependencies, restart, update, escalate or resolve.")}, Blocks: []string{"arg"}},
+	{Path: "tool/arg", Labels: 1, Label: "argument", Doc: "An argument of the tool, in call order.",
+		Attrs: []AttrSchema{required("type", tString, "service, config_key, value or text."), attr("optional", tBool, "True when the call may leave it out; no required argument may follow."), descriptionAttr}},
+
+	{Path: "rubric", Labels: 1, Label: "rubric", Doc: "How incidents are graded: weights, penalties and the diagnosis vocabulary (components and mechanisms).",
+		Attrs: []AttrSchema{descriptionAttr, attr("profile", tString, "native (the default) or sre_zero, the reference benchmark's grading.")}, Blocks: []string{"weights", "penalties", "component", "mechanism"}},
+	{Path: "rubric/weights", Doc: "The weight of each reward component."},
+	{Path: "rubric/penalties", Doc: "The penalty of each kind of misstep (negative numbers)."},
+	{Path: "rubric/component", Labels: 1, Label: "component", Doc: "Words that name a part of the system in a diagnosis.", Attrs: termAttrs},
+	{Path: "rubric/mechanism", Labels: 1, Label: "mechanism", Doc: "Words that name a failure mechanism in a diagnosis; fault kinds name one.", Attrs: termAttrs},
+
+	{Path: "incident", Labels: 1, Label: "incident", Doc: "An incident: a system with faults, distractors and noise, the alert the agent gets, its budget and timing, and the expert plan certification checks.",
+		Attrs: []AttrSchema{
+			attr("title", tString, "A short title."),
+			required("alert", tString, "What the agent is told when the episode starts. It must not give the cause away (the leak lint checks)."),
+			required("difficulty", tString, "easy, medium or hard: the author's label, which the greedy baseline's measured success must agree with."),
+			required("split", tString, "train, dev or test."),
+			attr("tags", tStrings, "Free labels."),
+			required("budget", tInt, "The step budget: actions the agent may take before the episode ends."),
+			required("system", tString, "The system the incident runs on: a system block of the module or the stdlib."),
+			attr("rubric", tString, "The rubric that grades the incident: native (the default) or sre_zero."),
+			attr("traffic", tNumber, "Client requests per second arriving at the system (default 300; above 0, at most 1e6)."),
+			attr("warmup", tInt, "Ticks the faults run before the agent arrives, so cascades are in motion at step 0 (default 8)."),
+			attr("hold", tInt, "Ticks the grader lets the world settle, and then requires it to stay mitigated for, at resolution (default 3)."),
+			attr("resolved_when", tExpr+", bool", "Conditions the incident adds to being mitigated, which is what the world shows (every service healthy, every metric in its band, the alert's condition gone); optional."),
+			attr("expert", "list of text actions", "The hand-written expert plan: text actions certification plays and checks against the informed optimum."),
+			descriptionAttr,
+			attr("root_cause", tString, "sre_zero: the reference's root cause."),
+			attr("root_cause_keywords", tStrings, "sre_zero: words a diagnosis must contain."),
+			attr("distractor_services", tStrings, "sre_zero: services whose failures are distractors."),
+			attr("distractors", tStrings, "sre_zero: the reference's free-text distractor notes, kept for export."),
+			attr("terminal_on_wrong_resolution", tBool, "sre_zero: whether a wrong resolution ends the episode (default true)."),
+		},
+		Blocks: []string{"fault", "distractor", "noise", "fixture", "evidence", "correct_fix", "metadata"}},
+	{Path: "incident/fault", Labels: 1, Label: "fault kind", Doc: "A fault of the incident: a fault kind applied to a target, with its parameters.",
+		Attrs: []AttrSchema{required("target", tString, "The service the fault applies to.")}, Open: true, OpenDoc: "A parameter of the fault kind and its value (within its domain)."},
+	{Path: "incident/distractor", Labels: 1, Label: "distractor kind", Doc: "Harmless but suspicious evidence on a service that is not at fault; acting on it is measured.",
+		Attrs: []AttrSchema{required("target", tString, "The service the distractor sits on.")}},
+	{Path: "incident/noise", Labels: 1, Label: "noise pattern", Doc: "A noise pattern: transient effects on what tools show, drawn from the episode seed.",
+		Attrs: []AttrSchema{attr("target", tString, "The service it applies to; default every service."), attr("rate", tNumber, "Overrides the pattern's rate."), attr("magnitude", tNumber, "Overrides the pattern's magnitude."), attr("lag", tInt, "Overrides the pattern's lag.")}},
+	{Path: "incident/fixture", Labels: 1, Label: "service", Doc: "sre_zero: a patch of a fixture service for this incident (status, logs and dependencies replace; metrics and config merge by key).",
+		Attrs:  []AttrSchema{attr("status", tString, "The status check_status shows."), attr("logs", tStrings, "The lines inspect_logs shows."), attr("dependencies", tStrings, "The services it depends on.")},
+		Blocks: []string{"metrics", "config"}},
+	{Path: "incident/fixture/metrics", Doc: "Metrics merged into the fixture's, by key.", Open: true, OpenDoc: "A metric and its literal value."},
+	{Path: "incident/fixture/config", Doc: "Config merged into the fixture's, by key.", Open: true, OpenDoc: "A config key and its literal value."},
+	{Path: "incident/evidence", Labels: 1, Label: "evidence key (action_type:service[:KEY])", Doc: "sre_zero: a piece of relevant evidence the reference rewards finding.",
+		Attrs: []AttrSchema{attr("description", tString, "The finding, never shown to agents; without one the key itself is recorded.")}},
+	{Path: "incident/correct_fix", Doc: "sre_zero: the reference's correct fix.",
+		Attrs: []AttrSchema{required("action", tString, "The action type of the fix."), required("service", tString, "The service it acts on."), attr("key", tString, "The config key it sets."),
+			attr("min_numeric_value", tNumber, "The least value that fixes."), attr("exact_value", "number, string or bool", "The one value that fixes."), attr("fix_keywords", tStrings, "Words the fix's explanation must contain.")}},
+	{Path: "incident/metadata", Doc: "sre_zero: the reference task's metadata, kept for export.", Open: true, OpenDoc: "A metadata entry and its string value."},
+
+	{Path: "suite", Labels: 1, Label: "suite", Doc: "A named, ordered selection of incidents in the reference's split-manifest terms.",
+		Attrs: append([]AttrSchema{descriptionAttr}, suiteListAttrs()...)},
+
+	{Path: "mutation", Labels: 1, Label: "mutation", Doc: "Expands an incident along fault × target × parameter × distractor × noise axes (srezc mutate).",
+		Attrs: []AttrSchema{descriptionAttr, required("from", tString, "The base incident."), attr("faults", tStrings, "The fault kinds of the axis (default: every kind that applies to a service of the system)."),
+			attr("targets", tStrings, "The services of the axis (default: every service a fault applies to)."), attr("parameters", tString, `"domain" (every value of each parameter's domain, the default) or "default".`),
+			attr("distractors", tStrings, `Distractor kinds of the axis; "none" for the empty choice.`), attr("noise", tStrings, `Noise patterns of the axis; "none" for the empty choice.`),
+			attr("where", "expression over the axes, bool", "Keeps only the variants it holds for."), attr("split", tString, "The variants' split.")},
+		Blocks: []string{"param"}},
+	{Path: "mutation/param", Labels: 1, Label: "parameter", Doc: "Narrows a parameter's values for every fault kind of the axis that has it.",
+		Attrs: []AttrSchema{required("values", "list of literals", "The values; each must be in the parameter's domain.")}},
+
+	{Path: "suite_spec", Labels: 1, Label: "suite spec", Doc: "Describes a generated suite: mutations, task count, seed, split and difficulty shares (srezc suite build).",
+		Attrs: []AttrSchema{descriptionAttr, required("mutations", tStrings, "The mutations variants are drawn from."), required("tasks", tInt, "How many tasks the suite holds."),
+			attr("seed", tInt, "The draw's seed (default 1)."), attr("splits", "object { train, dev, test = share }", "The split shares (default 0.5, 0.25, 0.25)."),
+			attr("mix", "object { easy, medium, hard = share }", "The difficulty shares."), attr("reserve", tString, "A held-out reserve."), attr("secret_hash", tString, "The hash of a secret test split.")}},
+}
+
+var termAttrs = []AttrSchema{required("phrases", tStrings, "Phrases that name it: whole words, case-insensitive."), descriptionAttr,
+	attr("about", tStrings, "Mechanisms: the parts of a service a diagnosis naming it asserts about."), attr("states", tStrings, "Mechanisms: the states those parts are in.")}
+
+func suiteListAttrs() []AttrSchema {
+	out := make([]AttrSchema, len(SuiteLists))
+	for i, n := range SuiteLists {
+		out[i] = attr(n, tStrings, "Incidents of the "+strings.ReplaceAll(n, "_", " ")+" list, in order.")
+	}
+	return out
+}
+
+var (
+	schemaIndex map[string]*BlockSchema
+	schemaList  []*BlockSchema
+	// decoderSchemas are the table's contexts as the decoder checks them.
+	decoderSchemas map[string]schema
+)
+
+func init() {
+	weights := []AttrSchema{}
+	for _, n := range weightNames {
+		weights = append(weights, attr(n, tNumber, "The weight of the "+n+" component."))
+	}
+	penalties := []AttrSchema{}
+	for _, n := range penaltyNames {
+		penalties = append(penalties, attr(n, tNumber, "The penalty for "+strings.ReplaceAll(n, "_", " ")+"."))
+	}
+	schemaIndex = map[string]*BlockSchema{}
+	decoderSchemas = map[string]schema{}
+	for i := range schemaTable {
+		b := &schemaTable[i]
+		if i := strings.LastIndexByte(b.Path, '/'); i >= 0 {
+			b.Type = b.Path[i+1:]
+		} else {
+			b.Type = b.Path
+		}
+		switch b.Path {
+		case "rubric/weights":
+			b.Attrs = weights
+		case "rubric/penalties":
+			b.Attrs = penalties
+		}
+		schemaIndex[b.Path] = b
+		schemaList = append(schemaList, b)
+	}
+	sort.Slice(schemaList, func(i, j int) bool { return schemaList[i].Path < schemaList[j].Path })
+	for _, b := range schemaList {
+		s := schema{what: "a srezc file", openAttrs: b.Open}
+		if b.Path != "" {
+			s.what = article(b.Type) + " block"
+		}
+		// An open block's attributes are its decoder's to check.
+		if !b.Open {
+			for _, a := range b.Attrs {
+				s.attrs = append(s.attrs, a.Name)
+				if a.Required {
+					s.required = append(s.required, a.Name)
+				}
+			}
+		}
+		if len(b.Blocks) > 0 {
+			s.blocks = map[string]int{}
+			for _, t := range b.Blocks {
+				child := schemaIndex[join(b.Path, t)]
+				if child == nil {
+					panic("lang: schema table: no context " + join(b.Path, t))
+				}
+				s.blocks[t] = child.Labels
+			}
+		}
+		decoderSchemas[b.Path] = s
+	}
+}
+
+func join(path, t string) string {
+	if path == "" {
+		return t
+	}
+	return path + "/" + t
+}
+
+// schemaAt is the decoder's schema of a context of the table.
+func schemaAt(path string) schema {
+	s, ok := decoderSchemas[path]
+	if !ok {
+		panic("lang: no schema context " + path) // a decoder bug, not an input's
+	}
+	return s
+}
