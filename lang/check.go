@@ -280,7 +280,7 @@ func (m *Module) KindEnv(k *ServiceKind) types.Map {
 }
 
 func (c *checker) serviceKindExprs(k *ServiceKind) {
-	env := c.m.KindEnv(k)
+	env := newExprScope(c.m.KindEnv(k))
 	for _, s := range k.States {
 		if s.Next != nil && s.Kind != value.Null {
 			c.checkExpr(s.Next, env, s.Kind, "next value of state "+s.Name)
@@ -617,7 +617,7 @@ func (c *checker) faultKind(f *FaultKind) {
 			env["param"] = params
 			x := *f.FixedWhen
 			before := len(c.diags)
-			if c.checkExpr(&x, env, value.Bool, "fixed_when condition") {
+			if c.checkExpr(&x, newExprScope(env), value.Bool, "fixed_when condition") {
 				f.FixedWhenByKind[kname] = &x
 			}
 			if len(f.AppliesTo) > 1 {
@@ -802,7 +802,7 @@ func (c *checker) incident(in *Incident) {
 		}
 	}
 	if in.Resolved != nil && sys != nil {
-		c.checkExpr(in.Resolved, m.IncidentEnv(sys), value.Bool, "resolved_when condition")
+		c.checkExpr(in.Resolved, newExprScope(m.IncidentEnv(sys)), value.Bool, "resolved_when condition")
 	}
 	in.ExpertCalls = make([]*action.Call, len(in.Expert))
 	for i, act := range in.Expert {

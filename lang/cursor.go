@@ -3,7 +3,6 @@ package lang
 import (
 	"bytes"
 
-	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
@@ -83,11 +82,10 @@ func opensTopLevel(line []byte) bool {
 
 func cursorIn(src []byte, off int) Cursor {
 	c := Cursor{Label: -1}
-	if checkLimits("doc", src).HasErrors() {
-		return c
-	}
-	f, _ := hclsyntax.ParseConfig(src, "doc", hcl.InitialPos)
-	if f == nil {
+	// The tree comes from the parse cache: an editor asks for
+	// completion, then hover, on the same text.
+	f, _, over := parseCached(&File{Name: "doc", Src: src})
+	if over.HasErrors() || f == nil {
 		return c
 	}
 	body, _ := f.Body.(*hclsyntax.Body)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
+	exprchecker "github.com/expr-lang/expr/checker"
+	"github.com/expr-lang/expr/conf"
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/types"
 	"github.com/srezc/srezc/value"
@@ -52,16 +54,44 @@ func KindOfType(t reflect.Type) value.Kind {
 var clampFn = expr.Function("clamp", func(params ...any) (any, error) { return nil, nil },
 	new(func(float64, float64, float64) float64))
 
-// checkExpr compiles src against env and checks that it uses only what the
-// runtime can run, and that its type is want (value.Null: any scalar).
-// Errors are re-anchored at their exact range inside the HCL file.
-func (c *checker) checkExpr(x *Expr, env types.Map, want value.Kind, what string) bool {
+// exprScope is an expression environment with expr's configuration for it.
+// expr.Compile builds a configuration from scratch for every expression:
+// its table of builtins and the type description of the whole environment
+// (its Nature), which cost more than parsing and checking a short
+// expression. A scope builds that once for all the expressions checked in
+// one environment. Its configuration caches types as it checks, so a scope
+// belongs to one checker and is not shared between goroutines.
+type exprScope struct {
+	env    types.Map
+	config *conf.Config
+}
+
+func newExprScope(env types.Map) *exprScope {
+	config := conf.CreateNew()
+	for _, op := range []expr.Option{expr.Env(env), clampFn, expr.Optimize(false), expr.DisableAllBuiltins(),
+		expr.EnableBuiltin("abs"), expr.EnableBuiltin("float"), expr.EnableBuiltin("floor"),
+		expr.EnableBuiltin("int"), expr.EnableBuiltin("max"), expr.EnableBuiltin("min")} {
+		op(config)
+	}
+	// What expr.Compile does between its options and its parse.
+	for name := range config.Disabled {
+		delete(config.Builtins, name)
+	}
+	config.Check()
+	return &exprScope{env: env, config: config}
+}
+
+// checkExpr parses and type-checks src in scope and checks that it uses
+// only what the runtime can run, and that its type is want (value.Null:
+// any scalar). Only the checked tree is kept (the compiler lowers it), so
+// expr's bytecode is not generated. Errors are re-anchored at their exact
+// range inside the HCL file.
+func (c *checker) checkExpr(x *Expr, scope *exprScope, want value.Kind, what string) bool {
 	if x == nil {
 		return false
 	}
-	prog, err := expr.Compile(x.Src, expr.Env(env), clampFn, expr.Optimize(false), expr.DisableAllBuiltins(),
-		expr.EnableBuiltin("abs"), expr.EnableBuiltin("float"), expr.EnableBuiltin("floor"),
-		expr.EnableBuiltin("int"), expr.EnableBuiltin("max"), expr.EnableBuiltin("min"))
+	env := scope.env
+	tree, err := exprchecker.ParseCheck(x.Src, scope.config)
 	if err != nil {
 		from, to := 0, len(x.Src)
 		msg := err.Error()
@@ -80,7 +110,7 @@ func (c *checker) checkExpr(x *Expr, env types.Map, want value.Kind, what string
 		c.exprErr(x, from, to, "Invalid expression", fixExprMessage(msg, env, x.Src, from, to))
 		return false
 	}
-	node := prog.Node()
+	node := tree.Node
 	ok := true
 	ast.Walk(&node, &subsetVisitor{report: func(n ast.Node, msg string) {
 		loc := n.Location()

@@ -27,19 +27,30 @@ import (
 // CRLFs. Blank lines and spaces at the end of the file are dropped; an
 // empty or all-blank file formats to nothing.
 func Format(filename string, src []byte) ([]byte, Diagnostics) {
-	if over := checkLimits(filename, src); over.HasErrors() {
+	// The syntax tree is analysis's, from its cache: an editor formats
+	// the document it has just analysed.
+	file := &File{Name: filename, Src: src}
+	p, toks := parseCachedTokens(file)
+	if p.over.HasErrors() {
+		// The cache's diagnostics are shared: the caller gets copies.
+		over := make(Diagnostics, len(p.over))
+		for i, d := range p.over {
+			c, r := *d, *d.Subject
+			c.Subject = &r
+			over[i] = &c
+		}
 		return nil, over.Sort()
 	}
-	_, ds := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
-	diags := fromHCLDiags(ds)
-	file := &File{Name: filename, Src: src}
+	diags := fromHCLDiags(p.diags)
 	resyncPositions(diags, func(string) *File { return file })
 	diags = diags.Sort().CapPerFile(MaxDiagnosticsPerFile)
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	// ParseConfig lexed the same bytes without error.
-	toks, _ := hclsyntax.LexConfig(src, filename, hcl.InitialPos)
+	if toks == nil {
+		// Parsing lexed the same bytes without error.
+		toks, _ = hclsyntax.LexConfig(src, filename, hcl.InitialPos)
+	}
 	if d := checkFormatWork(file); d != nil {
 		return nil, diags.Append(d).Sort()
 	}

@@ -49,9 +49,18 @@ const maxFormatWork = 64 << 20
 // for each excess: the file's size, each too long literal or name, and the
 // first place nesting gets too deep.
 func checkLimits(name string, src []byte) Diagnostics {
+	diags, _ := measure(name, src)
+	return diags
+}
+
+// measure is checkLimits that also returns the tokens it measured (nil
+// for a file over MaxFileBytes, which is not lexed): the lexer is the
+// front end's most expensive pass, so a caller that needs the tokens too
+// takes these rather than lexing the file again.
+func measure(name string, src []byte) (Diagnostics, hclsyntax.Tokens) {
 	if len(src) > MaxFileBytes {
 		return Diagnostics{newLineIndex(src[:MaxFileBytes]).diagnostic(name, src, MaxFileBytes, MaxFileBytes, "File too large",
-			fmt.Sprintf("The file holds more than %d bytes (MaxFileBytes), the most srezc reads. Split it into several files.", MaxFileBytes))}
+			fmt.Sprintf("The file holds more than %d bytes (MaxFileBytes), the most srezc reads. Split it into several files.", MaxFileBytes))}, nil
 	}
 	toks, _ := hclsyntax.LexConfig(src, name, hcl.InitialPos)
 	var diags Diagnostics
@@ -89,7 +98,7 @@ func checkLimits(name string, src []byte) Diagnostics {
 				fmt.Sprintf("Blocks, brackets, strings and the operators of one expression nest here more than %d levels deep (MaxNestingDepth).", MaxNestingDepth)))
 		}
 	}
-	return diags
+	return diags, toks
 }
 
 func (idx *lineIndex) diagnostic(name string, src []byte, start, end int, summary, detail string) *Diagnostic {

@@ -319,14 +319,23 @@ type parsed struct {
 const maxParsedFiles = 512
 
 func parseCached(f *File) (*hcl.File, hcl.Diagnostics, Diagnostics) {
+	p, _ := parseCachedTokens(f)
+	return p.file, p.diags, p.over
+}
+
+// parseCachedTokens is parseCached that also returns the tokens of f when
+// it had to lex f (nil when the tree came from the cache or the file is
+// over MaxFileBytes).
+func parseCachedTokens(f *File) (parsed, hclsyntax.Tokens) {
 	key := parseKey{f.Name, sha256.Sum256(f.Src)}
 	parsedMu.Lock()
 	p, ok := parsedFiles[key]
 	parsedMu.Unlock()
 	if ok {
-		return p.file, p.diags, p.over
+		return p, nil
 	}
-	p = parsed{over: checkLimits(f.Name, f.Src)}
+	over, toks := measure(f.Name, f.Src)
+	p = parsed{over: over}
 	if !p.over.HasErrors() {
 		p.file, p.diags = hclsyntax.ParseConfig(f.Src, f.Name, hcl.InitialPos)
 	}
@@ -336,5 +345,5 @@ func parseCached(f *File) (*hcl.File, hcl.Diagnostics, Diagnostics) {
 	}
 	parsedFiles[key] = p
 	parsedMu.Unlock()
-	return p.file, p.diags, p.over
+	return p, toks
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/srezc/srezc/llm"
 	"github.com/srezc/srezc/llm/llmtest"
@@ -50,7 +51,9 @@ func TestParseVerdict(t *testing.T) {
 }
 
 // FuzzParseVerdict: any answer gives a verdict or ErrUnusableVerdict, and
-// a verdict comes from a JSON object the answer holds.
+// a verdict comes from a JSON object the answer holds. encoding/json
+// matches keys without regard to case (Unicode's simple folding, so
+// "diagnoſis_correct" is the key too), and so does the check.
 func FuzzParseVerdict(f *testing.F) {
 	for _, s := range []string{`{"diagnosis_correct": true, "reason": "x"}`, "```\n{\"diagnosis_correct\":false}\n```", "{{{", `{"diagnosis_correct": "no"}`, "<think>{</think>}", ""} {
 		f.Add(s)
@@ -63,10 +66,22 @@ func FuzzParseVerdict(f *testing.F) {
 			}
 			return
 		}
-		if !strings.Contains(answer, "diagnosis_correct") || len(v.Reason) > len(answer)+len("…") {
+		if !containsFold(answer, "diagnosis_correct") || len(v.Reason) > len(answer)+len("…") {
 			t.Fatalf("ParseVerdict(%q) = %+v, from nowhere", answer, v)
 		}
 	})
+}
+
+// containsFold reports whether s holds a run of runes equal to word under
+// simple case folding, as encoding/json compares keys.
+func containsFold(s, word string) bool {
+	rs, n := []rune(s), utf8.RuneCountInString(word)
+	for i := 0; i+n <= len(rs); i++ {
+		if strings.EqualFold(string(rs[i:i+n]), word) {
+			return true
+		}
+	}
+	return false
 }
 
 const judgeCase = `{"incident": {"title": "t", "alert": "a", "services": ["web_server", "database"]},
