@@ -1,0 +1,149 @@
+package engine_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/srezc/srezc/compiler"
+	"github.com/srezc/srezc/engine"
+	"github.com/srezc/srezc/lang"
+)
+
+// suiteTasks compiles the shipped suite in its stable order.
+func suiteTasks(tb testing.TB) []*engine.Task {
+	tb.Helper()
+	m, diags := lang.Analyze(lang.ScenarioFiles())
+	tasks, more := compiler.CompileModule(m)
+	if diags = append(diags, more...); diags.HasErrors() {
+		tb.Fatalf("suite: %v", diags)
+	}
+	return tasks
+}
+
+type boundPlan struct {
+	ep   *engine.Episode
+	acts []engine.Action
+}
+
+func boundPlans(tb testing.TB) []boundPlan {
+	var out []boundPlan
+	for _, tk := range suiteTasks(tb) {
+		p := boundPlan{ep: engine.NewEpisode(tk)}
+		for _, s := range tk.Expert {
+			p.acts = append(p.acts, bind(tb, tk, s))
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// TestSuiteStepDoesNotAllocate: Reset, every step of every shipped expert
+// plan (resolution and grading included) and text rendering allocate
+// nothing once buffers are warm.
+func TestSuiteStepDoesNotAllocate(t *testing.T) {
+	var buf []byte
+	for _, p := range boundPlans(t) {
+		allocs := testing.AllocsPerRun(100, func() {
+			p.ep.Reset(5)
+			for i := range p.acts {
+				r := p.ep.Step(&p.acts[i])
+				buf = p.ep.AppendText(buf[:0], &r.Obs)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations per episode", p.ep.Task().ID, allocs)
+		}
+	}
+}
+
+// BenchmarkSuiteStep plays the scripted trajectories of the whole shipped
+// suite: structured observations, no rendering.
+func BenchmarkSuiteStep(b *testing.B) {
+	plans := boundPlans(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	steps := 0
+	for n := 0; steps < b.N; n++ {
+		p := &plans[n%len(plans)]
+		p.ep.Reset(uint64(n))
+		for j := range p.acts {
+			p.ep.Step(&p.acts[j])
+		}
+		steps += len(p.acts)
+	}
+	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
+}
+
+// BenchmarkSuiteRender renders, as agent text, every read of every service
+// of every shipped incident.
+func BenchmarkSuiteRender(b *testing.B) {
+	type rendered struct {
+		ep  *engine.Episode
+		obs engine.Observation
+	}
+	var all []rendered
+	for _, tk := range suiteTasks(b) {
+		ep := engine.NewEpisode(tk)
+		ep.Reset(1)
+		for _, text := range readActions(tk) {
+			f := ep.Fork()
+			a := bind(b, tk, text)
+			all = append(all, rendered{f, f.Step(&a).Obs})
+		}
+	}
+	var buf []byte
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r := &all[i%len(all)]
+		buf = r.ep.AppendText(buf[:0], &r.obs)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "obs/s")
+}
+
+func BenchmarkSuiteReset(b *testing.B) {
+	plans := boundPlans(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		plans[i%len(plans)].ep.Reset(uint64(i))
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "resets/s")
+}
+
+// TestJSONObservations renders every read of every service, and every
+// write, escalation and invalid action, of every shipped incident as JSON:
+// each must be valid, carry the same text as the text renderer, and
+// allocate nothing once warm.
+func TestJSONObservations(t *testing.T) {
+	for _, tk := range suiteTasks(t) {
+		ep := engine.NewEpisode(tk)
+		ep.Reset(3)
+		acts := append(readActions(tk), "inspect_config(database, pool_size)", "restart_service(cache)", "update_config(web_server, cache_host, \"x\")", "nosuch()", `escalate("help")`)
+		var buf, text []byte
+		for _, s := range acts {
+			f := ep.Fork()
+			a := bind(t, tk, s)
+			r := f.Step(&a)
+			buf = f.AppendJSON(buf[:0], &r.Obs)
+			var v struct {
+				Text    string          `json:"text"`
+				Content json.RawMessage `json:"content"`
+				Error   string          `json:"error"`
+			}
+			if err := json.Unmarshal(buf, &v); err != nil {
+				t.Fatalf("%s %s: invalid JSON %v:\n%s", tk.ID, s, err, buf)
+			}
+			text = f.AppendText(text[:0], &r.Obs)
+			if v.Text != string(text) {
+				t.Errorf("%s %s: JSON text differs from the text renderer", tk.ID, s)
+			}
+			if v.Error == "" && len(v.Content) == 0 {
+				t.Errorf("%s %s: no content:\n%s", tk.ID, s, buf)
+			}
+			if allocs := testing.AllocsPerRun(20, func() { buf = f.AppendJSON(buf[:0], &r.Obs) }); allocs != 0 {
+				t.Errorf("%s %s: AppendJSON allocates %v times", tk.ID, s, allocs)
+			}
+		}
+	}
+}
