@@ -62,7 +62,9 @@ func writeSnippet(w io.Writer, src []byte, r Range) {
 			from--
 		}
 		to := min(lineEnd, from+MaxSnippetBytes)
-		for to < lineEnd && !utf8.RuneStart(src[to]) {
+		// Stray continuation bytes (invalid UTF-8) have no rune start
+		// to back up to: stop at from rather than pass it.
+		for to > from && to < lineEnd && !utf8.RuneStart(src[to]) {
 			to--
 		}
 		prefix, suffix := "", ""
