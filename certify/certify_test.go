@@ -49,15 +49,26 @@ func TestCertificationIsSeedFree(t *testing.T) {
 		for _, p := range c.Panel {
 			plans = append(plans, p.Plan)
 		}
+		// A budget no plan reaches, so each plays whole; not far above
+		// that, since an episode's buffers grow with its budget.
 		open := *tk
-		open.Budget = 1 << 20
+		open.Budget = tk.Budget
+		for _, p := range plans {
+			open.Budget = max(open.Budget, len(p)+1)
+		}
 		for _, plan := range plans {
+			// Bound once and played on every seed: parsing, not playing,
+			// was most of this test's time (minutes on a loaded machine).
+			acts := make([]engine.Action, len(plan))
+			for i, text := range plan {
+				acts[i] = bind(t, &open, text)
+			}
 			var first engine.Record
 			for seed := uint64(1); seed <= 8; seed++ {
 				ep := engine.NewEpisode(&open)
 				ep.Reset(seed)
-				for _, text := range plan {
-					a := bind(t, &open, text)
+				for i := range acts {
+					a := acts[i]
 					ep.Step(&a)
 				}
 				if seed == 1 {
