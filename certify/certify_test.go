@@ -6,6 +6,7 @@ import (
 
 	"github.com/srezc/srezc/certify"
 	"github.com/srezc/srezc/engine"
+	"github.com/srezc/srezc/record"
 )
 
 func TestShippedIncidentsCertify(t *testing.T) {
@@ -52,7 +53,7 @@ func TestCertificationIsSeedFree(t *testing.T) {
 		open := *tk
 		open.Budget = 1 << 20
 		for _, plan := range plans {
-			var first engine.Record
+			var first record.EpisodeMetrics
 			for seed := uint64(1); seed <= 8; seed++ {
 				ep := engine.NewEpisode(&open)
 				ep.Reset(seed)
