@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/srezc/srezc/engine"
+	"github.com/srezc/srezc/record"
 	"github.com/srezc/srezc/value"
 )
 
@@ -46,7 +47,7 @@ type parsed struct {
 
 // Bind is Bind through c.
 func (c *Cache) Bind(t *engine.Task, text string) engine.Action {
-	if t.Profile == engine.ProfileSreZero {
+	if t.Profile == record.ProfileSreZero {
 		return t.BindRef(c.parseRef(text))
 	}
 	p := c.parse(text)

@@ -6,14 +6,15 @@ import (
 	"testing"
 
 	"github.com/srezc/srezc/engine"
+	"github.com/srezc/srezc/record"
 )
 
 // A Cache stays bounded whatever it is fed: distinct texts start it over
 // when full, and long ones are never kept; a text bound through it binds
 // as it does uncached.
 func TestCacheIsBounded(t *testing.T) {
-	native := &engine.Task{Profile: engine.ProfileNative}
-	ref := &engine.Task{Profile: engine.ProfileSreZero}
+	native := &engine.Task{Profile: record.ProfileNative}
+	ref := &engine.Task{Profile: record.ProfileSreZero}
 	var c Cache
 	for i := range 3 * maxParsed {
 		text := "inspect_logs(s" + strconv.Itoa(i) + ")"

@@ -18,7 +18,7 @@ type TurnAgent interface {
 	// the first step).
 	Turn(ctx context.Context, observation string) (Turn, error)
 	// Usage is what the episode has cost so far.
-	Usage() Usage
+	Usage() record.Usage
 }
 
 // Ender is a TurnAgent that wants the last observation of an episode,
@@ -37,11 +37,6 @@ type Turn struct {
 	// Stop ends the episode unfinished (the agent has nothing more to do).
 	Stop bool
 }
-
-// Usage is what an LLM agent's episode cost. LatencyMS is wall time in
-// provider calls, retries and waits. A record carries it, so the records
-// format defines it.
-type Usage = record.Usage
 
 // Failure says what a failed turn means for the episode and the sweep.
 type Failure uint8
@@ -97,8 +92,8 @@ func Turns(a Agent) TurnAgent { return plainTurns{a} }
 
 type plainTurns struct{ a Agent }
 
-func (p plainTurns) Begin(intro string) { p.a.Begin(intro) }
-func (p plainTurns) Usage() Usage       { return Usage{} }
+func (p plainTurns) Begin(intro string)  { p.a.Begin(intro) }
+func (p plainTurns) Usage() record.Usage { return record.Usage{} }
 func (p plainTurns) Turn(_ context.Context, obs string) (Turn, error) {
 	action, ok := p.a.Act(obs)
 	return Turn{Action: action, Stop: !ok}, nil

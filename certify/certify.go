@@ -22,6 +22,7 @@ import (
 
 	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/engine"
+	"github.com/srezc/srezc/record"
 	"github.com/srezc/srezc/value"
 )
 
@@ -52,7 +53,7 @@ type Certificate struct {
 type PanelResult struct {
 	Name   string
 	Plan   []string
-	Record engine.Record
+	Record record.EpisodeMetrics
 }
 
 // Cached certifies the incident through the cache c (nil: no cache): it
@@ -172,7 +173,7 @@ func Certify(t *engine.Task) *Certificate { return certifyTask(t, true) }
 // certifyTask is Certify; without full it skips the policies that cannot
 // pass (certainlyFails), which only a report needs played.
 func certifyTask(t *engine.Task, full bool) *Certificate {
-	if t.Profile == engine.ProfileSreZero {
+	if t.Profile == record.ProfileSreZero {
 		return certifyRefTask(t)
 	}
 	c := &Certificate{ClosestReward: math.Inf(-1)}
@@ -223,7 +224,7 @@ func certifyTask(t *engine.Task, full bool) *Certificate {
 }
 
 // WhyFailed says why a played policy failed, as the grader judged it.
-func WhyFailed(r engine.Record) string {
+func WhyFailed(r record.EpisodeMetrics) string {
 	var why []string
 	if !r.Mitigated {
 		why = append(why, "the world was not healthy through the grader's ticks")
@@ -242,7 +243,7 @@ func WhyFailed(r engine.Record) string {
 
 // play runs text actions from the certification seed and returns the
 // record; actions after the end are ignored.
-func play(ep *engine.Episode, plan []string) engine.Record {
+func play(ep *engine.Episode, plan []string) record.EpisodeMetrics {
 	t := ep.Task()
 	ep.Reset(Seed)
 	for _, text := range plan {
@@ -408,7 +409,7 @@ func floatText(f float64) string {
 
 // reachability checks that every rubric item with a weight can be earned:
 // c holds what the expert plan earned.
-func reachability(t *engine.Task, c engine.Components) []Finding {
+func reachability(t *engine.Task, c record.Components) []Finding {
 	var out []Finding
 	for _, x := range []struct {
 		name         string

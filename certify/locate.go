@@ -10,6 +10,7 @@ import (
 	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/record"
 	"github.com/srezc/srezc/value"
 )
 
@@ -89,7 +90,7 @@ func (f Finding) Range(in *lang.Incident) lang.Range {
 // action, attribute or block responsible, with the numbers: the budget it
 // overruns, the write whose value misses its fault's fix range, the wrong
 // change, the diagnosis that does not match.
-func explainExpert(t *engine.Task, r engine.Record) Finding {
+func explainExpert(t *engine.Task, r record.EpisodeMetrics) Finding {
 	const prefix = "The expert plan does not succeed: "
 	if r.Terminal == engine.TermBudget.String() {
 		return Finding{fmt.Sprintf("%sit needs %d steps, the budget is %d.", prefix, len(t.Expert), t.Budget), atBudget, 0}

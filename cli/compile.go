@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
-	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/record"
 )
 
 // load analyses and compiles paths, printing diagnostics; it fails when
@@ -69,7 +69,7 @@ func writeAtomic(path string, data []byte) error { return writeAtomicMode(path, 
 // writeAtomicMode is writeAtomic giving the file mode perm before it
 // appears under its name.
 func writeAtomicMode(path string, data []byte, perm os.FileMode) error {
-	if err := eval.WriteFileAtomicMode(path, data, perm); err != nil {
+	if err := record.WriteFileAtomicMode(path, data, perm); err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err

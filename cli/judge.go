@@ -17,6 +17,7 @@ import (
 	"github.com/srezc/srezc/facts"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/llm"
+	"github.com/srezc/srezc/record"
 )
 
 // judgeOptions are the flags of the optional model judge (srezc eval and
@@ -170,7 +171,7 @@ func (e *env) judgeSweep(ctx context.Context, dir string, m *lang.Module, tasks 
 // judgeRegraded judges re-graded records (recs[k] is line at[k]+1 of
 // file), with the cache in dir, and prints every disagreement with the
 // grader.
-func (e *env) judgeRegraded(ctx context.Context, dir, file string, recs []eval.RecordLine, at []int, m *lang.Module, tasks []*engine.Task, jo *judgeOptions) error {
+func (e *env) judgeRegraded(ctx context.Context, dir, file string, recs []record.Line, at []int, m *lang.Module, tasks []*engine.Task, jo *judgeOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}

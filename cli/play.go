@@ -93,7 +93,7 @@ type human struct {
 }
 
 func (h *human) Begin(intro string)  { _, h.err = io.WriteString(h.out, intro) }
-func (h *human) Usage() agents.Usage { return agents.Usage{} }
+func (h *human) Usage() record.Usage { return record.Usage{} }
 
 func (h *human) End(obs string) {
 	if h.err == nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/facts"
 	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/record"
 )
 
 // agentNames are the built-in agents, in help order.
@@ -184,7 +185,7 @@ func writeRunSummary(out io.Writer, rep *eval.Report) error {
 		fmt.Fprintf(w, "%s\t", m)
 	}
 	fmt.Fprintln(w)
-	row := func(name string, m engine.Metrics) {
+	row := func(name string, m record.Metrics) {
 		fmt.Fprintf(w, "%s\t", name)
 		for _, k := range summaryMetrics {
 			fmt.Fprintf(w, "%.3f\t", m.Get(k))

@@ -6,6 +6,7 @@ import (
 
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/record"
 	"github.com/srezc/srezc/value"
 )
 
@@ -19,7 +20,7 @@ import (
 // blames its service. The incident's own faults use their own parameters.
 func (b *build) lowerClaims() {
 	t := b.t
-	if t.Profile == engine.ProfileSreZero {
+	if t.Profile == record.ProfileSreZero {
 		return
 	}
 	for si := range b.kinds {

@@ -6,6 +6,7 @@ import (
 	"github.com/srezc/srezc/certify"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/record"
 	"github.com/srezc/srezc/value"
 )
 
@@ -27,7 +28,7 @@ func compileRef(m *lang.Module, in *lang.Incident, opt Options) (*engine.Task, l
 		Tags:       in.Tags,
 		Budget:     in.Budget,
 		Hold:       in.Hold,
-		Profile:    engine.ProfileSreZero,
+		Profile:    record.ProfileSreZero,
 		Ref:        refTask(m.System(in.System), in.Ref),
 		Expert:     in.Expert,
 		History:    2,

@@ -13,6 +13,11 @@
 // for their own service and the previous row across a dependency edge, so the
 // order of services never matters and a cascade moves one edge per tick.
 //
+// An episode's metrics (record.EpisodeMetrics), its reward components and
+// their aggregation are part of the records format and live in record: the
+// engine fills them as it plays, and a report reads them from records.jsonl
+// without linking the engine. The arrow points one way, engine → record.
+//
 // engine imports neither lang nor compiler, nor HCL. It is not named
 // runtime, the layer's name in DESIGN.md, because that would shadow Go's
 // runtime package in every file that needs both.

@@ -11,6 +11,8 @@ import (
 	"math"
 	"sort"
 	"strconv"
+
+	"github.com/srezc/srezc/record"
 )
 
 // A compiled task file is the line "srezc-ir <FormatVersion> <hash>\n"
@@ -81,9 +83,9 @@ func (t *Task) Validate() error {
 		return fmt.Errorf("task format %d, want %d", t.Format, FormatVersion)
 	}
 	switch t.Profile {
-	case ProfileSreZero:
+	case record.ProfileSreZero:
 		return t.validateRef()
-	case "", ProfileNative:
+	case "", record.ProfileNative:
 		if t.Ref != nil {
 			return errors.New("a native task has no ref data")
 		}
@@ -420,7 +422,7 @@ func (e *Episode) RestoreState(data []byte) error {
 	s.done = flag()
 	s.terminal = Terminal(r.n(int(TermBudget)))
 	s.restartedHealthy = flag()
-	rec := Record{}
+	rec := record.EpisodeMetrics{}
 	for _, p := range []*int{&rec.TotalSteps, &rec.InvalidActions, &rec.RepeatedActions, &rec.EvidenceActions,
 		&rec.RemediationActions, &rec.CorrectServiceRemediations, &rec.CorrectRemediations, &rec.WrongRemediations,
 		&rec.DistractorFailures, &rec.PrematureResolutions, &rec.StepsToResolution, &rec.OptimalSteps} {
@@ -432,7 +434,7 @@ func (e *Episode) RestoreState(data []byte) error {
 	}
 	rec.FinalReward = f()
 	s.rec = rec
-	c := Components{}
+	c := record.Components{}
 	for _, p := range []*float64{&c.Evidence, &c.Diagnosis, &c.Mitigation, &c.Resolution, &c.Efficiency, &c.Penalties} {
 		*p = f()
 	}

@@ -55,10 +55,6 @@ type StepResult struct {
 	Terminal Terminal
 }
 
-// Components are the reward parts so far; penalties are negative. They are
-// part of the records format, so record defines them.
-type Components = record.Components
-
 // Episode is one play of a Task. Its zero value is not usable: call
 // NewEpisode, then Reset.
 type Episode struct {
@@ -72,8 +68,8 @@ type Episode struct {
 	done     bool
 	terminal Terminal
 
-	rec   Record
-	comp  Components
+	rec   record.EpisodeMetrics
+	comp  record.Components
 	found []bool
 
 	// seen holds canonical hashes of valid actions, invalid those of invalid ones.
@@ -161,8 +157,8 @@ func (e *Episode) Reset(seed uint64) {
 	e.step = 0
 	e.done = false
 	e.terminal = NotDone
-	e.rec = Record{OptimalSteps: t.Optimal}
-	e.comp = Components{}
+	e.rec = record.EpisodeMetrics{OptimalSteps: t.Optimal}
+	e.comp = record.Components{}
 	clear(e.found)
 	e.seen = e.seen[:0]
 	e.invalid = e.invalid[:0]
@@ -199,10 +195,10 @@ func (e *Episode) Terminal() Terminal { return e.terminal }
 
 // Components are the reward parts so far; an sre_zero episode's are its
 // breakdown mapped onto them (RefComponents has the reference's own).
-func (e *Episode) Components() Components { return e.rules.components(e) }
+func (e *Episode) Components() record.Components { return e.rules.components(e) }
 
 // Record is the episode's grader-side record so far.
-func (e *Episode) Record() Record { return e.rules.record(e) }
+func (e *Episode) Record() record.EpisodeMetrics { return e.rules.record(e) }
 
 // row is the slot vector at tick k, which must be within the ring.
 func (e *Episode) row(k int) []uint64 {

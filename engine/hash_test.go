@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/srezc/srezc/engine"
+	"github.com/srezc/srezc/record"
 )
 
 // TestHashCoversEveryField changes, one at a time, every leaf field
@@ -15,7 +16,7 @@ func TestHashCoversEveryField(t *testing.T) {
 	c := *suiteTasks(t)[0]
 	// Slices share backing arrays with the shipped task: work on copies.
 	c = deepCopyTask(t, &c)
-	c.Profile = engine.ProfileNative
+	c.Profile = record.ProfileNative
 	// Every empty slice gets an element and every nil pointer a value, so
 	// that each field has something to change.
 	fill(reflect.ValueOf(&c).Elem())

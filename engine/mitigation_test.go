@@ -11,6 +11,7 @@ import (
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/record"
 )
 
 // suiteTask returns one task of the shipped suite, compiled.
@@ -26,7 +27,7 @@ func suiteTask(t *testing.T, suite []*engine.Task, id string) *engine.Task {
 }
 
 // playText plays text actions from seed 1 and returns the record.
-func playText(t *testing.T, tk *engine.Task, actions ...string) (*engine.Episode, engine.Record) {
+func playText(t *testing.T, tk *engine.Task, actions ...string) (*engine.Episode, record.EpisodeMetrics) {
 	t.Helper()
 	ep := engine.NewEpisode(tk)
 	ep.Reset(1)

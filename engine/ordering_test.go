@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/srezc/srezc/engine"
+	"github.com/srezc/srezc/record"
 )
 
 // orderedPolicies are the behaviours partial credit must rank, best first
@@ -81,7 +82,7 @@ func TestPartialCreditOrdersBehaviour(t *testing.T) {
 	reward := map[string]float64{}
 	marks := map[string]float64{}
 	for _, policy := range orderedPolicies {
-		var recs []engine.Record
+		var recs []record.EpisodeMetrics
 		for ti, tk := range tasks {
 			rng := rand.New(rand.NewPCG(uint64(ti), 7))
 			ep := engine.NewEpisode(tk)
@@ -96,7 +97,7 @@ func TestPartialCreditOrdersBehaviour(t *testing.T) {
 			recs = append(recs, ep.Record())
 			reward[policy] += ep.Record().FinalReward / float64(len(tasks))
 		}
-		marks[policy] = engine.Aggregate(recs).Get("marks")
+		marks[policy] = record.Aggregate(recs).Get("marks")
 		t.Logf("%-22s reward %.3f  marks %.1f", policy, reward[policy], marks[policy])
 	}
 	for i := 1; i < len(orderedPolicies); i++ {

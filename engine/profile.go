@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/srezc/srezc/record"
+
 // rules is what a rubric profile decides in an Episode: how a step plays
 // and is graded, what the record and the reward's parts are, how the
 // world is shown, and what profile state a snapshot carries. NewEpisode
@@ -21,8 +23,8 @@ type rules interface {
 	reset(e *Episode)
 	fork(e, f *Episode)
 	step(e *Episode, a Action) StepResult
-	components(e *Episode) Components
-	record(e *Episode) Record
+	components(e *Episode) record.Components
+	record(e *Episode) record.EpisodeMetrics
 	// creditEvidence settles the evidence part when the episode ends.
 	creditEvidence(e *Episode, term Terminal)
 	appendIntro(e *Episode, b []byte) []byte
@@ -39,7 +41,7 @@ type rules interface {
 
 // rulesFor chooses a task's rules.
 func rulesFor(t *Task) rules {
-	if t.Profile == ProfileSreZero && t.Ref != nil {
+	if t.Profile == record.ProfileSreZero && t.Ref != nil {
 		return refRules{}
 	}
 	return nativeRules{}
@@ -51,7 +53,7 @@ type nativeRules struct{}
 func (nativeRules) start(e *Episode)                        {}
 func (nativeRules) reset(e *Episode)                        {}
 func (nativeRules) fork(e, f *Episode)                      {}
-func (nativeRules) components(e *Episode) Components        { return e.comp }
+func (nativeRules) components(e *Episode) record.Components { return e.comp }
 func (nativeRules) marshal(e *Episode, b []byte) []byte     { return b }
 func (nativeRules) restore(e, s *Episode, r *stateReader)   {}
 func (nativeRules) mitigated(e *Episode) bool               { return e.mitigated() }
@@ -67,7 +69,7 @@ func (nativeRules) appendAnomalies(e *Episode, dst []SlotID) []SlotID {
 }
 func (nativeRules) step(e *Episode, a Action) StepResult { return e.stepNative(&a) }
 
-func (nativeRules) record(e *Episode) Record {
+func (nativeRules) record(e *Episode) record.EpisodeMetrics {
 	r := e.rec
 	r.EvidenceCoverage = e.coverage()
 	r.Terminal = e.terminal.String()
@@ -78,19 +80,19 @@ func (nativeRules) record(e *Episode) Record {
 // diagnosed or mitigated, half when it handed over to a human, nothing
 // when it read and then guessed or ran out of steps.
 func (nativeRules) creditEvidence(e *Episode, term Terminal) {
-	e.comp.Evidence *= evidenceCredit(e.rec.Diagnosed, e.rec.Mitigated, term == TermEscalated)
+	e.comp.Evidence *= record.EvidenceCredit(e.rec.Diagnosed, e.rec.Mitigated, term == TermEscalated)
 }
 
 // refRules are the sre_zero profile's (refepisode.go, refrender.go,
 // refstate.go).
 type refRules struct{}
 
-func (refRules) start(e *Episode)                     { e.ref = newRefEpisode(e.t) }
-func (refRules) reset(e *Episode)                     { e.ref.reset() }
-func (refRules) fork(e, f *Episode)                   { f.ref = e.ref.fork() }
-func (refRules) components(e *Episode) Components     { return e.ref.nativeComponents() }
-func (refRules) record(e *Episode) Record             { return e.recordRef() }
-func (refRules) step(e *Episode, a Action) StepResult { return e.stepRef(&a) }
+func (refRules) start(e *Episode)                        { e.ref = newRefEpisode(e.t) }
+func (refRules) reset(e *Episode)                        { e.ref.reset() }
+func (refRules) fork(e, f *Episode)                      { f.ref = e.ref.fork() }
+func (refRules) components(e *Episode) record.Components { return e.ref.nativeComponents() }
+func (refRules) record(e *Episode) record.EpisodeMetrics { return e.recordRef() }
+func (refRules) step(e *Episode, a Action) StepResult    { return e.stepRef(&a) }
 
 // The reference pays evidence as it is found; nothing is settled at the end.
 func (refRules) creditEvidence(e *Episode, term Terminal) {}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/srezc/srezc/record"
 	"github.com/srezc/srezc/value"
 )
 
@@ -382,12 +383,12 @@ func (e *Episode) RefComponents() RefComponents {
 
 // nativeComponents maps the breakdown onto the native Components, so
 // code written for either profile reads an sre_zero episode's parts.
-func (r *refEpisode) nativeComponents() Components {
+func (r *refEpisode) nativeComponents() record.Components {
 	p := 0.0
 	for _, x := range r.pens {
 		p += x
 	}
-	return Components{
+	return record.Components{
 		Evidence:   r.parts[refEvidence],
 		Diagnosis:  r.parts[refRootCause],
 		Mitigation: r.parts[refRemediation],
@@ -569,7 +570,7 @@ func (e *Episode) stepRef(a *Action) StepResult {
 	// answers the agent, but what it does is not graded (the record and
 	// the reward's parts are put back after the step).
 	final := e.rec.Success
-	var rec Record
+	var rec record.EpisodeMetrics
 	var parts [refPartCount]float64
 	var pens [refPenCount]float64
 	if final {
@@ -920,7 +921,7 @@ func (e *Episode) refEvidence(typ, svc int, ra *RefAction) bool {
 }
 
 // recordRef is Record for an sre_zero episode.
-func (e *Episode) recordRef() Record {
+func (e *Episode) recordRef() record.EpisodeMetrics {
 	rec := e.rec
 	rec.EvidenceCoverage = e.ref.coverage()
 	rec.Mitigated = rec.CorrectRemediationApplied

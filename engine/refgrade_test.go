@@ -20,6 +20,7 @@ import (
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/record"
 	"github.com/srezc/srezc/value"
 )
 
@@ -269,7 +270,7 @@ func refBuildTask(data []byte) (*engine.Task, error) {
 	t := &engine.Task{
 		Format: engine.FormatVersion, ID: f.TaskID, Alert: f.Alert, Difficulty: f.Difficulty,
 		Budget: budget, History: 2, InitTick: 1, Expert: f.ExpectedActionPattern,
-		Profile: engine.ProfileSreZero, Ref: ref,
+		Profile: record.ProfileSreZero, Ref: ref,
 	}
 	if err := t.Validate(); err != nil {
 		return nil, err
@@ -852,7 +853,7 @@ func TestRefRemediationAndResolutionLookAlike(t *testing.T) {
 			right = good
 			wrong = "update_config(" + parts[0] + ", " + parts[1] + ", " + bad + ")"
 		}
-		look := func(text string) (string, engine.Record) {
+		look := func(text string) (string, record.EpisodeMetrics) {
 			ep, rs := refPlay(tk, []string{text})
 			r := rs[len(rs)-1]
 			obs := string(ep.AppendText(nil, &r.Obs)) + string(ep.AppendJSON(nil, &r.Obs))

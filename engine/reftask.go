@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"github.com/srezc/srezc/record"
 	"github.com/srezc/srezc/value"
 )
 
@@ -12,12 +11,6 @@ import (
 // fixtures (status, log lines, metrics, config) that change only by a
 // restart (status healthy, one log line) or a config write. What an agent
 // sees is still srezc's renderer, with none of the reference's leaks.
-
-// Profile names, as records spell them (record defines them).
-const (
-	ProfileNative  = record.ProfileNative
-	ProfileSreZero = record.ProfileSreZero
-)
 
 // RefTask is a task's sre_zero data: the fixture world and the grading
 // spec, in the reference task file's terms (spec §2).

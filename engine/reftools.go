@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/srezc/srezc/record"
+
 // The reference's tools (its available_tools, spec §1.1), in its order, as
 // the Tools an sre_zero task offers. They are the profile's, not the
 // task's: every sre_zero task has exactly these, so the IR stores none
@@ -39,7 +41,7 @@ func makeRefTools() (open, terminal []Tool) {
 // order: the task's own, or, under sre_zero, the reference's. Callers must
 // not modify it.
 func (t *Task) ToolSet() []Tool {
-	if t.Profile != ProfileSreZero || t.Ref == nil {
+	if t.Profile != record.ProfileSreZero || t.Ref == nil {
 		return t.Tools
 	}
 	if t.Ref.TerminalOnWrongResolution {

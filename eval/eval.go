@@ -14,21 +14,22 @@ import (
 	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/engine"
+	"github.com/srezc/srezc/record"
 )
 
 // Step is one line of a trace.
 type Step struct {
-	Task        string         `json:"task"`
-	Episode     int            `json:"episode"`
-	Seed        uint64         `json:"seed"`
-	Step        int            `json:"step"`
-	Intro       string         `json:"intro,omitempty"`
-	Action      string         `json:"action"`
-	Observation string         `json:"observation"`
-	Reward      float64        `json:"reward"`
-	Done        bool           `json:"done"`
-	Terminal    string         `json:"terminal,omitempty"`
-	Record      *engine.Record `json:"record,omitempty"`
+	Task        string                 `json:"task"`
+	Episode     int                    `json:"episode"`
+	Seed        uint64                 `json:"seed"`
+	Step        int                    `json:"step"`
+	Intro       string                 `json:"intro,omitempty"`
+	Action      string                 `json:"action"`
+	Observation string                 `json:"observation"`
+	Reward      float64                `json:"reward"`
+	Done        bool                   `json:"done"`
+	Terminal    string                 `json:"terminal,omitempty"`
+	Record      *record.EpisodeMetrics `json:"record,omitempty"`
 	// Reply is an LLM agent's whole answer for this step.
 	Reply string `json:"reply,omitempty"`
 }
@@ -38,16 +39,16 @@ type Episode struct {
 	Task    string
 	Episode int
 	Seed    uint64
-	Record  engine.Record
+	Record  record.EpisodeMetrics
 	// Components are the reward parts at the end (grader-side).
-	Components engine.Components
+	Components record.Components
 	// Model, Prompt and Noise label an LLM agent's episode and a --noise
 	// both sweep's half; Outcome, InfraError, AgentError and Usage are as
-	// in RecordLine (Outcome "" means scored).
+	// in record.Line (Outcome "" means scored).
 	Model, Prompt, Noise string
 	Outcome, InfraError  string
 	AgentError           string
-	Usage                *Usage
+	Usage                *record.Usage
 	// Steps holds the trace, one entry per step, when tracing was asked
 	// for; AppendTrace writes it as JSON lines.
 	Steps []Step
@@ -114,7 +115,7 @@ func PlayTurns(ctx context.Context, t *engine.Task, a agents.TurnAgent, episode 
 	}
 	out.Record = ep.Record()
 	out.Components = ep.Components()
-	if u := a.Usage(); u != (agents.Usage{}) {
+	if u := a.Usage(); u != (record.Usage{}) {
 		out.Usage = &u
 	}
 	if failed != nil {
@@ -126,9 +127,9 @@ func PlayTurns(ctx context.Context, t *engine.Task, a agents.TurnAgent, episode 
 			return out, failed
 		case agents.Refused:
 			out.AgentError = failed.Error()
-			out.Record.Terminal = TerminalAgentError
+			out.Record.Terminal = record.TerminalAgentError
 		default:
-			out.Outcome = OutcomeInfraError
+			out.Outcome = record.OutcomeInfraError
 			out.InfraError = failed.Error()
 		}
 	}
@@ -170,7 +171,7 @@ type Report struct {
 	Agent    string         `json:"agent"`
 	Episodes int            `json:"episodes"`
 	Suite    string         `json:"suite"` // the suite's semantic hash
-	Metrics  engine.Metrics `json:"metrics"`
+	Metrics  record.Metrics `json:"metrics"`
 	Tasks    []TaskReport   `json:"tasks"`
 }
 
@@ -178,7 +179,7 @@ type Report struct {
 type TaskReport struct {
 	ID      string         `json:"id"`
 	Hash    string         `json:"hash"`
-	Metrics engine.Metrics `json:"metrics"`
+	Metrics record.Metrics `json:"metrics"`
 }
 
 // Run plays opt.Episodes episodes of every task, in parallel. Results come
@@ -236,7 +237,7 @@ func Run(tasks []*engine.Task, opt Options) (*Report, []Episode, error) {
 	wg.Wait()
 
 	rep := &Report{Agent: opt.Agent, Suite: engine.SuiteHash(tasks), Episodes: len(results)}
-	all := make([]engine.Record, len(results))
+	all := make([]record.EpisodeMetrics, len(results))
 	for i := range results {
 		all[i] = results[i].Record
 	}

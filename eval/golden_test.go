@@ -17,6 +17,7 @@ import (
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/record"
 )
 
 const tracesDir = "../testdata/traces"
@@ -25,19 +26,19 @@ const tracesDir = "../testdata/traces"
 // each must show: the expert succeeds; each near miss fails for its reason.
 var variants = []struct {
 	name  string
-	check func(r engine.Record) bool
+	check func(r record.EpisodeMetrics) bool
 	want  string
 	// tag, when set, makes the variant required only of incidents with
 	// that tag (others may still have it).
 	tag string
 }{
-	{"expert", func(r engine.Record) bool { return r.Success && r.Terminal == "resolved" }, "success", ""},
-	{"wrong_fix", func(r engine.Record) bool { return !r.Success && r.RootCauseIdentified && !r.Mitigated }, "failure with the right diagnosis and no mitigation", ""},
-	{"wrong_diagnosis", func(r engine.Record) bool { return !r.Success && !r.RootCauseIdentified && r.Mitigated }, "failure with mitigation and a wrong diagnosis", ""},
-	{"wrong_change", func(r engine.Record) bool {
+	{"expert", func(r record.EpisodeMetrics) bool { return r.Success && r.Terminal == "resolved" }, "success", ""},
+	{"wrong_fix", func(r record.EpisodeMetrics) bool { return !r.Success && r.RootCauseIdentified && !r.Mitigated }, "failure with the right diagnosis and no mitigation", ""},
+	{"wrong_diagnosis", func(r record.EpisodeMetrics) bool { return !r.Success && !r.RootCauseIdentified && r.Mitigated }, "failure with mitigation and a wrong diagnosis", ""},
+	{"wrong_change", func(r record.EpisodeMetrics) bool {
 		return !r.Success && r.WrongChange && r.RootCauseIdentified && r.Mitigated
 	}, "failure from a wrong change left in place", ""},
-	{"recovered", func(r engine.Record) bool { return r.Success && r.Recovered }, "success after undoing the tempting wrong change", "recovery"},
+	{"recovered", func(r record.EpisodeMetrics) bool { return r.Success && r.Recovered }, "success after undoing the tempting wrong change", "recovery"},
 }
 
 // plans returns each variant's actions for a task from its trace archive.

@@ -11,6 +11,7 @@ import (
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/facts"
 	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/record"
 )
 
 // greedyEasy is the incident the greedy baseline is made for: the alert
@@ -94,14 +95,14 @@ func TestGreedyOrdersDifficulty(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byDifficulty := map[string][]engine.Record{}
+	byDifficulty := map[string][]record.EpisodeMetrics{}
 	for i, ep := range eps {
 		d := tasks[i/5].Difficulty
 		byDifficulty[d] = append(byDifficulty[d], ep.Record)
 	}
 	rate := map[string]float64{}
 	for d, rs := range byDifficulty {
-		rate[d] = engine.Aggregate(rs).Get("success_rate")
+		rate[d] = record.Aggregate(rs).Get("success_rate")
 	}
 	if !(rate["easy"] > rate["medium"] && rate["medium"] > rate["hard"]) {
 		t.Errorf("greedy success by difficulty: easy %.3f, medium %.3f, hard %.3f; want strictly falling", rate["easy"], rate["medium"], rate["hard"])

@@ -78,13 +78,13 @@ type JudgeTruth struct {
 // ResolutionOf is the resolve_incident arguments of a scored episode that
 // ended in a resolution (accepted or not); ok is false for any other
 // episode, and for one whose trajectory was left out (a held-out task's).
-func ResolutionOf(r *RecordLine) (a JudgeAnswer, ok bool) {
-	if r.Outcome != OutcomeScored || len(r.Trajectory) == 0 ||
+func ResolutionOf(r *record.Line) (a JudgeAnswer, ok bool) {
+	if r.Outcome != record.OutcomeScored || len(r.Trajectory) == 0 ||
 		r.Terminal != engine.TermResolved.String() && r.Terminal != engine.TermRejected.String() {
 		return a, false
 	}
 	text := r.Trajectory[len(r.Trajectory)-1].Action
-	if r.Profile == engine.ProfileSreZero {
+	if r.Profile == record.ProfileSreZero {
 		ra := action.ParseRef(text)
 		if ra.Type == "resolve_incident" {
 			return JudgeAnswer{RootCause: ra.RootCause, Fix: ra.Fix}, true
@@ -257,7 +257,7 @@ type JudgeStats struct {
 // cases in flight (the judge's provider bounds its own calls too). An
 // error wrapping ErrJudgeAbort stops the pass and is returned; the
 // verdicts got so far stay in the records and the cache.
-func JudgeRecords(ctx context.Context, recs []RecordLine, truths map[string]*JudgeTruth, j Judge, cache *JudgeCache, workers int) (JudgeStats, error) {
+func JudgeRecords(ctx context.Context, recs []record.Line, truths map[string]*JudgeTruth, j Judge, cache *JudgeCache, workers int) (JudgeStats, error) {
 	var st JudgeStats
 	prompt, model := j.Prompt(), j.Model()
 	type job struct {
@@ -281,7 +281,7 @@ func JudgeRecords(ctx context.Context, recs []RecordLine, truths map[string]*Jud
 			return st, err
 		}
 		key := JudgeKey(prompt, model, js)
-		r.Judge = &JudgeRecord{Prompt: prompt, Model: model, Key: key}
+		r.Judge = &record.JudgeRecord{Prompt: prompt, Model: model, Key: key}
 		if v, hit := cache.get(key); hit {
 			st.Cached++
 			correct := v.DiagnosisCorrect
@@ -389,7 +389,7 @@ func JudgeRecordsFile(ctx context.Context, path string, truths map[string]*Judge
 		return JudgeStats{}, err
 	}
 	var lines [][]byte
-	var recs []RecordLine
+	var recs []record.Line
 	for n, line := range bytes.SplitAfter(data, []byte{'\n'}) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue

@@ -16,6 +16,7 @@ import (
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/facts"
 	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/record"
 )
 
 // countingJudge is an in-process judge: a diagnosis is correct when it
@@ -53,7 +54,7 @@ func (j *countingJudge) Judge(_ context.Context, caseJSON []byte) (bool, string,
 
 // judgedSuite plays the embedded suite with the expert and random agents
 // and returns the module's ground truths and the records.
-func judgedSuite(t *testing.T) (map[string]*eval.JudgeTruth, []eval.RecordLine) {
+func judgedSuite(t *testing.T) (map[string]*eval.JudgeTruth, []record.Line) {
 	t.Helper()
 	m, diags := lang.Analyze(lang.ScenarioFiles())
 	tasks, more := compiler.CompileModule(m)
@@ -62,7 +63,7 @@ func judgedSuite(t *testing.T) (map[string]*eval.JudgeTruth, []eval.RecordLine) 
 	}
 	tasks = tasks[:8]
 	v := eval.VersionsFor("test", tasks)
-	var recs []eval.RecordLine
+	var recs []record.Line
 	for _, a := range []struct {
 		name string
 		f    eval.AgentFactory
@@ -78,7 +79,7 @@ func judgedSuite(t *testing.T) (map[string]*eval.JudgeTruth, []eval.RecordLine) 
 
 // withoutJudge is a record's JSON with its verdict dropped: what the
 // judge must never change.
-func withoutJudge(t *testing.T, recs []eval.RecordLine) []byte {
+func withoutJudge(t *testing.T, recs []record.Line) []byte {
 	var b bytes.Buffer
 	for _, r := range recs {
 		r.Judge = nil
@@ -251,7 +252,7 @@ func TestJudgeRecordsFile(t *testing.T) {
 			t.Errorf("line %d: judged %v, changed %v", i+1, judged, !bytes.Equal(before[i], after[i]))
 		}
 	}
-	back, err := eval.ReadRecords(path)
+	back, err := record.Read(path)
 	if err != nil || len(back) != len(recs) {
 		t.Fatalf("read back: %d records, %v", len(back), err)
 	}
@@ -273,12 +274,12 @@ func TestJudgeCacheFile(t *testing.T) {
 }
 
 func TestResolutionOf(t *testing.T) {
-	r := eval.RecordLine{Outcome: eval.OutcomeScored, Terminal: "resolved", Trajectory: []eval.Move{{Action: "inspect_logs(db)"}, {Action: `resolve_incident("database: max_connections too low, so web_server failed", raised it)`}}}
+	r := record.Line{Outcome: record.OutcomeScored, Terminal: "resolved", Trajectory: []record.Move{{Action: "inspect_logs(db)"}, {Action: `resolve_incident("database: max_connections too low, so web_server failed", raised it)`}}}
 	a, ok := eval.ResolutionOf(&r)
 	if !ok || a.RootCause != "database: max_connections too low, so web_server failed" || a.Fix != "raised it" {
 		t.Fatalf("%+v %v", a, ok)
 	}
-	r.Profile = engine.ProfileSreZero
+	r.Profile = record.ProfileSreZero
 	r.Trajectory[1].Action = `resolve_incident(cache crashed, restart cache)`
 	if a, ok := eval.ResolutionOf(&r); !ok || a.RootCause != "cache crashed" || a.Fix != "restart cache" {
 		t.Fatalf("sre_zero: %+v %v", a, ok)

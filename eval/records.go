@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -10,57 +9,25 @@ import (
 	"github.com/srezc/srezc/record"
 )
 
-// The records format (records.jsonl's lines, their encoder and decoder)
-// is record's. eval makes lines from played episodes; these names stay so
-// that the packages that say eval.RecordLine build unchanged.
-type (
-	RecordLine       = record.Line
-	Versions         = record.Versions
-	Move             = record.Move
-	Usage            = record.Usage
-	JudgeRecord      = record.JudgeRecord
-	RecordKey        = record.Key
-	FailureModeCount = record.FailureModeCount
-)
-
-// Episode outcomes and the terminal reason of an agent error, as record
-// defines them.
-const (
-	OutcomeScored      = record.OutcomeScored
-	OutcomeInfraError  = record.OutcomeInfraError
-	TerminalAgentError = record.TerminalAgentError
-)
-
-// AppendRecord appends one record to a records.jsonl (record.Append).
-func AppendRecord(path string, r *RecordLine) error { return record.Append(path, r) }
-
-// WriteFileAtomic is record.WriteFileAtomic.
-func WriteFileAtomic(path string, data []byte) error { return record.WriteFileAtomic(path, data) }
-
-// WriteFileAtomicMode is record.WriteFileAtomicMode.
-func WriteFileAtomicMode(path string, data []byte, perm os.FileMode) error {
-	return record.WriteFileAtomicMode(path, data, perm)
-}
-
 // VersionsFor are the versions of a run of srezc version srezc over tasks.
-func VersionsFor(srezc string, tasks []*engine.Task) Versions {
-	return Versions{Srezc: srezc, Renderer: engine.RendererVersion, Profile: Profile(tasks), Rubric: engine.RubricVersion, Format: engine.FormatVersion}
+func VersionsFor(srezc string, tasks []*engine.Task) record.Versions {
+	return record.Versions{Srezc: srezc, Renderer: engine.RendererVersion, Profile: Profile(tasks), Rubric: engine.RubricVersion, Format: engine.FormatVersion}
 }
 
 // Records turns an agent's episodes into records.jsonl lines.
-func Records(agent, suite string, v Versions, tasks []*engine.Task, eps []Episode) []RecordLine {
+func Records(agent, suite string, v record.Versions, tasks []*engine.Task, eps []Episode) []record.Line {
 	return RecordsWith(agent, suite, v, tasks, eps, false)
 }
 
 // RecordsWith is Records; the trajectories of held-out tasks are left out
 // (the test split must not leak into anyone's training data) unless
 // exportHeldOut says otherwise.
-func RecordsWith(agent, suite string, v Versions, tasks []*engine.Task, eps []Episode, exportHeldOut bool) []RecordLine {
+func RecordsWith(agent, suite string, v record.Versions, tasks []*engine.Task, eps []Episode, exportHeldOut bool) []record.Line {
 	byID := map[string]*engine.Task{}
 	for _, t := range tasks {
 		byID[t.ID] = t
 	}
-	out := make([]RecordLine, 0, len(eps))
+	out := make([]record.Line, 0, len(eps))
 	for i := range eps {
 		out = append(out, NewRecord(agent, suite, v, byID[eps[i].Task], &eps[i], exportHeldOut))
 	}
@@ -69,20 +36,20 @@ func RecordsWith(agent, suite string, v Versions, tasks []*engine.Task, eps []Ep
 
 // NewRecord is the records.jsonl line of one episode of t; the suite is
 // the hash of the suite t was run in.
-func NewRecord(agent, suite string, v Versions, t *engine.Task, ep *Episode, exportHeldOut bool) RecordLine {
-	r := RecordLine{Task: ep.Task, Hash: t.Hash, Suite: suite, Versions: v, Agent: agent, Model: ep.Model, Prompt: ep.Prompt,
+func NewRecord(agent, suite string, v record.Versions, t *engine.Task, ep *Episode, exportHeldOut bool) record.Line {
+	r := record.Line{Task: ep.Task, Hash: t.Hash, Suite: suite, Versions: v, Agent: agent, Model: ep.Model, Prompt: ep.Prompt,
 		Seed: ep.Seed, Episode: ep.Episode, Difficulty: t.Difficulty, Split: t.Split, Family: Family(t), Tags: t.Tags,
 		Noise: ep.Noise, Outcome: ep.Outcome, InfraError: ep.InfraError, AgentError: ep.AgentError,
 		Terminal: ep.Record.Terminal, Failure: record.FailureMode(ep.Record), Components: ep.Components, Metrics: ep.Record,
-		Usage: ep.Usage, Trajectory: []Move{}}
+		Usage: ep.Usage, Trajectory: []record.Move{}}
 	if r.Outcome == "" {
-		r.Outcome = OutcomeScored
+		r.Outcome = record.OutcomeScored
 	}
-	if r.Outcome == OutcomeInfraError {
+	if r.Outcome == record.OutcomeInfraError {
 		r.Failure = ""
 	}
 	if r.Profile = t.Profile; r.Profile == "" {
-		r.Profile = engine.ProfileNative
+		r.Profile = record.ProfileNative
 	}
 	for _, tag := range t.Tags {
 		if h, ok := strings.CutPrefix(tag, "heldout:"); ok {
@@ -94,7 +61,7 @@ func NewRecord(agent, suite string, v Versions, t *engine.Task, ep *Episode, exp
 			r.Intro = ep.Steps[0].Intro
 		}
 		for _, s := range ep.Steps {
-			r.Trajectory = append(r.Trajectory, Move{Step: s.Step, Action: s.Action, Observation: s.Observation, Reward: s.Reward, Reply: s.Reply})
+			r.Trajectory = append(r.Trajectory, record.Move{Step: s.Step, Action: s.Action, Observation: s.Observation, Reward: s.Reward, Reply: s.Reply})
 		}
 	}
 	return r
@@ -117,7 +84,7 @@ func UnseenIncidents(tasks []*engine.Task) map[string]bool {
 		if t.Split != "test" {
 			continue
 		}
-		if t.Profile == engine.ProfileSreZero {
+		if t.Profile == record.ProfileSreZero {
 			// An imported reference task has no fault kinds; its
 			// manifest says which test tasks are unseen.
 			if slices.Contains(t.Tags, "unseen_incident") {
@@ -160,7 +127,7 @@ func Profile(tasks []*engine.Task) string {
 	for _, t := range tasks {
 		tp := t.Profile
 		if tp == "" {
-			tp = engine.ProfileNative
+			tp = record.ProfileNative
 		}
 		switch p {
 		case "":
@@ -171,12 +138,12 @@ func Profile(tasks []*engine.Task) string {
 		}
 	}
 	if p == "" {
-		return engine.ProfileNative
+		return record.ProfileNative
 	}
 	return p
 }
 
 // aggregator returns the metric aggregation for a suite's profile.
-func aggregator(tasks []*engine.Task) func([]engine.Record) engine.Metrics {
+func aggregator(tasks []*engine.Task) func([]record.EpisodeMetrics) record.Metrics {
 	return record.Aggregator(Profile(tasks))
 }

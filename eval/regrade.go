@@ -3,18 +3,11 @@ package eval
 import (
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/record"
 )
-
-// ReadRecords reads a records.jsonl (record.Read).
-func ReadRecords(path string) ([]RecordLine, error) { return record.Read(path) }
-
-// DecodeRecords reads records.jsonl lines from r (record.Decode).
-func DecodeRecords(name string, r io.Reader) ([]RecordLine, error) { return record.Decode(name, r) }
 
 // Regrade replays a recorded episode offline on t, the task as compiled
 // now: the same seed and the same actions, graded by the current runtime.
@@ -31,10 +24,10 @@ func DecodeRecords(name string, r io.Reader) ([]RecordLine, error) { return reco
 // IR). Such an episode is replayed and regraded when every observation the
 // agent was shown comes back identical, which is what makes its actions
 // still the agent's answers to the same world; otherwise it is refused.
-func Regrade(t *engine.Task, r *RecordLine, v Versions) (out RecordLine, changed []string, err error) {
+func Regrade(t *engine.Task, r *record.Line, v record.Versions) (out record.Line, changed []string, err error) {
 	olderRubric := r.Rubric < engine.RubricVersion
 	switch {
-	case r.Outcome == OutcomeInfraError:
+	case r.Outcome == record.OutcomeInfraError:
 		return *r, nil, fmt.Errorf("an infrastructure error: nothing was played")
 	case r.Hash != t.Hash && !olderRubric:
 		return *r, nil, fmt.Errorf("task hash %s, but %s compiles to %s now: the task changed since the episode was played", short(r.Hash), t.ID, short(t.Hash))
@@ -56,7 +49,7 @@ func Regrade(t *engine.Task, r *RecordLine, v Versions) (out RecordLine, changed
 	ep.Task, ep.Model, ep.Prompt, ep.Noise, ep.Usage = r.Task, r.Model, r.Prompt, r.Noise, r.Usage
 	if r.AgentError != "" {
 		ep.AgentError = r.AgentError
-		ep.Record.Terminal = TerminalAgentError
+		ep.Record.Terminal = record.TerminalAgentError
 	}
 	out = NewRecord(r.Agent, r.Suite, v, t, &ep, true)
 	// The same actions give the same answer on the same task: a judge's
@@ -125,8 +118,8 @@ type ChatMetadata struct {
 // user's next message. With replies set, an LLM's whole answer stands for
 // its action where the record has it (a ReAct Thought included). ok is
 // false when the record has no trajectory to write.
-func ChatExampleOf(r *RecordLine, system, first, promptVersion string, replies bool) (ChatExample, bool) {
-	if r.Outcome != OutcomeScored || r.Intro == "" || len(r.Trajectory) == 0 {
+func ChatExampleOf(r *record.Line, system, first, promptVersion string, replies bool) (ChatExample, bool) {
+	if r.Outcome != record.OutcomeScored || r.Intro == "" || len(r.Trajectory) == 0 {
 		return ChatExample{}, false
 	}
 	ex := ChatExample{Metadata: ChatMetadata{Task: r.Task, Hash: r.Hash, Agent: r.Agent, Model: r.Model, Seed: r.Seed,

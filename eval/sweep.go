@@ -53,7 +53,7 @@ type SweepOptions struct {
 	Overwrite     bool
 	PauseFile     string
 	ExportHeldOut bool
-	Versions      Versions
+	Versions      record.Versions
 	// Sampling is how LLM agents ask their models (endpoint, temperature,
 	// token limit): part of what the sweep measures, so --resume refuses a
 	// change.
@@ -92,16 +92,16 @@ type SweepResult struct {
 // RunConfig is run.json: what a sweep is. Everything but Settings must be
 // equal for --resume to continue it.
 type RunConfig struct {
-	Suite       string           `json:"suite"`
-	Versions                     // flattened
-	Tasks       []string         `json:"tasks"`
-	Contestants []ContestantInfo `json:"contestants"`
-	Seeds       int              `json:"seeds"`
-	Seed        uint64           `json:"seed"`
-	Noise       string           `json:"noise,omitempty"`
-	HeldOut     bool             `json:"export_heldout,omitempty"`
-	Sampling    map[string]any   `json:"sampling,omitempty"`
-	Settings    map[string]any   `json:"settings,omitempty"`
+	Suite           string           `json:"suite"`
+	record.Versions                  // flattened
+	Tasks           []string         `json:"tasks"`
+	Contestants     []ContestantInfo `json:"contestants"`
+	Seeds           int              `json:"seeds"`
+	Seed            uint64           `json:"seed"`
+	Noise           string           `json:"noise,omitempty"`
+	HeldOut         bool             `json:"export_heldout,omitempty"`
+	Sampling        map[string]any   `json:"sampling,omitempty"`
+	Settings        map[string]any   `json:"settings,omitempty"`
 }
 
 // ContestantInfo is a contestant as run.json records it.
@@ -251,7 +251,7 @@ func RunSweep(ctx context.Context, tasks []*engine.Task, cs []Contestant, opt Sw
 					res.Played++
 					progress.Done++
 					progress.Contestant = label(c)
-					if ep.Outcome == OutcomeInfraError {
+					if ep.Outcome == record.OutcomeInfraError {
 						res.InfraErrors++
 						progress.InfraErrors++
 						inARow++
@@ -359,7 +359,7 @@ func planSweep(tasks []*engine.Task, cs []Contestant, opt SweepOptions, suite st
 // keep: with Resume, the scored records already there (rewriting the file
 // without a torn tail or infra errors); without it, none (the file is
 // emptied).
-func prepareRecords(recPath, cfgPath string, cfg *RunConfig, opt SweepOptions) ([]RecordLine, error) {
+func prepareRecords(recPath, cfgPath string, cfg *RunConfig, opt SweepOptions) ([]record.Line, error) {
 	old, oldErr := os.ReadFile(cfgPath)
 	data, recErr := os.ReadFile(recPath)
 	if recErr != nil && !errors.Is(recErr, os.ErrNotExist) {
@@ -396,7 +396,7 @@ func prepareRecords(recPath, cfgPath string, cfg *RunConfig, opt SweepOptions) (
 	if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
 		whole = data[:i+1]
 	}
-	var kept []RecordLine
+	var kept []record.Line
 	var buf bytes.Buffer
 	for n, line := range bytes.SplitAfter(whole, []byte{'\n'}) {
 		if len(bytes.TrimSpace(line)) == 0 {
@@ -406,7 +406,7 @@ func prepareRecords(recPath, cfgPath string, cfg *RunConfig, opt SweepOptions) (
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %v", recPath, n+1, err)
 		}
-		if r.Outcome == OutcomeInfraError {
+		if r.Outcome == record.OutcomeInfraError {
 			continue
 		}
 		kept = append(kept, r)

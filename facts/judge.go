@@ -4,6 +4,7 @@ import (
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/record"
 	"github.com/srezc/srezc/value"
 )
 
@@ -34,7 +35,7 @@ func JudgeTruths(m *lang.Module, tasks []*engine.Task) map[string]*eval.JudgeTru
 		if in != nil {
 			rubric = m.Rubric(in.Rubric)
 			if rubric == nil {
-				rubric = m.Rubric(engine.ProfileNative)
+				rubric = m.Rubric(record.ProfileNative)
 			}
 		}
 		for i, f := range t.Faults {

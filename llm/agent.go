@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/srezc/srezc/agents"
+	"github.com/srezc/srezc/record"
 )
 
 // Styles of LLM agent.
@@ -38,7 +39,7 @@ type Agent struct {
 	history  []Message
 	pending  []string // tool call ids still owed an answer
 	answered bool     // the last answer was a played tool call
-	usage    agents.Usage
+	usage    record.Usage
 }
 
 // New returns an LLM agent of the given style talking through p. specs are
@@ -67,11 +68,11 @@ func (a *Agent) Begin(intro string) {
 	a.history = []Message{text("system", SystemPrompt(a.style))}
 	a.pending = nil
 	a.answered = false
-	a.usage = agents.Usage{}
+	a.usage = record.Usage{}
 }
 
 // Usage is what the episode has cost so far.
-func (a *Agent) Usage() agents.Usage { return a.usage }
+func (a *Agent) Usage() record.Usage { return a.usage }
 
 // Turn asks the model for the next action.
 func (a *Agent) Turn(ctx context.Context, obs string) (agents.Turn, error) {

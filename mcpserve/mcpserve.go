@@ -30,6 +30,7 @@ import (
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/llm"
+	"github.com/srezc/srezc/record"
 )
 
 // IncidentURI is the resource holding the session's intro.
@@ -58,7 +59,7 @@ type Options struct {
 	// Suite is the hash of the suite the tasks come from; Versions say
 	// what produced the records.
 	Suite    string
-	Versions eval.Versions
+	Versions record.Versions
 	// ExportHeldOut keeps the trajectories of held-out tasks in records,
 	// which leave them out by default (as srezc eval does).
 	ExportHeldOut bool
@@ -490,7 +491,7 @@ func (s *Server) finish(sess *session) error {
 		Record: sess.ep.Record(), Components: sess.ep.Components(), Steps: sess.steps}
 	rec := eval.NewRecord(sess.agent, s.opt.Suite, s.opt.Versions, sess.task, &ep, s.opt.ExportHeldOut)
 	s.recordMu.Lock()
-	err := eval.AppendRecord(s.opt.RecordPath, &rec)
+	err := record.Append(s.opt.RecordPath, &rec)
 	if err != nil {
 		err = fmt.Errorf("cannot record session %d: %w", sess.index, err)
 		if s.recordErr == nil {

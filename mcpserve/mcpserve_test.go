@@ -23,6 +23,7 @@ import (
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/mcpserve"
+	"github.com/srezc/srezc/record"
 )
 
 var (
@@ -69,7 +70,7 @@ func task(t *testing.T, id string) *engine.Task {
 	return nil
 }
 
-var versions = eval.Versions{Srezc: "test", Renderer: engine.RendererVersion, Profile: engine.ProfileNative, Format: engine.FormatVersion}
+var versions = record.Versions{Srezc: "test", Renderer: engine.RendererVersion, Profile: record.ProfileNative, Format: engine.FormatVersion}
 
 // newServer serves tasks, recording into a fresh folder; Close runs at
 // the end of the test.
@@ -157,7 +158,7 @@ func expertCalls(t *testing.T, tk *engine.Task) (tools []string, args []json.Raw
 	return tools, args
 }
 
-func readRecords(t *testing.T, path string) []eval.RecordLine {
+func readRecords(t *testing.T, path string) []record.Line {
 	t.Helper()
 	f, err := os.Open(path)
 	if os.IsNotExist(err) {
@@ -167,7 +168,7 @@ func readRecords(t *testing.T, path string) []eval.RecordLine {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	recs, err := eval.DecodeRecords(path, f)
+	recs, err := record.Decode(path, f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +177,7 @@ func readRecords(t *testing.T, path string) []eval.RecordLine {
 
 // replayRecord is the record srezc eval would write for the replay agent
 // playing tk's expert plan as agent.
-func replayRecord(t *testing.T, tk *engine.Task, episode int, seed uint64, agent string) eval.RecordLine {
+func replayRecord(t *testing.T, tk *engine.Task, episode int, seed uint64, agent string) record.Line {
 	t.Helper()
 	ep := eval.Play(tk, agents.NewReplay(strings.Join(tk.Expert, "\n")), episode, seed, true)
 	rec := eval.NewRecord(agent, engine.SuiteHash(defaultSuite(t)), versions, tk, &ep, false)
@@ -185,7 +186,7 @@ func replayRecord(t *testing.T, tk *engine.Task, episode int, seed uint64, agent
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back eval.RecordLine
+	var back record.Line
 	if err := json.Unmarshal(js, &back); err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +196,7 @@ func replayRecord(t *testing.T, tk *engine.Task, episode int, seed uint64, agent
 // sameRecord compares two records field by field. Their actions may be
 // written differently (a tool call's strings are quoted, an expert plan's
 // service names bare) but must be the same calls with the same values.
-func sameRecord(t *testing.T, a, b eval.RecordLine) bool {
+func sameRecord(t *testing.T, a, b record.Line) bool {
 	t.Helper()
 	if len(a.Trajectory) != len(b.Trajectory) {
 		return false
@@ -519,7 +520,7 @@ func refTask(t *testing.T, file string) *engine.Task {
 		t.Fatalf("the imported task does not compile: %v", diags)
 	}
 	tk := tasks[0]
-	if tk.Profile != engine.ProfileSreZero || len(tk.Tools) != 0 {
+	if tk.Profile != record.ProfileSreZero || len(tk.Tools) != 0 {
 		t.Fatalf("%s: profile %s with %d stdlib tools; the test wants a reference task", tk.ID, tk.Profile, len(tk.Tools))
 	}
 	return tk

@@ -85,9 +85,9 @@ const (
 	NoiseOff = "off"
 )
 
-// Usage is an LLM agent's cost over one episode (agents.Usage is this
-// type). LatencyMS is wall time in provider calls, retries and waits: the
-// one field of a record that differs between two runs of the same sweep.
+// Usage is an LLM agent's cost over one episode. LatencyMS is wall time in
+// provider calls, retries and waits: the one field of a record that
+// differs between two runs of the same sweep.
 type Usage struct {
 	Calls            int   `json:"calls"`
 	Retries          int   `json:"retries"`

@@ -9,7 +9,7 @@ import (
 // EpisodeMetrics is one episode's grader-side outcome (a record's
 // "metrics"). The first fields are the reference's EpisodeMetrics, named
 // and counted as it counts them; the rest are ours. The engine fills it as
-// an episode plays (engine.Record is this type).
+// an episode plays.
 type EpisodeMetrics struct {
 	TotalSteps                 int     `json:"total_steps"`
 	InvalidActions             int     `json:"invalid_actions"`

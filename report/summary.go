@@ -275,7 +275,6 @@ type Standing struct {
 var (
 	difficultyOrder = []string{"easy", "medium", "hard"}
 	splitOrder      = []string{"train", "dev", "test"}
-	failureModes    = record.FailureModes
 )
 
 // UnseenIncident names the split group of test tasks whose incident kind
@@ -682,14 +681,14 @@ func failureModeCounts(scored []*record.Line) []record.FailureModeCount {
 		if mode == "other_failure" && r.Terminal == record.TerminalEscalated {
 			mode = "escalated" // a record written before escalation had its own mode
 		}
-		if counts[mode] == 0 && !slices.Contains(failureModes, mode) {
+		if counts[mode] == 0 && !slices.Contains(record.FailureModes, mode) {
 			other = append(other, mode)
 		}
 		counts[mode]++
 	}
 	slices.Sort(other)
 	out := []record.FailureModeCount{}
-	for _, mode := range append(slices.Clone(failureModes), other...) {
+	for _, mode := range append(slices.Clone(record.FailureModes), other...) {
 		out = append(out, record.FailureModeCount{Mode: mode, Count: counts[mode]})
 	}
 	return out

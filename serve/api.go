@@ -12,6 +12,7 @@ import (
 	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/record"
 )
 
 func (s *Server) routes() {
@@ -137,17 +138,17 @@ type Reply struct {
 
 // GraderView is the grader's side of an episode.
 type GraderView struct {
-	Task       string            `json:"task"`
-	Hash       string            `json:"hash"`
-	Difficulty string            `json:"difficulty"`
-	Split      string            `json:"split"`
-	Seed       uint64            `json:"seed"`
-	Reward     float64           `json:"reward"`
-	Return     float64           `json:"return"`
-	Components engine.Components `json:"components"`
-	Terminal   string            `json:"terminal,omitempty"`
-	Record     *engine.Record    `json:"record,omitempty"`
-	Actions    []string          `json:"actions"`
+	Task       string                 `json:"task"`
+	Hash       string                 `json:"hash"`
+	Difficulty string                 `json:"difficulty"`
+	Split      string                 `json:"split"`
+	Seed       uint64                 `json:"seed"`
+	Reward     float64                `json:"reward"`
+	Return     float64                `json:"return"`
+	Components record.Components      `json:"components"`
+	Terminal   string                 `json:"terminal,omitempty"`
+	Record     *record.EpisodeMetrics `json:"record,omitempty"`
+	Actions    []string               `json:"actions"`
 	// ForkedFrom is "EPISODE@STEP" for a fork; Abandoned are the action
 	// lists of the branches a rewind left, oldest first: what the trainer
 	// tried and took back stays on the record.

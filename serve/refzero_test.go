@@ -9,6 +9,7 @@ import (
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/record"
 	"github.com/srezc/srezc/serve"
 )
 
@@ -31,7 +32,7 @@ func refTask(t *testing.T, file string) *engine.Task {
 	if diags = append(diags, more...); diags.HasErrors() || len(tasks) != 1 {
 		t.Fatalf("%s does not compile: %v", file, diags)
 	}
-	if tasks[0].Profile != engine.ProfileSreZero {
+	if tasks[0].Profile != record.ProfileSreZero {
 		t.Fatalf("%s: profile %s, want sre_zero", file, tasks[0].Profile)
 	}
 	return tasks[0]

@@ -18,6 +18,7 @@ import (
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/record"
 	"github.com/srezc/srezc/serve"
 )
 
@@ -39,7 +40,7 @@ func tasks(t testing.TB) []*engine.Task {
 }
 
 func newServer(t testing.TB, mod func(*serve.Options)) (*serve.Server, *httptest.Server) {
-	opt := serve.Options{Tasks: tasks(t), Versions: eval.Versions{Srezc: "test"}, GraderToken: "grader", TrainerToken: "trainer", TokenKey: []byte("0123456789abcdef0123456789abcdef")}
+	opt := serve.Options{Tasks: tasks(t), Versions: record.Versions{Srezc: "test"}, GraderToken: "grader", TrainerToken: "trainer", TokenKey: []byte("0123456789abcdef0123456789abcdef")}
 	if mod != nil {
 		mod(&opt)
 	}

@@ -40,12 +40,13 @@ import (
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/llm"
+	"github.com/srezc/srezc/record"
 )
 
 // Options configure a Server.
 type Options struct {
 	Tasks    []*engine.Task
-	Versions eval.Versions
+	Versions record.Versions
 	// TTL is how long an idle episode keeps its lease; Capacity bounds the
 	// leased episodes (a full server answers 429 with Retry-After); Pool
 	// bounds the episodes kept materialised (the rest are rebuilt from

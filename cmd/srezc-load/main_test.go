@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/srezc/srezc/compiler"
-	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/record"
 	"github.com/srezc/srezc/serve"
 )
 
@@ -33,7 +33,7 @@ func server(t *testing.T, capacity int) (*httptest.Server, func() []seen) {
 	if diags = append(diags, more...); diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
-	s, err := serve.New(serve.Options{Tasks: tasks, Versions: eval.Versions{Srezc: "test"}, TrainerToken: "trainer", Capacity: capacity})
+	s, err := serve.New(serve.Options{Tasks: tasks, Versions: record.Versions{Srezc: "test"}, TrainerToken: "trainer", Capacity: capacity})
 	if err != nil {
 		t.Fatal(err)
 	}
