@@ -4,21 +4,11 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
-	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/internal/worldtest"
 )
 
-// suiteTasks compiles the shipped suite in its stable order.
-func suiteTasks(tb testing.TB) []*engine.Task {
-	tb.Helper()
-	m, diags := lang.Analyze(lang.ScenarioFiles())
-	tasks, more := compiler.CompileModule(m)
-	if diags = append(diags, more...); diags.HasErrors() {
-		tb.Fatalf("suite: %v", diags)
-	}
-	return tasks
-}
+var suiteTasks = worldtest.Suite
 
 type boundPlan struct {
 	ep   *engine.Episode

@@ -6,47 +6,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
+	"github.com/srezc/srezc/internal/worldtest"
 	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/value"
 )
 
-// world compiles the test world in testdata/world.
-func world(t testing.TB) map[string]*engine.Task {
-	t.Helper()
-	std, diags := lang.ReadPaths([]string{"../testdata/world/std.srez.hcl"})
-	files, more := lang.ReadPaths([]string{"../testdata/world/incidents"})
-	diags = append(diags, more...)
-	m, more := lang.AnalyzeWith(std, files)
-	diags = append(diags, more...)
-	tasks, cd := compiler.CompileWith(m, compiler.Options{SkipCertify: true}) // a mechanics world: one key per service, too weak to certify
-	diags = append(diags, cd...)
-	if diags.HasErrors() {
-		var b bytes.Buffer
-		lang.WriteText(&b, m.Files, diags)
-		t.Fatalf("test world does not compile:\n%s", b.String())
-	}
-	out := map[string]*engine.Task{}
-	for _, tk := range tasks {
-		out[tk.ID] = tk
-	}
-	return out
-}
-
-func bind(t testing.TB, tk *engine.Task, text string) engine.Action {
-	t.Helper()
-	call, d := action.Parse(text)
-	if d != nil {
-		return engine.InvalidAction(engine.ErrSyntax, d.Detail)
-	}
-	args := make([]value.Value, len(call.Args))
-	for i, a := range call.Args {
-		args[i] = a.Value
-	}
-	return tk.Bind(call.Tool, args)
-}
+// The engine's tests play compiled worlds.
+var (
+	world = worldtest.World
+	bind  = worldtest.Bind
+)
 
 // play runs text actions and returns the episode and its rendered text.
 func play(t testing.TB, tk *engine.Task, seed uint64, actions ...string) (*engine.Episode, string) {
