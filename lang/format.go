@@ -3,6 +3,7 @@ package lang
 import (
 	"bytes"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -53,6 +54,14 @@ func Format(filename string, src []byte) ([]byte, Diagnostics) {
 	}
 	if d := checkFormatWork(file); d != nil {
 		return nil, diags.Append(d).Sort()
+	}
+	if !utf8.Valid(src) {
+		// HCL reads some invalid bytes as part of a token and refuses
+		// them once spacing changes ("=\xe5" parses, "= \xe5" does not),
+		// so formatting could write a file that no longer parses.
+		bad := invalidUTF8At(src)
+		return nil, diags.Append(file.lines().diagnostic(filename, src, bad, bad+1, "Invalid character encoding",
+			"All input files must be UTF-8 encoded; srezc fmt does not rewrite a file that is not.")).Sort()
 	}
 	out := hclwrite.Format(canonicalLines(src, toks))
 	if len(out) > MaxFileBytes {
@@ -208,4 +217,16 @@ func tokenText(t hclsyntax.Token) []byte {
 		return trimLineCRs(t.Bytes)
 	}
 	return t.Bytes
+}
+
+// invalidUTF8At is the offset of src's first byte that is not valid UTF-8.
+func invalidUTF8At(src []byte) int {
+	for i := 0; i < len(src); {
+		r, n := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return len(src)
 }
