@@ -24,16 +24,17 @@ func metricsOf(t *testing.T, srv *mcpserve.Server) string {
 	return rec.Body.String()
 }
 
-// waitMetric waits until the metrics hold line (an event the server
-// reports), failing after a generous bound rather than sleeping a guess.
+// waitMetric waits until the metrics hold line, woken by each change of
+// the server's session metrics (an event, not a clock); a line that never
+// comes leaves the test to go test's -timeout, which names it.
 func waitMetric(t *testing.T, srv *mcpserve.Server, line string) {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for !strings.Contains(metricsOf(t, srv), line+"\n") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the metrics never held %q:\n%s", line, metricsOf(t, srv))
+	for {
+		changed := srv.MetricsChange()
+		if strings.Contains(metricsOf(t, srv), line+"\n") {
+			return
 		}
-		time.Sleep(5 * time.Millisecond)
+		<-changed
 	}
 }
 

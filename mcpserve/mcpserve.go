@@ -106,8 +106,12 @@ type Server struct {
 	// deleted are the HTTP sessions their client ended (DELETE), to tell
 	// them from sessions reaped for idleness.
 	deleted sync.Map
-	reg     *prometheus.Registry
-	m       struct {
+	// changed is closed and replaced whenever a session metric moves, so
+	// a waiter (the tests) synchronises on the change, not on a clock.
+	changedMu sync.Mutex
+	changed   chan struct{}
+	reg       *prometheus.Registry
+	m         struct {
 		open    prometheus.GaugeFunc
 		started prometheus.Counter
 		ended   *prometheus.CounterVec
@@ -231,6 +235,7 @@ func (s *Server) Handler() http.Handler {
 		switch {
 		case id == "" && r.Method == http.MethodPost && s.open() >= s.opt.MaxSessions:
 			s.m.refused.Inc()
+			s.metricsMoved()
 			w.Header().Set("Retry-After", strconv.Itoa(max(1, int(s.opt.SessionIdle/time.Second))))
 			http.Error(w, fmt.Sprintf("srezc mcp holds %d sessions, its cap (--max-sessions); retry when one ends", s.opt.MaxSessions), http.StatusServiceUnavailable)
 			return
@@ -360,8 +365,10 @@ func (s *Server) begin(ss *mcp.ServerSession, params *mcp.InitializeParams) (*se
 	// the server closes it; its episode is recorded then if it has not
 	// been already.
 	s.m.started.Inc()
+	s.metricsMoved()
 	go func() {
 		defer s.watchers.Done()
+		defer s.metricsMoved()
 		_ = ss.Wait()
 		s.mu.Lock()
 		shutdown := s.closed
@@ -382,6 +389,26 @@ func (s *Server) begin(ss *mcp.ServerSession, params *mcp.InitializeParams) (*se
 	}()
 	s.logf("session %d (%s) began", k, sess.client)
 	return sess, nil
+}
+
+// metricsMoved wakes whoever waits for the session metrics to change.
+func (s *Server) metricsMoved() {
+	s.changedMu.Lock()
+	if s.changed != nil {
+		close(s.changed)
+		s.changed = nil
+	}
+	s.changedMu.Unlock()
+}
+
+// metricsChange is closed at the next change of the session metrics.
+func (s *Server) metricsChange() <-chan struct{} {
+	s.changedMu.Lock()
+	defer s.changedMu.Unlock()
+	if s.changed == nil {
+		s.changed = make(chan struct{})
+	}
+	return s.changed
 }
 
 // lookup finds the session a request belongs to.
