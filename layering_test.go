@@ -36,7 +36,7 @@ var allowed = map[string][]string{
 	"serve":              {"value", "engine", "action", "agents", "record", "eval", "llm"},
 	"mcpserve":           {"engine", "action", "eval", "agents", "record", "llm"},
 	"cli":                {"value", "lang", "compiler", "certify", "engine", "action", "facts", "stdlib", "agents", "record", "eval", "suitegen", "lsp", "llm", "report", "serve", "mcpserve", "refdoc"},
-	"internal/worldtest": {"value", "lang", "compiler", "engine", "action"},
+	"internal/worldtest": {"value", "lang", "compiler", "engine", "action", "record"},
 	"cmd/srezc":          {"cli"},
 	"cmd/srezc-load":     {},
 }

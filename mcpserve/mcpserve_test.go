@@ -21,6 +21,7 @@ import (
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/internal/worldtest"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/mcpserve"
 	"github.com/srezc/srezc/record"
@@ -501,30 +502,7 @@ func TestStreamableHTTP(t *testing.T) {
 	}
 }
 
-const refTasksDir = "../../shared/reference/sre-zero-tasks"
-
-// refTask imports and compiles one reference task.
-func refTask(t *testing.T, file string) *engine.Task {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(refTasksDir, file))
-	if err != nil {
-		t.Skip("no SRE-Zero reference tasks at " + refTasksDir)
-	}
-	id, src, err := lang.ImportSreZeroTask(file, data, "train", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, diags := lang.Analyze([]*lang.File{{Name: id + lang.Ext, Src: src}})
-	tasks, more := compiler.CompileModule(m)
-	if diags = append(diags, more...); diags.HasErrors() || len(tasks) != 1 {
-		t.Fatalf("the imported task does not compile: %v", diags)
-	}
-	tk := tasks[0]
-	if tk.Profile != record.ProfileSreZero || len(tk.Tools) != 0 {
-		t.Fatalf("%s: profile %s with %d stdlib tools; the test wants a reference task", tk.ID, tk.Profile, len(tk.Tools))
-	}
-	return tk
-}
+var refTask = worldtest.Reference
 
 // The MCP tools of an imported SRE-Zero task are the task's (the
 // profile's tool list), not read back from the intro it renders, and a

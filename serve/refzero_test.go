@@ -1,42 +1,15 @@
 package serve_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
-	"github.com/srezc/srezc/lang"
-	"github.com/srezc/srezc/record"
+	"github.com/srezc/srezc/internal/worldtest"
 	"github.com/srezc/srezc/serve"
 )
 
-// refTasksDir holds the SRE-Zero reference's task files, read in place.
-const refTasksDir = "../../shared/reference/sre-zero-tasks"
-
-// refTask imports and compiles one reference task.
-func refTask(t *testing.T, file string) *engine.Task {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(refTasksDir, file))
-	if err != nil {
-		t.Skip("no SRE-Zero reference tasks at " + refTasksDir)
-	}
-	id, src, err := lang.ImportSreZeroTask(file, data, "train", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, diags := lang.Analyze([]*lang.File{{Name: id + lang.Ext, Src: src}})
-	tasks, more := compiler.CompileModule(m)
-	if diags = append(diags, more...); diags.HasErrors() || len(tasks) != 1 {
-		t.Fatalf("%s does not compile: %v", file, diags)
-	}
-	if tasks[0].Profile != record.ProfileSreZero {
-		t.Fatalf("%s: profile %s, want sre_zero", file, tasks[0].Profile)
-	}
-	return tasks[0]
-}
+var refTask = worldtest.Reference
 
 // A structured call on an imported SRE-Zero task binds its arguments in
 // the tool's order, whatever the JSON object's order: inspect_config

@@ -7,12 +7,15 @@ package worldtest
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/record"
 	"github.com/srezc/srezc/value"
 )
 
@@ -73,4 +76,31 @@ func Bind(tb testing.TB, tk *engine.Task, text string) engine.Action {
 		args[i] = a.Value
 	}
 	return tk.Bind(call.Tool, args)
+}
+
+// refTasksDir holds the SRE-Zero reference's task files, read in place
+// from the shared folder beside the repository (never copied into it).
+const refTasksDir = "../../shared/reference/sre-zero-tasks"
+
+// Reference imports and compiles one SRE-Zero reference task file under
+// the sre_zero profile; without the reference's files the test is skipped.
+func Reference(tb testing.TB, file string) *engine.Task {
+	tb.Helper()
+	data, err := os.ReadFile(filepath.Join(refTasksDir, file))
+	if err != nil {
+		tb.Skip("no SRE-Zero reference tasks at " + refTasksDir)
+	}
+	id, src, err := lang.ImportSreZeroTask(file, data, "train", false)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	m, diags := lang.Analyze([]*lang.File{{Name: id + lang.Ext, Src: src}})
+	tasks, more := compiler.CompileModule(m)
+	if diags = append(diags, more...); diags.HasErrors() || len(tasks) != 1 {
+		tb.Fatalf("%s does not compile: %v", file, diags)
+	}
+	if tasks[0].Profile != record.ProfileSreZero || len(tasks[0].Tools) != 0 {
+		tb.Fatalf("%s: profile %s with %d stdlib tools; want a reference task", file, tasks[0].Profile, len(tasks[0].Tools))
+	}
+	return tasks[0]
 }
