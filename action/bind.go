@@ -6,6 +6,7 @@ import (
 
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/record"
+	"github.com/srezc/srezc/srezero"
 	"github.com/srezc/srezc/value"
 )
 
@@ -30,7 +31,7 @@ var shared Cache
 type Cache struct {
 	mu     sync.Mutex
 	native map[string]parsed
-	ref    map[string]*engine.RefAction
+	ref    map[string]*srezero.Action
 }
 
 const (
@@ -87,7 +88,7 @@ func (c *Cache) parse(text string) parsed {
 
 // parseRef parses by the sre_zero grammar. The result is shared by every
 // Action bound from the same text, so it is never modified.
-func (c *Cache) parseRef(text string) *engine.RefAction {
+func (c *Cache) parseRef(text string) *srezero.Action {
 	c.mu.Lock()
 	p, ok := c.ref[text]
 	c.mu.Unlock()
@@ -101,7 +102,7 @@ func (c *Cache) parseRef(text string) *engine.RefAction {
 	}
 	c.mu.Lock()
 	if c.ref == nil || len(c.ref) >= maxParsed {
-		c.ref = make(map[string]*engine.RefAction)
+		c.ref = make(map[string]*srezero.Action)
 	}
 	c.ref[text] = p
 	c.mu.Unlock()

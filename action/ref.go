@@ -5,7 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/srezc/srezc/engine"
+	"github.com/srezc/srezc/srezero"
 	"github.com/srezc/srezc/value"
 )
 
@@ -32,7 +32,7 @@ const (
 // The steps run in the reference's order, which decides which error wins:
 // the call syntax, then the csv split of the arguments, then the action
 // name, then the arity, then the empty-text checks of re-validation.
-func ParseRef(text string) engine.RefAction {
+func ParseRef(text string) srezero.Action {
 	name, argText, ok := splitRefCall(text)
 	if !ok {
 		return refError(text, refErrSyntax)
@@ -41,7 +41,7 @@ func ParseRef(text string) engine.RefAction {
 	if errMsg != "" {
 		return refError(text, errMsg)
 	}
-	a := engine.RefAction{Type: name}
+	a := srezero.Action{Type: name}
 	switch name {
 	case "inspect_logs", "inspect_metrics", "check_status", "restart_service":
 		if n != 1 {
@@ -91,8 +91,8 @@ func ParseRef(text string) engine.RefAction {
 	return a
 }
 
-func refError(text, msg string) engine.RefAction {
-	return engine.RefAction{Canonical: text, Err: msg}
+func refError(text, msg string) srezero.Action {
+	return srezero.Action{Canonical: text, Err: msg}
 }
 
 // splitRefCall matches the reference's

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/srezc/srezc/action"
-	"github.com/srezc/srezc/engine"
+	"github.com/srezc/srezc/srezero"
 	"github.com/srezc/srezc/value"
 )
 
@@ -176,14 +176,14 @@ func TestParseRefAction(t *testing.T) {
 	tests := []struct {
 		name string
 		text string
-		want engine.RefAction // Canonical defaults to text on an error
+		want srezero.Action // Canonical defaults to text on an error
 	}{
 		// §4.1 step 1: the call syntax.
 		{"plain", "inspect_logs(cache)", refSvc("inspect_logs", "cache", "inspect_logs(cache)")},
 		{"space before paren", "inspect_logs (cache)", refSvc("inspect_logs", "cache", "inspect_logs(cache)")},
 		{"padded", "  inspect_logs( cache )  ", refSvc("inspect_logs", "cache", "inspect_logs(cache)")},
 		{"nested parens", "inspect_logs((cache))", refSvc("inspect_logs", "(cache)", "inspect_logs((cache))")},
-		{"last paren closes", "escalate(a) b)", refOK("escalate", "escalate(a) b)", func(a *engine.RefAction) { a.Reason = "a) b" })},
+		{"last paren closes", "escalate(a) b)", refOK("escalate", "escalate(a) b)", func(a *srezero.Action) { a.Reason = "a) b" })},
 		{"trailing text", "inspect_logs(cache) trailing", refErr(syntax)},
 		{"trailing newline", "inspect_logs(cache)\n", refSvc("inspect_logs", "cache", "inspect_logs(cache)")},
 		{"newlines outside", "\n\ninspect_logs\n(cache)\r\n\n", refSvc("inspect_logs", "cache", "inspect_logs(cache)")},
@@ -216,7 +216,7 @@ func TestParseRefAction(t *testing.T) {
 		{"quoted comma", `resolve_incident("a, b", c)`, refResolve("a, b", "c")},
 		{"single quoted comma splits", `resolve_incident('a, b')`, refResolve("'a", "b'")},
 		{"single quoted comma arity", `escalate('a, b')`, refErr(escalateN)},
-		{"trailing comma", "inspect_config(cache,)", refOK("inspect_config", "inspect_config(cache, )", func(a *engine.RefAction) {
+		{"trailing comma", "inspect_config(cache,)", refOK("inspect_config", "inspect_config(cache, )", func(a *srezero.Action) {
 			a.Service, a.HasKey = "cache", true
 		})},
 		{"trailing comma arity", "inspect_logs(cache,)", refErr(oneSvc)},
@@ -224,10 +224,10 @@ func TestParseRefAction(t *testing.T) {
 		{"carriage return mid field", "inspect_logs(ca\rche)", refErr(newline)},
 		{"quoted carriage return", "inspect_logs(\"ca\rche\")", refSvc("inspect_logs", "ca\rche", "inspect_logs(ca\rche)")},
 		{"nul is a character", "inspect_logs(a\x00b)", refSvc("inspect_logs", "a\x00b", "inspect_logs(a\x00b)")},
-		{"field at limit", "escalate(" + long + ")", refOK("escalate", "escalate("+long+")", func(a *engine.RefAction) { a.Reason = long })},
+		{"field at limit", "escalate(" + long + ")", refOK("escalate", "escalate("+long+")", func(a *srezero.Action) { a.Reason = long })},
 		{"field over limit", "escalate(" + long + "a)", refErr(tooLarge)},
 		{"limit counts characters", "escalate(" + strings.Repeat("é", 131072) + ")", refOK("escalate", "escalate("+strings.Repeat("é", 131072)+")",
-			func(a *engine.RefAction) { a.Reason = strings.Repeat("é", 131072) })},
+			func(a *srezero.Action) { a.Reason = strings.Repeat("é", 131072) })},
 		{"limit in a quoted field", `escalate("` + long + `a")`, refErr(tooLarge)},
 		{"limit before unknown name", "foo(x, " + long + "a)", refErr(tooLarge)},
 
@@ -236,7 +236,7 @@ func TestParseRefAction(t *testing.T) {
 		{"blank args", "inspect_logs( \t )", refErr(oneSvc)},
 		{"two services", "restart_service(a, b)", refErr("restart_service requires exactly one service argument.")},
 		{"config three", "inspect_config(a, b, c)", refErr(configN)},
-		{"config key", "inspect_config(cache, TTL_SECONDS)", refOK("inspect_config", "inspect_config(cache, TTL_SECONDS)", func(a *engine.RefAction) {
+		{"config key", "inspect_config(cache, TTL_SECONDS)", refOK("inspect_config", "inspect_config(cache, TTL_SECONDS)", func(a *srezero.Action) {
 			a.Service, a.Key, a.HasKey = "cache", "TTL_SECONDS", true
 		})},
 		{"update two", "update_config(cache, K)", refErr(updateN)},
@@ -277,7 +277,7 @@ func TestParseRefAction(t *testing.T) {
 		{"empty root cause", `resolve_incident("", fix)`, refErr(resolveE)},
 		{"empty reason", `escalate("")`, refErr(escalateE)},
 		{"blank reason", `escalate(" ")`, refErr(escalateE)},
-		{"quoted blank reason", `escalate(' ')`, refOK("escalate", "escalate( )", func(a *engine.RefAction) { a.Reason = " " })},
+		{"quoted blank reason", `escalate(' ')`, refOK("escalate", "escalate( )", func(a *srezero.Action) { a.Reason = " " })},
 		{"empty service", `inspect_logs("")`, refSvc("inspect_logs", "", "inspect_logs()")},
 		{"resolve", "resolve_incident(cache service crashed, restart cache service)", refResolve("cache service crashed", "restart cache service")},
 	}
@@ -295,31 +295,31 @@ func TestParseRefAction(t *testing.T) {
 	}
 }
 
-func refErr(msg string) engine.RefAction { return engine.RefAction{Err: msg} }
+func refErr(msg string) srezero.Action { return srezero.Action{Err: msg} }
 
-func refOK(typ, canonical string, set func(*engine.RefAction)) engine.RefAction {
-	a := engine.RefAction{Type: typ, Canonical: canonical}
+func refOK(typ, canonical string, set func(*srezero.Action)) srezero.Action {
+	a := srezero.Action{Type: typ, Canonical: canonical}
 	set(&a)
 	return a
 }
 
-func refSvc(typ, service, canonical string) engine.RefAction {
-	return engine.RefAction{Type: typ, Service: service, Canonical: canonical}
+func refSvc(typ, service, canonical string) srezero.Action {
+	return srezero.Action{Type: typ, Service: service, Canonical: canonical}
 }
 
-func refResolve(rootCause, fix string) engine.RefAction {
-	return engine.RefAction{Type: "resolve_incident", RootCause: rootCause, Fix: fix,
+func refResolve(rootCause, fix string) srezero.Action {
+	return srezero.Action{Type: "resolve_incident", RootCause: rootCause, Fix: fix,
 		Canonical: "resolve_incident(" + rootCause + ", " + fix + ")"}
 }
 
-func refUpdate(service, key string, v value.Value, str string) engine.RefAction {
-	return engine.RefAction{Type: "update_config", Service: service, Key: key, HasKey: true, Value: v,
+func refUpdate(service, key string, v value.Value, str string) srezero.Action {
+	return srezero.Action{Type: "update_config", Service: service, Key: key, HasKey: true, Value: v,
 		Canonical: "update_config(" + service + ", " + key + ", " + str + ")"}
 }
 
 // diffRefAction compares field by field, values by kind and bits so that
 // NaN equals NaN and -0.0 differs from 0.0.
-func diffRefAction(got, want engine.RefAction) string {
+func diffRefAction(got, want srezero.Action) string {
 	var b strings.Builder
 	field := func(name, g, w string) {
 		if g != w {

@@ -8,6 +8,7 @@ import (
 	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/srezero"
 )
 
 // Certification under sre_zero runs the rules that carry over to a literal
@@ -136,7 +137,7 @@ func refLeaks(t *engine.Task) []string {
 		for i, l := range s.Logs {
 			check(fmt.Sprintf("log line %d of %s", i+1, s.Name), l)
 		}
-		for _, f := range append(append([]engine.RefField(nil), s.Metrics...), s.Config...) {
+		for _, f := range append(append([]srezero.Field(nil), s.Metrics...), s.Config...) {
 			check(fmt.Sprintf("%s of %s", f.Name, s.Name), f.Name+" "+f.Value.String())
 		}
 	}

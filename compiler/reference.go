@@ -7,11 +7,12 @@ import (
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/record"
+	"github.com/srezc/srezc/srezero"
 	"github.com/srezc/srezc/value"
 )
 
 // An incident under the sre_zero profile compiles to the reference's
-// literal world and grading spec (engine/reftask.go), not to slots and
+// literal world and grading spec (srezero.Task), not to slots and
 // code: its world is static fixtures and its grading the reference's own.
 
 // compileRef compiles an sre_zero incident. Certification findings are
@@ -61,8 +62,8 @@ func compileRef(m *lang.Module, in *lang.Incident, opt Options) (*engine.Task, l
 // baseline, as the reference builds a task (spec §2): status, logs and
 // dependencies replace; metrics and config merge, an existing key keeping
 // its place and a new one appended in patch order.
-func refTask(sys *lang.System, spec *lang.RefSpec) *engine.RefTask {
-	r := &engine.RefTask{
+func refTask(sys *lang.System, spec *lang.RefSpec) *srezero.Task {
+	r := &srezero.Task{
 		RootCause:                 spec.RootCause,
 		RootCauseKeywords:         spec.RootCauseKeywords,
 		DistractorServices:        spec.DistractorServices,
@@ -70,7 +71,7 @@ func refTask(sys *lang.System, spec *lang.RefSpec) *engine.RefTask {
 		TerminalOnWrongResolution: spec.TerminalOnWrongResolution == nil || *spec.TerminalOnWrongResolution,
 	}
 	for _, f := range sys.Fixtures {
-		s := engine.RefService{Name: f.Name, Logs: append([]string(nil), f.Logs...), Dependencies: append([]string(nil), f.Dependencies...),
+		s := srezero.Service{Name: f.Name, Logs: append([]string(nil), f.Logs...), Dependencies: append([]string(nil), f.Dependencies...),
 			Metrics: refFields(nil, f.Metrics), Config: refFields(nil, f.Config)}
 		if f.Status != nil {
 			s.Status = *f.Status
@@ -98,24 +99,24 @@ func refTask(sys *lang.System, spec *lang.RefSpec) *engine.RefTask {
 		r.Services = append(r.Services, s)
 	}
 	for _, e := range spec.Evidence {
-		r.Evidence = append(r.Evidence, engine.RefEvidence{Key: e.Name, Description: e.Description})
+		r.Evidence = append(r.Evidence, srezero.Evidence{Key: e.Name, Description: e.Description})
 	}
 	if f := spec.Fix; f != nil {
-		r.Fix = engine.RefFix{ActionType: f.Action, Service: f.Service, Key: f.Key, HasKey: f.HasKey, Exact: f.Exact, FixKeywords: f.FixKeywords}
+		r.Fix = srezero.Fix{ActionType: f.Action, Service: f.Service, Key: f.Key, HasKey: f.HasKey, Exact: f.Exact, FixKeywords: f.FixKeywords}
 		if f.MinNumeric.K != value.Null {
 			r.Fix.MinNumeric, r.Fix.HasMin = f.MinNumeric.AsFloat(), true
 		}
 	}
 	for _, p := range spec.Metadata {
-		r.Metadata = append(r.Metadata, engine.RefPair{Key: p.Name, Value: p.Value.S})
+		r.Metadata = append(r.Metadata, srezero.Pair{Key: p.Name, Value: p.Value.S})
 	}
 	return r
 }
 
 // refFields merges patch entries into base: a key already there keeps its
 // place and takes the new value, a new key is appended.
-func refFields(base []engine.RefField, patch []lang.Field) []engine.RefField {
-	out := append([]engine.RefField(nil), base...)
+func refFields(base []srezero.Field, patch []lang.Field) []srezero.Field {
+	out := append([]srezero.Field(nil), base...)
 next:
 	for _, p := range patch {
 		for i := range out {
@@ -124,7 +125,7 @@ next:
 				continue next
 			}
 		}
-		out = append(out, engine.RefField{Name: p.Name, Value: p.Value})
+		out = append(out, srezero.Field{Name: p.Name, Value: p.Value})
 	}
 	return out
 }
@@ -133,7 +134,7 @@ next:
 // read per (action, service) of the evidence keys (an inspect_config
 // without a key earns every config key of its service at once), the fix,
 // and the resolution.
-func refOptimum(r *engine.RefTask) int {
+func refOptimum(r *srezero.Task) int {
 	var reads []string
 	for _, e := range r.Evidence {
 		parts := strings.SplitN(e.Key, ":", 3)

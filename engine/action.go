@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/srezc/srezc/srezero"
 	"github.com/srezc/srezc/value"
 )
 
@@ -58,8 +59,8 @@ type Action struct {
 	Value   value.Value
 	Text    [2]string
 	// Ref is the action as the sre_zero grammar parsed it, for a task
-	// under that profile (reftask.go); nil otherwise.
-	Ref *RefAction
+	// under that profile (package srezero); nil otherwise.
+	Ref *srezero.Action
 	Err ErrCode
 	// Detail explains a syntax error in the agent's words.
 	Detail string

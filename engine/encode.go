@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/srezc/srezc/internal/snapshot"
+
 	"github.com/srezc/srezc/record"
 )
 
@@ -348,56 +350,6 @@ func (e *Episode) MarshalState(b []byte) []byte {
 	return e.rules.marshal(e, b)
 }
 
-type stateReader struct {
-	b   []byte
-	err error
-}
-
-func (r *stateReader) u() uint64 {
-	if r.err != nil {
-		return 0
-	}
-	x, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.err = errors.New("state snapshot is truncated")
-		return 0
-	}
-	r.b = r.b[n:]
-	return x
-}
-
-func (r *stateReader) w() uint64 {
-	if r.err != nil {
-		return 0
-	}
-	if len(r.b) < 8 {
-		r.err = errors.New("state snapshot is truncated")
-		return 0
-	}
-	x := binary.LittleEndian.Uint64(r.b)
-	r.b = r.b[8:]
-	return x
-}
-
-func (r *stateReader) n(limit int) int {
-	x := r.u()
-	if x > uint64(limit) {
-		r.err = errors.New("state snapshot has a length out of range")
-		return 0
-	}
-	return int(x)
-}
-
-func (r *stateReader) bytes(n int) []byte {
-	if r.err != nil || len(r.b) < n {
-		r.err = errors.New("state snapshot is truncated")
-		return nil
-	}
-	x := r.b[:n]
-	r.b = r.b[n:]
-	return x
-}
-
 // RestoreState replaces the episode's state with a snapshot taken by
 // MarshalState on an episode of the same task.
 func (e *Episode) RestoreState(data []byte) error {
@@ -408,25 +360,25 @@ func (e *Episode) RestoreState(data []byte) error {
 	if binary.LittleEndian.Uint32(data) != FormatVersion {
 		return errors.New("episode state from another IR format version")
 	}
-	r := &stateReader{b: data[4:]}
-	hash := string(r.bytes(r.n(128)))
-	if r.err == nil && hash != e.t.Hash {
+	r := &snapshot.Reader{B: data[4:]}
+	hash := string(r.Bytes(r.Len(128)))
+	if r.Err == nil && hash != e.t.Hash {
 		return errors.New("episode state belongs to another task")
 	}
-	f := func() float64 { return math.Float64frombits(r.w()) }
-	flag := func() bool { return r.u() != 0 }
+	f := func() float64 { return math.Float64frombits(r.Word()) }
+	flag := func() bool { return r.Uvarint() != 0 }
 	var s Episode = *e
-	s.tick = int(r.u())
-	s.seed = r.u()
-	s.step = r.n(e.t.Budget)
+	s.tick = int(r.Uvarint())
+	s.seed = r.Uvarint()
+	s.step = r.Len(e.t.Budget)
 	s.done = flag()
-	s.terminal = Terminal(r.n(int(TermBudget)))
+	s.terminal = Terminal(r.Len(int(TermBudget)))
 	s.restartedHealthy = flag()
 	rec := record.EpisodeMetrics{}
 	for _, p := range []*int{&rec.TotalSteps, &rec.InvalidActions, &rec.RepeatedActions, &rec.EvidenceActions,
 		&rec.RemediationActions, &rec.CorrectServiceRemediations, &rec.CorrectRemediations, &rec.WrongRemediations,
 		&rec.DistractorFailures, &rec.PrematureResolutions, &rec.StepsToResolution, &rec.OptimalSteps} {
-		*p = r.n(1 << 30)
+		*p = r.Len(1 << 30)
 	}
 	for _, p := range []*bool{&rec.RootCauseIdentified, &rec.FixIdentified, &rec.CorrectRemediationApplied,
 		&rec.Success, &rec.Diagnosed, &rec.Mitigated, &rec.WrongChange, &rec.Recovered} {
@@ -439,8 +391,8 @@ func (e *Episode) RestoreState(data []byte) error {
 		*p = f()
 	}
 	s.comp = c
-	if r.n(len(e.found)) != len(e.found) && r.err == nil {
-		r.err = errors.New("state snapshot has a different evidence set")
+	if r.Len(len(e.found)) != len(e.found) && r.Err == nil {
+		r.Err = errors.New("state snapshot has a different evidence set")
 	}
 	found := make([]bool, len(e.found))
 	for i := range found {
@@ -448,43 +400,43 @@ func (e *Episode) RestoreState(data []byte) error {
 	}
 	lists := [2][]uint64{}
 	for i := range lists {
-		k := r.n(e.t.Budget + 1)
+		k := r.Len(e.t.Budget + 1)
 		l := make([]uint64, k, e.t.Budget+1)
 		for j := range l {
-			l[j] = r.w()
+			l[j] = r.Word()
 		}
 		lists[i] = l
 	}
-	strEnd := make([]uint32, r.n(e.t.Budget+1))
+	strEnd := make([]uint32, r.Len(e.t.Budget+1))
 	last := uint64(0)
 	for i := range strEnd {
-		x := r.u()
-		if x < last && r.err == nil {
-			r.err = errors.New("state snapshot has bad strings")
+		x := r.Uvarint()
+		if x < last && r.Err == nil {
+			r.Err = errors.New("state snapshot has bad strings")
 		}
 		last = x
 		strEnd[i] = uint32(x)
 	}
-	strBuf := append([]byte(nil), r.bytes(r.n(1<<24))...)
-	if r.err == nil && last > uint64(len(strBuf)) {
-		r.err = errors.New("state snapshot has bad strings")
+	strBuf := append([]byte(nil), r.Bytes(r.Len(1<<24))...)
+	if r.Err == nil && last > uint64(len(strBuf)) {
+		r.Err = errors.New("state snapshot has bad strings")
 	}
-	if r.n(len(e.ring)) != len(e.ring) && r.err == nil {
-		r.err = errors.New("state snapshot has a different ring size")
+	if r.Len(len(e.ring)) != len(e.ring) && r.Err == nil {
+		r.Err = errors.New("state snapshot has a different ring size")
 	}
 	ring := make([]uint64, len(e.ring))
 	for i := range ring {
-		ring[i] = r.w()
+		ring[i] = r.Word()
 	}
 	e.rules.restore(e, &s, r)
-	if r.err == nil && len(r.b) != 0 {
-		r.err = errors.New("state snapshot has trailing bytes")
+	if r.Err == nil && len(r.B) != 0 {
+		r.Err = errors.New("state snapshot has trailing bytes")
 	}
-	if r.err == nil && s.tick < e.t.InitTick {
-		r.err = errors.New("state snapshot tick out of range")
+	if r.Err == nil && s.tick < e.t.InitTick {
+		r.Err = errors.New("state snapshot tick out of range")
 	}
-	if r.err != nil {
-		return r.err
+	if r.Err != nil {
+		return r.Err
 	}
 	s.found, s.seen, s.invalid, s.strEnd, s.strBuf = found, lists[0], lists[1], strEnd, strBuf
 	copy(e.ring, ring)

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/srezc/srezc/record"
+	"github.com/srezc/srezc/srezero"
 	"github.com/srezc/srezc/value"
 )
 
@@ -43,7 +44,7 @@ type Observation struct {
 	// Previous is the word a config write replaced.
 	Previous uint64
 	// RefPrevious is the value an sre_zero config write replaced (null:
-	// the key was not set); see refepisode.go for Tool, Service and Key.
+	// the key was not set); see refprofile.go for Tool, Service and Key.
 	RefPrevious value.Value
 }
 
@@ -100,9 +101,9 @@ type Episode struct {
 	reader reader
 
 	// rules are the task's profile's (profile.go); ref is the sre_zero
-	// profile's state (refepisode.go), nil under native.
+	// profile's state (package srezero), nil under native.
 	rules rules
-	ref   *refEpisode
+	ref   *srezero.State
 
 	// judged are the config slots a write to which is a wrong change
 	// unless undone: every config slot that is no fault's remedy.

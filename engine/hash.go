@@ -7,6 +7,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/srezc/srezc/srezero"
 	"github.com/srezc/srezc/value"
 )
 
@@ -251,7 +252,7 @@ func (h *hasher) val(v value.Value) {
 	h.s(v.S)
 }
 
-func (h *hasher) fields(xs []RefField) {
+func (h *hasher) fields(xs []srezero.Field) {
 	h.n(len(xs))
 	for _, x := range xs {
 		h.s(x.Name)
@@ -259,7 +260,7 @@ func (h *hasher) fields(xs []RefField) {
 	}
 }
 
-func (h *hasher) ref(r *RefTask) {
+func (h *hasher) ref(r *srezero.Task) {
 	if r == nil {
 		h.u(0)
 		return

@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/srezc/srezc/record"
+import (
+	"github.com/srezc/srezc/internal/snapshot"
+	"github.com/srezc/srezc/record"
+	"github.com/srezc/srezc/srezero"
+)
 
 // rules is what a rubric profile decides in an Episode: how a step plays
 // and is graded, what the record and the reward's parts are, how the
@@ -34,7 +38,7 @@ type rules interface {
 	// marshal appends the profile's state to a snapshot; restore reads it
 	// into s, the episode being restored, from a snapshot of e.
 	marshal(e *Episode, b []byte) []byte
-	restore(e, s *Episode, r *stateReader)
+	restore(e, s *Episode, r *snapshot.Reader)
 	mitigated(e *Episode) bool
 	appendAnomalies(e *Episode, dst []SlotID) []SlotID
 }
@@ -50,14 +54,14 @@ func rulesFor(t *Task) rules {
 // nativeRules are the native profile's: the Episode's own methods.
 type nativeRules struct{}
 
-func (nativeRules) start(e *Episode)                        {}
-func (nativeRules) reset(e *Episode)                        {}
-func (nativeRules) fork(e, f *Episode)                      {}
-func (nativeRules) components(e *Episode) record.Components { return e.comp }
-func (nativeRules) marshal(e *Episode, b []byte) []byte     { return b }
-func (nativeRules) restore(e, s *Episode, r *stateReader)   {}
-func (nativeRules) mitigated(e *Episode) bool               { return e.mitigated() }
-func (nativeRules) appendIntro(e *Episode, b []byte) []byte { return e.appendIntro(b) }
+func (nativeRules) start(e *Episode)                          {}
+func (nativeRules) reset(e *Episode)                          {}
+func (nativeRules) fork(e, f *Episode)                        {}
+func (nativeRules) components(e *Episode) record.Components   { return e.comp }
+func (nativeRules) marshal(e *Episode, b []byte) []byte       { return b }
+func (nativeRules) restore(e, s *Episode, r *snapshot.Reader) {}
+func (nativeRules) mitigated(e *Episode) bool                 { return e.mitigated() }
+func (nativeRules) appendIntro(e *Episode, b []byte) []byte   { return e.appendIntro(b) }
 func (nativeRules) appendText(e *Episode, b []byte, o Observation) []byte {
 	return e.appendText(b, &o)
 }
@@ -83,14 +87,14 @@ func (nativeRules) creditEvidence(e *Episode, term Terminal) {
 	e.comp.Evidence *= record.EvidenceCredit(e.rec.Diagnosed, e.rec.Mitigated, term == TermEscalated)
 }
 
-// refRules are the sre_zero profile's (refepisode.go, refrender.go,
-// refstate.go).
+// refRules are the sre_zero profile's: package srezero's State, through
+// refprofile.go.
 type refRules struct{}
 
-func (refRules) start(e *Episode)                        { e.ref = newRefEpisode(e.t) }
-func (refRules) reset(e *Episode)                        { e.ref.reset() }
-func (refRules) fork(e, f *Episode)                      { f.ref = e.ref.fork() }
-func (refRules) components(e *Episode) record.Components { return e.ref.nativeComponents() }
+func (refRules) start(e *Episode)                        { e.ref = srezero.New(e.t.Ref, e.t.Budget) }
+func (refRules) reset(e *Episode)                        { e.ref.Reset() }
+func (refRules) fork(e, f *Episode)                      { f.ref = e.ref.Fork() }
+func (refRules) components(e *Episode) record.Components { return e.ref.Components() }
 func (refRules) record(e *Episode) record.EpisodeMetrics { return e.recordRef() }
 func (refRules) step(e *Episode, a Action) StepResult    { return e.stepRef(&a) }
 
@@ -105,8 +109,8 @@ func (refRules) appendText(e *Episode, b []byte, o Observation) []byte {
 func (refRules) appendResultJSON(e *Episode, b []byte, o Observation) []byte {
 	return e.appendRefJSON(b, &o)
 }
-func (refRules) marshal(e *Episode, b []byte) []byte   { return e.ref.marshal(b) }
-func (refRules) restore(e, s *Episode, r *stateReader) { s.ref = e.ref.restore(r, e.t.Budget) }
+func (refRules) marshal(e *Episode, b []byte) []byte       { return e.ref.Marshal(b) }
+func (refRules) restore(e, s *Episode, r *snapshot.Reader) { s.ref = e.ref.Restore(r) }
 
 // The fixture world has no health checks: the grader never judges an
 // sre_zero episode mitigated this way, and it shows no anomalies.

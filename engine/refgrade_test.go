@@ -21,6 +21,7 @@ import (
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/record"
+	"github.com/srezc/srezc/srezero"
 	"github.com/srezc/srezc/value"
 )
 
@@ -42,32 +43,32 @@ const (
 
 // refBaseline is the reference's fixture world before a task's patches
 // (spec §3).
-func refBaseline() []engine.RefService {
+func refBaseline() []srezero.Service {
 	i, f, s, b := value.OfInt, value.OfFloat, value.OfString, value.OfBool
-	field := func(name string, v value.Value) engine.RefField { return engine.RefField{Name: name, Value: v} }
-	return []engine.RefService{
+	field := func(name string, v value.Value) srezero.Field { return srezero.Field{Name: name, Value: v} }
+	return []srezero.Service{
 		{Name: "web_server", Status: "healthy",
 			Logs:         []string{"INFO request_id=1001 path=/ status=200 latency_ms=42", "INFO request_id=1002 path=/checkout status=200 latency_ms=88"},
-			Metrics:      []engine.RefField{field("request_rate", i(240)), field("error_rate", f(0.01)), field("p95_latency_ms", i(120)), field("upstream_timeout_rate", f(0))},
-			Config:       []engine.RefField{field("TIMEOUT_MS", i(3000)), field("MAX_WORKERS", i(16))},
+			Metrics:      []srezero.Field{field("request_rate", i(240)), field("error_rate", f(0.01)), field("p95_latency_ms", i(120)), field("upstream_timeout_rate", f(0))},
+			Config:       []srezero.Field{field("TIMEOUT_MS", i(3000)), field("MAX_WORKERS", i(16))},
 			Dependencies: []string{"database", "cache", "message_queue"}},
 		{Name: "database", Status: "healthy",
 			Logs:    []string{"INFO connection pool initialized size=50", "INFO query completed table=orders latency_ms=18"},
-			Metrics: []engine.RefField{field("active_connections", i(14)), field("max_connections", i(50)), field("connection_wait_ms", i(3)), field("query_p95_latency_ms", i(35))},
-			Config:  []engine.RefField{field("DB_POOL_SIZE", i(50)), field("QUERY_TIMEOUT_MS", i(2000))}},
+			Metrics: []srezero.Field{field("active_connections", i(14)), field("max_connections", i(50)), field("connection_wait_ms", i(3)), field("query_p95_latency_ms", i(35))},
+			Config:  []srezero.Field{field("DB_POOL_SIZE", i(50)), field("QUERY_TIMEOUT_MS", i(2000))}},
 		{Name: "cache", Status: "healthy",
 			Logs:    []string{"INFO cache warmed namespace=products keys=4200", "INFO eviction cycle completed evicted=12"},
-			Metrics: []engine.RefField{field("hit_rate", f(0.92)), field("p95_latency_ms", i(5)), field("memory_used_pct", i(45))},
-			Config:  []engine.RefField{field("TTL_SECONDS", i(300)), field("MAX_MEMORY_MB", i(512))}},
+			Metrics: []srezero.Field{field("hit_rate", f(0.92)), field("p95_latency_ms", i(5)), field("memory_used_pct", i(45))},
+			Config:  []srezero.Field{field("TTL_SECONDS", i(300)), field("MAX_MEMORY_MB", i(512))}},
 		{Name: "message_queue", Status: "healthy",
 			Logs:         []string{"INFO queue=checkout_jobs consumers=8 backlog=24", "INFO publish latency_ms=12 ack_rate=0.99"},
-			Metrics:      []engine.RefField{field("queue_depth", i(24)), field("oldest_message_age_ms", i(1200)), field("publish_error_rate", f(0)), field("consumer_lag_ms", i(250)), field("dead_letter_rate", f(0))},
-			Config:       []engine.RefField{field("CONSUMER_CONCURRENCY", i(8)), field("MAX_IN_FLIGHT", i(500)), field("RETRY_LIMIT", i(3)), field("VISIBILITY_TIMEOUT_MS", i(30000))},
+			Metrics:      []srezero.Field{field("queue_depth", i(24)), field("oldest_message_age_ms", i(1200)), field("publish_error_rate", f(0)), field("consumer_lag_ms", i(250)), field("dead_letter_rate", f(0))},
+			Config:       []srezero.Field{field("CONSUMER_CONCURRENCY", i(8)), field("MAX_IN_FLIGHT", i(500)), field("RETRY_LIMIT", i(3)), field("VISIBILITY_TIMEOUT_MS", i(30000))},
 			Dependencies: []string{"database"}},
 		{Name: "load_balancer", Status: "healthy",
 			Logs:         []string{"INFO backend=web_server healthy=true weight=50", "INFO listener=https status=active tls_days_remaining=45"},
-			Metrics:      []engine.RefField{field("request_rate", i(260)), field("backend_5xx_rate", f(0.01)), field("healthy_backends", i(2)), field("connection_utilization_pct", i(42)), field("p95_latency_ms", i(55))},
-			Config:       []engine.RefField{field("HEALTH_CHECK_PATH", s("/healthz")), field("MAX_CONNECTIONS", i(2000)), field("STICKY_SESSIONS", b(false)), field("WEB_WEIGHT_PRIMARY", i(50))},
+			Metrics:      []srezero.Field{field("request_rate", i(260)), field("backend_5xx_rate", f(0.01)), field("healthy_backends", i(2)), field("connection_utilization_pct", i(42)), field("p95_latency_ms", i(55))},
+			Config:       []srezero.Field{field("HEALTH_CHECK_PATH", s("/healthz")), field("MAX_CONNECTIONS", i(2000)), field("STICKY_SESSIONS", b(false)), field("WEB_WEIGHT_PRIMARY", i(50))},
 			Dependencies: []string{"web_server"}},
 	}
 }
@@ -126,7 +127,7 @@ func refValue(raw json.RawMessage) (value.Value, error) {
 
 // refMerge is dict.update: existing keys keep their place, new ones are
 // appended in the patch's order.
-func refMerge(dst []engine.RefField, patch json.RawMessage) ([]engine.RefField, error) {
+func refMerge(dst []srezero.Field, patch json.RawMessage) ([]srezero.Field, error) {
 	members, err := refObject(patch)
 	if err != nil {
 		return nil, err
@@ -143,7 +144,7 @@ func refMerge(dst []engine.RefField, patch json.RawMessage) ([]engine.RefField, 
 			}
 		}
 		if !found {
-			dst = append(dst, engine.RefField{Name: m.key, Value: v})
+			dst = append(dst, srezero.Field{Name: m.key, Value: v})
 		}
 	}
 	return dst, nil
@@ -224,7 +225,7 @@ func refBuildTask(data []byte) (*engine.Task, error) {
 			svc.Dependencies = patch.Dependencies
 		}
 	}
-	ref := &engine.RefTask{
+	ref := &srezero.Task{
 		Services:                  services,
 		RootCause:                 f.RootCause,
 		RootCauseKeywords:         f.RootCauseKeywords,
@@ -237,10 +238,10 @@ func refBuildTask(data []byte) (*engine.Task, error) {
 		if !ok {
 			d = k
 		}
-		ref.Evidence = append(ref.Evidence, engine.RefEvidence{Key: k, Description: d})
+		ref.Evidence = append(ref.Evidence, srezero.Evidence{Key: k, Description: d})
 	}
 	cf := &f.CorrectFix
-	ref.Fix = engine.RefFix{ActionType: cf.ActionType, Service: cf.Service, FixKeywords: cf.Keywords}
+	ref.Fix = srezero.Fix{ActionType: cf.ActionType, Service: cf.Service, FixKeywords: cf.Keywords}
 	if cf.Key != nil {
 		ref.Fix.Key, ref.Fix.HasKey = *cf.Key, true
 	}
@@ -261,7 +262,7 @@ func refBuildTask(data []byte) (*engine.Task, error) {
 		if err := json.Unmarshal(m.raw, &v); err != nil {
 			return nil, err
 		}
-		ref.Metadata = append(ref.Metadata, engine.RefPair{Key: m.key, Value: v})
+		ref.Metadata = append(ref.Metadata, srezero.Pair{Key: m.key, Value: v})
 	}
 	budget := 8
 	if f.MaxSteps != nil {
@@ -288,7 +289,7 @@ type refFile struct {
 }
 
 // refTaskFiles reads the reference's task files (not the split manifest).
-func refTaskFiles(t *testing.T) []refFile {
+func refTaskFiles(t testing.TB) []refFile {
 	t.Helper()
 	paths, _ := filepath.Glob(filepath.Join(refTasksDir, "*.json"))
 	var out []refFile
@@ -305,7 +306,7 @@ func refTaskFiles(t *testing.T) []refFile {
 	return out
 }
 
-func refLoadTasks(t *testing.T) map[string]*engine.Task {
+func refLoadTasks(t testing.TB) map[string]*engine.Task {
 	t.Helper()
 	splitsData, err := os.ReadFile(filepath.Join(refTasksDir, "task_splits.json"))
 	if err != nil {
@@ -570,13 +571,13 @@ func refDetails(r engine.StepResult, ep *engine.Episode, a *engine.Action, corre
 	if ra.Type == "resolve_incident" || ra.Type == "escalate" {
 		return "", false
 	}
-	var svc *engine.RefService
+	var svc *srezero.Service
 	for _, s := range ep.RefWorld() {
 		if s.Name == ra.Service {
 			svc = &s
 		}
 	}
-	fields := func(fs []engine.RefField) {
+	fields := func(fs []srezero.Field) {
 		b = append(b, '{')
 		for i, f := range fs {
 			if i > 0 {
@@ -611,13 +612,13 @@ func refDetails(r engine.StepResult, ep *engine.Episode, a *engine.Action, corre
 			fields(svc.Config)
 			break
 		}
-		one := engine.RefField{Name: ra.Key}
+		one := srezero.Field{Name: ra.Key}
 		for _, f := range svc.Config {
 			if f.Name == ra.Key {
 				one.Value = f.Value
 			}
 		}
-		fields([]engine.RefField{one})
+		fields([]srezero.Field{one})
 	case "restart_service":
 		if correct {
 			kv("status")
@@ -799,7 +800,7 @@ func TestRefExpertSucceeds(t *testing.T) {
 }
 
 // refWrongValue is a value of the fix key's kind that is not the fix.
-func refWrongValue(f *engine.RefFix, cur value.Value) string {
+func refWrongValue(f *srezero.Fix, cur value.Value) string {
 	switch {
 	case f.Exact.K == value.Bool:
 		return strconv.FormatBool(!f.Exact.B)
@@ -1007,13 +1008,13 @@ func TestRefStepNeverPanics(t *testing.T) {
 		nil,
 		{},
 		{Tool: 3, Service: 2},
-		{Ref: &engine.RefAction{}},
-		{Ref: &engine.RefAction{Type: "inspect_config", Service: "cache", Key: "x", HasKey: true}},
-		{Ref: &engine.RefAction{Type: "update_config", Service: "cache", Key: "K"}},
-		{Ref: &engine.RefAction{Type: "resolve_incident"}},
-		{Ref: &engine.RefAction{Type: "escalate"}},
-		{Ref: &engine.RefAction{Type: "bogus"}},
-		{Ref: &engine.RefAction{Type: "update_config", Service: "cache", Key: "K", Value: value.Value{K: 99}}},
+		{Ref: &srezero.Action{}},
+		{Ref: &srezero.Action{Type: "inspect_config", Service: "cache", Key: "x", HasKey: true}},
+		{Ref: &srezero.Action{Type: "update_config", Service: "cache", Key: "K"}},
+		{Ref: &srezero.Action{Type: "resolve_incident"}},
+		{Ref: &srezero.Action{Type: "escalate"}},
+		{Ref: &srezero.Action{Type: "bogus"}},
+		{Ref: &srezero.Action{Type: "update_config", Service: "cache", Key: "K", Value: value.Value{K: 99}}},
 	}
 	ep := engine.NewEpisode(tk)
 	ep.Reset(1)
@@ -1029,5 +1030,32 @@ func TestRefStepNeverPanics(t *testing.T) {
 	}
 	if !utf8.ValidString(string(ep.AppendIntro(nil))) {
 		t.Error("intro is not UTF-8")
+	}
+}
+
+// BenchmarkRefEpisode plays one sre_zero episode of eight steps, each
+// rendered as text, from a reset.
+func BenchmarkRefEpisode(b *testing.B) {
+	tasks := refLoadTasks(b)
+	tk := tasks["web_cache_host_misconfig"]
+	texts := []string{
+		"inspect_logs(web_server)", "inspect_config(web_server)", "inspect_config(web_server, cache_host)",
+		"update_config(web_server, NEW_KEY, 5)", "inspect_logs(Cache)", "nonsense",
+		"update_config(web_server, CACHE_HOST, cache.internal)",
+		"resolve_incident(web server cache host configuration is wrong, update web cache host)",
+	}
+	acts := make([]engine.Action, len(texts))
+	for i, text := range texts {
+		acts[i] = action.Bind(tk, text)
+	}
+	ep := engine.NewEpisode(tk)
+	var buf []byte
+	b.ReportAllocs()
+	for b.Loop() {
+		ep.Reset(1)
+		for i := range acts {
+			r := ep.Step(&acts[i])
+			buf = ep.AppendText(buf[:0], &r.Obs)
+		}
 	}
 }

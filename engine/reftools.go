@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/srezc/srezc/record"
+import (
+	"github.com/srezc/srezc/record"
+	"github.com/srezc/srezc/srezero"
+)
 
 // The reference's tools (its available_tools, spec §1.1), in its order, as
 // the Tools an sre_zero task offers. They are the profile's, not the
@@ -16,24 +19,24 @@ var refTools, refToolsTerminal = makeRefTools()
 func makeRefTools() (open, terminal []Tool) {
 	service := []ToolArg{{Name: "service", Type: ArgService}}
 	open = []Tool{
-		refInspectLogs:    {Name: "inspect_logs", Effect: EffectLogs, Args: service, Doc: "Show a service's log lines."},
-		refInspectMetrics: {Name: "inspect_metrics", Effect: EffectMetrics, Args: service, Doc: "Show a service's current metrics."},
-		refCheckStatus:    {Name: "check_status", Effect: EffectStatus, Args: service, Doc: "Show a service's status."},
-		refInspectConfig: {Name: "inspect_config", Effect: EffectConfig,
+		srezero.InspectLogs:    {Name: "inspect_logs", Effect: EffectLogs, Args: service, Doc: "Show a service's log lines."},
+		srezero.InspectMetrics: {Name: "inspect_metrics", Effect: EffectMetrics, Args: service, Doc: "Show a service's current metrics."},
+		srezero.CheckStatus:    {Name: "check_status", Effect: EffectStatus, Args: service, Doc: "Show a service's status."},
+		srezero.InspectConfig: {Name: "inspect_config", Effect: EffectConfig,
 			Args: []ToolArg{service[0], {Name: "key", Type: ArgConfigKey, Optional: true}},
 			Doc:  "Show a service's configuration, or only the given key."},
-		refRestartService: {Name: "restart_service", Effect: EffectRestart, Args: service, Doc: "Restart a service."},
-		refUpdateConfig: {Name: "update_config", Effect: EffectUpdate,
+		srezero.RestartService: {Name: "restart_service", Effect: EffectRestart, Args: service, Doc: "Restart a service."},
+		srezero.UpdateConfig: {Name: "update_config", Effect: EffectUpdate,
 			Args: []ToolArg{service[0], {Name: "key", Type: ArgConfigKey}, {Name: "value", Type: ArgValue}},
 			Doc:  "Set one configuration key of a service to a value."},
-		refResolveIncident: {Name: "resolve_incident", Effect: EffectResolve,
+		srezero.ResolveIncident: {Name: "resolve_incident", Effect: EffectResolve,
 			Args: []ToolArg{{Name: "root_cause", Type: ArgText}, {Name: "fix", Type: ArgText}},
 			Doc:  "Declare the incident resolved: name the root cause and the fix you applied."},
-		refEscalate: {Name: "escalate", Effect: EffectEscalate, Args: []ToolArg{{Name: "reason", Type: ArgText}},
+		srezero.Escalate: {Name: "escalate", Effect: EffectEscalate, Args: []ToolArg{{Name: "reason", Type: ArgText}},
 			Doc: "Hand the incident to a human responder, with the reason. Ends the episode."},
 	}
 	terminal = append([]Tool(nil), open...)
-	terminal[refResolveIncident].Doc += " Ends the episode."
+	terminal[srezero.ResolveIncident].Doc += " Ends the episode."
 	return open, terminal
 }
 

@@ -3,6 +3,7 @@ package engine
 import (
 	"math"
 
+	"github.com/srezc/srezc/srezero"
 	"github.com/srezc/srezc/value"
 )
 
@@ -14,8 +15,8 @@ type ServiceSnapshot struct {
 	Name         string
 	Status       string
 	Logs         []string // "LEVEL text"
-	Metrics      []RefField
-	Config       []RefField
+	Metrics      []srezero.Field
+	Config       []srezero.Field
 	Dependencies []string
 }
 
@@ -52,11 +53,11 @@ func (e *Episode) Snapshot() []ServiceSnapshot {
 				p := math.Pow(10, float64(sl.Precision))
 				v.F = math.Round(v.F*p) / p
 			}
-			snap.Metrics = append(snap.Metrics, RefField{Name: sl.Name, Value: v})
+			snap.Metrics = append(snap.Metrics, srezero.Field{Name: sl.Name, Value: v})
 		}
 		for _, c := range s.Config {
 			sl := &t.Slots[c]
-			snap.Config = append(snap.Config, RefField{Name: sl.Name, Value: t.ValueOf(sl.Kind, row[c])})
+			snap.Config = append(snap.Config, srezero.Field{Name: sl.Name, Value: t.ValueOf(sl.Kind, row[c])})
 		}
 		for _, d := range s.Deps {
 			snap.Dependencies = append(snap.Dependencies, t.Services[d].Name)

@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/srezc/srezc/value"
+import (
+	"github.com/srezc/srezc/srezero"
+	"github.com/srezc/srezc/value"
+)
 
 // FormatVersion changes whenever the meaning or encoding of the IR changes;
 // DecodeTask rejects any other version.
@@ -332,9 +335,9 @@ type Task struct {
 
 	// Profile is the rubric profile ("" or ProfileNative, or
 	// ProfileSreZero); Ref holds the sre_zero world and grading spec
-	// (reftask.go) and is nil under native.
-	Profile string   `json:"profile,omitempty"`
-	Ref     *RefTask `json:"ref,omitempty"`
+	// (package srezero) and is nil under native.
+	Profile string        `json:"profile,omitempty"`
+	Ref     *srezero.Task `json:"ref,omitempty"`
 
 	History  int      `json:"history"` // rows kept in the ring
 	InitTick int      `json:"init_tick"`

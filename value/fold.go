@@ -15,7 +15,7 @@ import (
 // rune.
 //
 // The SRE-Zero profile's grader is the exception: it reproduces Python's
-// str.lower() (engine/pytext.go), because parity with the reference
+// str.lower() (srezero/pytext.go), because parity with the reference
 // benchmark's verdicts is its contract.
 func Fold(s string) string {
 	for i := 0; i < len(s); i++ {
