@@ -52,3 +52,19 @@ func (t *Task) ToolSet() []Tool {
 	}
 	return refTools
 }
+
+// ServiceNames are the services an agent of the task may name, in the
+// intro's order: the task's own, or, under sre_zero, the reference's
+// fixtures. It allocates; tool schemas and task views call it once.
+func (t *Task) ServiceNames() []string {
+	out := make([]string, 0, len(t.Services))
+	for i := range t.Services {
+		out = append(out, t.Services[i].Name)
+	}
+	if len(out) == 0 && t.Ref != nil {
+		for i := range t.Ref.Services {
+			out = append(out, t.Ref.Services[i].Name)
+		}
+	}
+	return out
+}

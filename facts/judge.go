@@ -16,16 +16,8 @@ import (
 func JudgeTruths(m *lang.Module, tasks []*engine.Task) map[string]*eval.JudgeTruth {
 	out := make(map[string]*eval.JudgeTruth, len(tasks))
 	for _, t := range tasks {
-		jt := &eval.JudgeTruth{Hash: t.Hash, Incident: eval.JudgeIncident{Title: t.Title, Alert: t.Alert, Services: []string{}}}
-		for _, s := range t.Services {
-			jt.Incident.Services = append(jt.Incident.Services, s.Name)
-		}
+		jt := &eval.JudgeTruth{Hash: t.Hash, Incident: eval.JudgeIncident{Title: t.Title, Alert: t.Alert, Services: t.ServiceNames()}}
 		if t.Ref != nil {
-			if len(jt.Incident.Services) == 0 {
-				for _, s := range t.Ref.Services {
-					jt.Incident.Services = append(jt.Incident.Services, s.Name)
-				}
-			}
 			jt.GroundTruth = []eval.JudgeCause{{Service: t.Ref.Fix.Service, MechanismDescription: t.Ref.RootCause}}
 			out[t.ID] = jt
 			continue

@@ -345,7 +345,7 @@ func (s *Server) begin(ss *mcp.ServerSession, params *mcp.InitializeParams) (*se
 	sess.ep.Reset(sess.seed)
 	sess.intro = string(sess.ep.AppendIntro(nil))
 	sess.specs = action.Specs(sess.task)
-	sess.tools = mcpTools(sess.specs, serviceNames(sess.task))
+	sess.tools = mcpTools(sess.specs, sess.task.ServiceNames())
 	sess.client = "unknown"
 	if params != nil && params.ClientInfo != nil && strings.TrimSpace(params.ClientInfo.Name) != "" {
 		// The client names itself: nothing it sends reaches the log or a
@@ -578,21 +578,6 @@ func mcpTools(specs []agents.ToolSpec, services []string) []*mcp.Tool {
 	out := make([]*mcp.Tool, 0, len(specs))
 	for _, t := range llm.Schemas(specs, services) {
 		out = append(out, &mcp.Tool{Name: t.Function.Name, Description: t.Function.Description, InputSchema: t.Function.Parameters})
-	}
-	return out
-}
-
-// serviceNames are the task's services, in the order the intro lists
-// them: the tools' service enums come from the task, not from its text.
-func serviceNames(t *engine.Task) []string {
-	var out []string
-	for _, s := range t.Services {
-		out = append(out, s.Name)
-	}
-	if t.Ref != nil && len(out) == 0 {
-		for _, s := range t.Ref.Services {
-			out = append(out, s.Name)
-		}
 	}
 	return out
 }

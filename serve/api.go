@@ -83,10 +83,7 @@ type TaskView struct {
 }
 
 func (s *Server) taskView(t *engine.Task) TaskView {
-	v := TaskView{Handle: s.handle(t), Alert: t.Alert, Budget: t.Budget, Services: []string{}, Tools: []string{}}
-	for _, sv := range t.Services {
-		v.Services = append(v.Services, sv.Name)
-	}
+	v := TaskView{Handle: s.handle(t), Alert: t.Alert, Budget: t.Budget, Services: t.ServiceNames(), Tools: []string{}}
 	for _, tool := range t.ToolSet() {
 		v.Tools = append(v.Tools, tool.Name)
 	}

@@ -50,3 +50,44 @@ func TestReferenceToolCallArgumentOrder(t *testing.T) {
 		}
 	}
 }
+
+// An imported SRE-Zero task's view and tool schemas name its five
+// services: they used to list none, because the view read only the native
+// services, so a model had no enum to pick a service from (issue 17).
+func TestReferenceTaskListsItsServices(t *testing.T) {
+	tk := refTask(t, "db_pool_exhaustion.json")
+	_, hs := newServer(t, func(o *serve.Options) { o.Tasks = []*engine.Task{tk} })
+	c := client{t: t, base: hs.URL, grader: true, trainer: true}
+	want := "web_server database cache message_queue load_balancer"
+	_, cat := c.do("GET", "/v1/tasks", nil)
+	views, _ := cat["tasks"].([]any)
+	if len(views) != 1 {
+		t.Fatalf("catalogue %v", cat)
+	}
+	if got := joinAny(views[0].(map[string]any)["services"]); got != want {
+		t.Errorf("task view services %q, want %q", got, want)
+	}
+	st, rep := c.do("GET", "/v1/tasks/"+handleOf(t, hs.URL, tk)+"/tools", nil)
+	if st != 200 {
+		t.Fatalf("tools: %d %v", st, rep)
+	}
+	for _, x := range rep["tools"].([]any) {
+		fn := x.(map[string]any)["function"].(map[string]any)
+		props := fn["parameters"].(map[string]any)["properties"].(map[string]any)
+		if svc, ok := props["service"].(map[string]any); ok {
+			if got := joinAny(svc["enum"]); got != want {
+				t.Errorf("%s: service enum %q, want %q", fn["name"], got, want)
+			}
+		}
+	}
+}
+
+func joinAny(v any) string {
+	list, _ := v.([]any)
+	var parts []string
+	for _, x := range list {
+		s, _ := x.(string)
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " ")
+}

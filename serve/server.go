@@ -420,13 +420,9 @@ func newID() string {
 }
 
 // toolSchemas are a task's tools in the OpenAI function format, the
-// services enum filled in from the intro.
+// services enum filled in from the task.
 func (s *Server) toolSchemas(t *engine.Task) []llm.Tool {
-	var services []string
-	for _, sv := range t.Services {
-		services = append(services, sv.Name)
-	}
-	return llm.Schemas(s.specs[t], services)
+	return llm.Schemas(s.specs[t], t.ServiceNames())
 }
 
 // pickTask finds the task a create request names: an opaque handle
