@@ -154,10 +154,16 @@ var changeVerbs = map[string]bool{
 
 func buildLexicon(t *Task) *diagLexicon {
 	lx := &diagLexicon{byFirst: map[string][]lexEntry{}}
-	add := func(phrase string, kind lexKind, id int32) {
+	var add func(phrase string, kind lexKind, id int32)
+	add = func(phrase string, kind lexKind, id int32) {
 		ws := strings.Fields(value.Fold(phrase))
 		if len(ws) == 0 {
 			return
+		}
+		if v := withoutApostrophe(ws); v != "" {
+			// "doesnt serve", "arent enough": the same phrase typed
+			// without its apostrophe.
+			add(v, kind, id)
 		}
 		p := strings.Join(ws, " ")
 		lx.byFirst[ws[0]] = append(lx.byFirst[ws[0]], lexEntry{words: ws, kind: kind, id: id,
@@ -271,6 +277,27 @@ func buildLexicon(t *Task) *diagLexicon {
 	}
 	sort.Strings(lx.long)
 	return lx
+}
+
+// withoutApostrophe joins a contraction the tokenizer split ("doesn t")
+// into the form typed without an apostrophe ("doesnt"); "" when the
+// phrase has none. "can t" is left alone: "cant" is a word.
+func withoutApostrophe(ws []string) string {
+	joined := false
+	out := make([]string, 0, len(ws))
+	for i := 0; i < len(ws); i++ {
+		if i+1 < len(ws) && ws[i+1] == "t" && strings.HasSuffix(ws[i], "n") && ws[i] != "can" {
+			out = append(out, ws[i]+"t")
+			i++
+			joined = true
+			continue
+		}
+		out = append(out, ws[i])
+	}
+	if !joined {
+		return ""
+	}
+	return strings.Join(out, " ")
 }
 
 // minTypoLen is the shortest word matched through one typo: shorter words
@@ -734,13 +761,38 @@ func (r *reader) scan(lx *diagLexicon) {
 	}
 	for _, d := range r.items {
 		if d.kind == lexNeg && d.id >= 1 {
+			// "the keep-alive is short but not the issue", "work_mem is
+			// high, within range": a verdict alone in its clause judges
+			// the clause before it in its sentence.
+			spill := d.cl > 0 && !r.clauseHasSubject(d.cl)
 			for k := range r.items {
-				if r.items[k].cl == d.cl {
+				if c := r.items[k].cl; c == d.cl || spill && c == d.cl-1 && r.items[k].seg == d.seg {
 					r.items[k].neg = true
 				}
 			}
 		}
 	}
+}
+
+// opensCause reports whether item k is the first word of a stated cause:
+// of a structured cause's text, or right after a segment head's ':'.
+func (r *reader) opensCause(k int, fixed int16) bool {
+	it := r.items[k]
+	if fixed >= 0 {
+		return it.pos == 0
+	}
+	return k > 0 && r.items[k-1].kind == lexClause && r.items[k-1].id == 1 && r.items[k-1].pos == it.pos
+}
+
+// clauseHasSubject reports whether clause cl names something a verdict
+// could be about: a service, a setting or part, a mechanism or a state.
+func (r *reader) clauseHasSubject(cl int) bool {
+	for _, o := range r.items {
+		if o.cl == cl && (o.kind == lexService || o.kind == lexTopic || o.kind == lexMech || o.kind == lexState) {
+			return true
+		}
+	}
+	return false
 }
 
 // readNumber reads the number a word starts with ("40ms", "2.5", "300",
@@ -928,6 +980,17 @@ func (r *reader) readClaims(t *Task, lx *diagLexicon, text string, fixed int16) 
 			// down").
 			bj := bindState(items, k)
 			if bj < 0 {
+				// "web_server: down", a structured cause {"what": "down"}:
+				// a bare state after a stated cause is about the service.
+				svc := fixed
+				if svc < 0 {
+					svc = r.heads[it.seg]
+				}
+				if svc >= 0 && r.opensCause(k, fixed) {
+					for _, ci := range lx.serviceClaims[svc] {
+						r.appendClaim(t, svc, ci, State(it.id))
+					}
+				}
 				continue
 			}
 			after := items[bj].pos > it.pos

@@ -84,17 +84,20 @@ var statePhrases = []struct {
 	{"undersized", StateLow}, {"under sized", StateLow}, {"underprovisioned", StateLow}, {"under provisioned", StateLow},
 	{"insufficient", StateLow}, {"inadequate", StateLow}, {"starved", StateLow}, {"starvation", StateLow},
 	{"exhausted", StateLow}, {"exhaustion", StateLow}, {"saturated", StateLow}, {"saturation", StateLow},
-	{"maxed out", StateLow}, {"at capacity", StateLow}, {"ran out", StateLow}, {"running out", StateLow},
+	{"maxed out", StateLow}, {"at capacity", StateLow}, {"running out", StateLow},
 	{"scaled down", StateLow}, {"single", StateLow}, {"dropped to", StateLow}, {"went down to", StateLow}, {"down to", StateLow},
 	{"is the cap", StateLow}, {"is the limit", StateLow}, {"lower than", StateLow}, {"smaller than", StateLow}, {"less than", StateLow},
 	{"fewer than", StateLow}, {"shorter than", StateLow}, {"below", StateLow}, {"under", StateLow},
 	{"low", StateLow}, {"lower", StateLow}, {"small", StateLow}, {"smaller", StateLow}, {"few", StateLow},
 	{"short", StateLow}, {"shorter", StateLow}, {"tiny", StateLow}, {"limited", StateLow},
-	{"reduced", StateLow}, {"lowered", StateLow}, {"decreased", StateLow}, {"shrunk", StateLow},
+	{"reduced", StateLow}, {"lowered", StateLow}, {"shortened", StateLow}, {"decreased", StateLow}, {"shrunk", StateLow},
 	{"shrank", StateLow}, {"cut", StateLow}, {"halved", StateLow}, {"capped", StateLow}, {"tight", StateLow},
 	{"aggressive", StateLow}, {"aggressively", StateLow}, {"bottleneck", StateLow}, {"bottlenecked", StateLow},
 	{"overwhelmed", StateLow}, {"overloaded", StateLow}, {"can t keep up", StateLow}, {"cannot keep up", StateLow},
 	{"couldn t keep up", StateLow}, {"not keeping up", StateLow}, {"can t keep pace", StateLow},
+	{"handful", StateLow}, {"a handful", StateLow}, {"don t have enough", StateLow}, {"doesn t have enough", StateLow},
+	{"didn t have enough", StateLow}, {"aren t enough", StateLow}, {"isn t enough", StateLow}, {"weren t enough", StateLow},
+	{"nowhere near enough", StateLow},
 	// high
 	{"too high", StateHigh}, {"too large", StateHigh}, {"too big", StateHigh}, {"too many", StateHigh},
 	{"too long", StateHigh}, {"too much", StateHigh}, {"too generous", StateHigh}, {"too lenient", StateHigh},
@@ -107,13 +110,14 @@ var statePhrases = []struct {
 	{"huge", StateHigh}, {"many", StateHigh}, {"unbounded", StateHigh}, {"unlimited", StateHigh},
 	{"raised", StateHigh}, {"increased", StateHigh}, {"bumped", StateHigh}, {"doubled", StateHigh},
 	{"tripled", StateHigh}, {"inflated", StateHigh}, {"scaled up", StateHigh}, {"retrying forever", StateHigh},
+	{"oversubscribed", StateHigh}, {"over subscribed", StateHigh},
 	{"times each", StateHigh}, {"a hundred times", StateHigh}, {"hundreds of times", StateHigh}, {"endlessly", StateHigh}, {"again and again", StateHigh}, {"over and over", StateHigh}, {"dozens of times", StateHigh},
-	{"up to", StateHigh}, {"went up to", StateHigh},
+	{"up to", StateHigh}, {"went up to", StateHigh}, {"sized past", StateHigh},
 	// a wrong value
 	{"wrong", StateWrong}, {"incorrect", StateWrong}, {"stale", StateWrong}, {"outdated", StateWrong},
 	{"out of date", StateWrong}, {"obsolete", StateWrong}, {"old", StateWrong}, {"typo", StateWrong},
 	{"misspelled", StateWrong}, {"misspelt", StateWrong}, {"mistyped", StateWrong}, {"bogus", StateWrong},
-	{"bad", StateWrong}, {"invalid", StateWrong}, {"nonexistent", StateWrong}, {"non existent", StateWrong},
+	{"bad", StateWrong}, {"invalid", StateWrong | StateExpired | StateOff}, {"nonexistent", StateWrong}, {"non existent", StateWrong},
 	{"does not exist", StateWrong}, {"no longer exists", StateWrong}, {"no longer resolves", StateWrong}, {"doesn t exist", StateWrong}, {"unresolvable", StateWrong},
 	{"does not resolve", StateWrong}, {"doesn t resolve", StateWrong}, {"not resolve", StateWrong},
 	{"misconfigured", StateWrong}, {"mis configured", StateWrong}, {"misconfiguration", StateWrong},
@@ -121,7 +125,8 @@ var statePhrases = []struct {
 	{"points to", StateWrong}, {"points at", StateWrong}, {"pointing to", StateWrong}, {"pointing at", StateWrong},
 	{"pointed to", StateWrong}, {"pointed at", StateWrong}, {"returns 404", StateWrong}, {"404s", StateWrong},
 	{"404", StateWrong}, {"not found", StateWrong}, {"no such host", StateWrong}, {"nxdomain", StateWrong},
-	{"doesn t serve", StateWrong}, {"does not serve", StateWrong}, {"isn t served", StateWrong}, {"doesn t have", StateWrong},
+	{"doesn t serve", StateWrong}, {"does not serve", StateWrong}, {"isn t served", StateWrong},
+	{"not served", StateWrong}, {"never served", StateWrong}, {"not serving", StateWrong}, {"isn t serving", StateWrong}, {"doesn t have", StateWrong},
 	{"broken", StateWrong}, {"faulty", StateWrong}, {"at fault", StateWrong}, {"is the culprit", StateWrong},
 	{"to blame", StateWrong}, {"is the problem", StateWrong}, {"changed", StateWrong}, {"should be", StateWrong}, {"should have been", StateWrong},
 	{"instead of", StateWrong},
@@ -132,10 +137,12 @@ var statePhrases = []struct {
 	{"unusable", StateOff}, {"not used", StateOff}, {"unused", StateOff}, {"not being used", StateOff},
 	{"no longer used", StateOff}, {"not routed", StateOff}, {"no longer routed", StateOff}, {"bypassed", StateOff},
 	{"no longer sent", StateOff}, {"not sent", StateOff}, {"stopped routing", StateOff}, {"stopped sending", StateOff},
-	{"turned off", StateOff}, {"gone", StateOff}, {"can no longer use", StateOff}, {"no longer uses", StateOff},
+	{"turned off", StateOff}, {"gone", StateOff | StateDown}, {"can no longer use", StateOff}, {"no longer uses", StateOff},
 	{"hasn t been", StateOff}, {"isn t being", StateOff}, {"lost the use of", StateOff}, {"can t use", StateOff},
 	{"cannot use", StateOff}, {"unable to use", StateOff}, {"doesn t use", StateOff}, {"no longer using", StateOff},
-	{"stopped", StateOff}, {"paused", StateOff}, {"lacks", StateOff}, {"lacking", StateOff}, {"without", StateOff},
+	{"stopped", StateOff | StateDown}, {"paused", StateOff}, {"lacks", StateOff | StateLow}, {"lacking", StateOff | StateLow}, {"without", StateOff},
+	{"lost", StateOff}, {"no longer go to", StateOff}, {"no longer goes to", StateOff}, {"no longer going to", StateOff},
+	{"don t go to", StateOff}, {"doesn t go to", StateOff},
 	// on
 	{"enabled", StateOn}, {"turned on", StateOn}, {"switched on", StateOn}, {"left on", StateOn},
 	{"stuck on", StateOn}, {"left enabled", StateOn}, {"still enabled", StateOn}, {"still on", StateOn},
@@ -145,17 +152,23 @@ var statePhrases = []struct {
 	{"rotated", StateExpired}, {"no longer valid", StateExpired}, {"not valid", StateExpired},
 	{"rejected", StateExpired}, {"past its expiry", StateExpired}, {"past expiry", StateExpired},
 	{"no longer accepted", StateExpired}, {"not accepted", StateExpired}, {"out of date", StateExpired},
+	{"doesn t accept", StateExpired}, {"does not accept", StateExpired}, {"no longer accepts", StateExpired},
+	{"won t accept", StateExpired}, {"rejects", StateExpired}, {"refuses", StateExpired},
+	{"rejecting", StateExpired}, {"refusing", StateExpired}, {"ran out", StateLow | StateExpired},
 	// down
 	{"down", StateDown}, {"crashed", StateDown}, {"crashing", StateDown}, {"dead", StateDown},
-	{"died", StateDown}, {"exited", StateDown}, {"killed", StateDown}, {"offline", StateDown},
+	{"died", StateDown}, {"exited", StateDown}, {"offline", StateDown},
 	{"not running", StateDown}, {"isn t running", StateDown}, {"wasn t running", StateDown},
 	{"unavailable", StateDown}, {"oom killed", StateDown}, {"segfaulted", StateDown},
 	{"terminated", StateDown}, {"not started", StateDown}, {"failed to start", StateDown},
+	{"quit", StateDown}, {"aborted", StateDown}, {"aren t running", StateDown}, {"weren t running", StateDown},
+	{"stayed down", StateDown}, {"segfault", StateDown},
 	// leaking
 	{"leak", StateLeaking}, {"leaks", StateLeaking}, {"leaking", StateLeaking}, {"leaky", StateLeaking},
 	{"keeps growing", StateLeaking}, {"grows without bound", StateLeaking}, {"growing steadily", StateLeaking},
 	{"climbing", StateLeaking}, {"creeping", StateLeaking}, {"never freed", StateLeaking}, {"never released", StateLeaking},
-	{"grows", StateLeaking}, {"growing", StateLeaking},
+	{"grows", StateLeaking}, {"growing", StateLeaking}, {"climbs", StateLeaking},
+	{"never frees", StateLeaking}, {"never releases", StateLeaking}, {"holds onto", StateLeaking},
 	// full
 	{"full", StateFull}, {"filled", StateFull}, {"filled up", StateFull}, {"out of space", StateFull},
 	{"no space left", StateFull},
@@ -164,6 +177,7 @@ var statePhrases = []struct {
 	{"imbalanced", StateSkewed}, {"unbalanced", StateSkewed}, {"lopsided", StateSkewed}, {"concentrated", StateSkewed},
 	{"concentrates", StateSkewed}, {"pinned", StateSkewed}, {"pins", StateSkewed}, {"pinning", StateSkewed},
 	{"hot", StateSkewed}, {"favours", StateSkewed}, {"favors", StateSkewed},
+	{"same backend", StateSkewed}, {"one backend", StateSkewed}, {"single backend", StateSkewed}, {"a single host", StateSkewed},
 }
 
 // negations deny what follows them in their clause ("no memory pressure
@@ -207,7 +221,7 @@ var effects = []string{
 
 // clauseWords end a clause: negation and effects do not reach past them.
 var clauseWords = []string{"but", "however", "although", "though", "whereas", "while", "because", "due to",
-	"caused by", "since", "as", "also", "additionally", "separately", "plus", "second", "secondly", "first",
+	"caused by", "since", "as", "additionally", "separately", "plus", "second", "secondly", "first",
 	"firstly", "finally", "and also", "in addition", "on top of that", "it s", "it is", "it was", "the real",
 	"actually", "instead"}
 
@@ -217,7 +231,7 @@ var clauseWords = []string{"but", "however", "although", "though", "whereas", "w
 var symptomIdioms = []string{
 	"needs", "need", "expected", "normally", "default", "defaults", "recommended", "vs", "versus",
 	"deadline exceeded", "context deadline exceeded", "root cause", "the cause", "culprit", "the problem", "the issue", "cancelled", "canceled", "killed",
-	"kills", "evicted", "refuses", "turned away", "arriving", "completed", "processed", "backlog",
+	"kills", "evicted", "turned away", "left over", "leftover", "arriving", "completed", "processed", "backlog",
 	"marked down", "marked unhealthy", "marked as down", "taken out of rotation", "out of rotation",
 	"cache miss", "cache misses", "cache hit", "cache hits", "cache hit rate", "cache hit ratio", "hit rate",
 	"hit ratio", "miss rate", "queue depth", "queue length", "queue size", "queue backlog", "queued",
@@ -226,7 +240,7 @@ var symptomIdioms = []string{
 	"high latency", "slow", "slower", "slowly", "went up", "goes up", "spiked", "spike", "spikes",
 	"back up", "backed up", "shut down", "slow down", "slowed down", "fell over",
 	"falls back", "fell back", "fall back", "falling back", "fallback", "load", "traffic",
-	"connection refused", "connections refused", "refused", "refusing", "rejects", "rejecting",
+	"connection refused", "connections refused", "refused",
 	"errors", "error", "failing", "failed", "failures", "failure", "fails", "5xx", "502", "503", "504",
 	"500", "500s", "502s", "503s", "504s", "429", "429s", "requests", "request", "cpu", "load average",
 	"in flight", "in use", "busy", "waiting", "waits", "wait", "held", "holding",
@@ -239,6 +253,8 @@ var symptomIdioms = []string{
 	"never succeed", "never succeeds", "will never succeed", "never complete", "never completes", "never finish",
 	// "was made bigger": a passive, not "made" leading to an effect.
 	"was made", "were made", "is made", "are made", "been made", "got made",
+	// A table's dead rows are what vacuum reclaims, not a dead process.
+	"dead row", "dead rows", "dead row versions", "dead tuples", "dead tuple",
 }
 
 // corrections say what a value should be ("cache_host = cache01.internal
@@ -288,7 +304,7 @@ var unitWords = map[string]unitScale{
 	"gb": {dimMemory, 1024}, "gib": {dimMemory, 1024}, "gigabytes": {dimMemory, 1024}, "tb": {dimMemory, 1 << 20},
 	"connections": {dimConnections, 1}, "connection": {dimConnections, 1}, "conns": {dimConnections, 1},
 	"attempts": {dimAttempts, 1}, "attempt": {dimAttempts, 1}, "times": {dimAttempts, 1}, "tries": {dimAttempts, 1},
-	"retries": {dimAttempts, 1}, "deliveries": {dimAttempts, 1},
+	"retries": {dimAttempts, 1}, "deliveries": {dimAttempts, 1}, "clients": {dimConnections, 1},
 	"%": {dimPercent, 1}, "percent": {dimPercent, 1}, "pct": {dimPercent, 1},
 	"consumers": {dimConsumers, 1}, "consumer": {dimConsumers, 1},
 	"workers": {dimWorkers, 1}, "worker": {dimWorkers, 1}, "threads": {dimWorkers, 1}, "processes": {dimWorkers, 1},

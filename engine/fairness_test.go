@@ -103,7 +103,8 @@ const fairnessGoalRejected, fairnessGoalAccepted = 0.02, 0.01
 // go down, until the goal is met and the goal alone gates.
 var fairnessCeiling = map[string][2]int{
 	"dev":     {6, 0}, // right rejected, wrong accepted
-	"holdout": {12, 1},
+	"dev2":    {25, 2},
+	"holdout": {10, 1},
 	// adversarial holds only wrong answers, written against the reader's
 	// own rules (sibling settings, wrong direction, wrong service for a
 	// paraphrased setting or a quantity): none may be accepted.
@@ -119,7 +120,7 @@ func TestFairness(t *testing.T) {
 	for _, tk := range suiteTasks(t) {
 		tasks[tk.ID] = tk
 	}
-	for _, slice := range []string{"dev", "holdout", "adversarial"} {
+	for _, slice := range []string{"dev", "dev2", "holdout", "adversarial"} {
 		r := gradeFairness(t, tasks, readFairness(t, slice))
 		rr := float64(r.rightRejected) / float64(max(1, r.right))
 		wa := float64(r.wrongAccepted) / float64(max(1, r.wrong))

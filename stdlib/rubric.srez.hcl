@@ -41,7 +41,7 @@ rubric "native" {
   }
 
   component "cache" {
-    phrases = ["cache", "redis", "memcached"]
+    phrases = ["cache", "redis", "memcached", "caching server", "caching layer", "cache server", "cache cluster"]
   }
 
   component "message_queue" {
@@ -119,7 +119,7 @@ rubric "native" {
 
   mechanism "maintenance_mode" {
     description = "An administrative restriction left in place rejects client connections."
-    phrases     = ["maintenance mode", "admin only mode", "admin only"]
+    phrases     = ["maintenance mode", "admin only mode", "admin only", "locked to admins", "superusers only", "admin only lock"]
     about       = ["maintenance mode", "maintenance", "admin only mode"]
     states      = ["on"]
   }

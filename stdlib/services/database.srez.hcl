@@ -42,7 +42,7 @@ service_kind "database" {
     high        = 500
     unit        = "connections"
     description = "Connections the database server accepts before refusing new ones."
-    aka         = ["max connections", "maximum connections", "connection limit", "connections limit", "max_connections limit", "server connection limit"]
+    aka         = ["max connections", "maximum connections", "connection limit", "connections limit", "max_connections limit", "server connection limit", "connection cap", "connection ceiling", "client limit", "clients limit", "connection slots"]
   }
 
   config "query_timeout_ms" {
@@ -52,7 +52,7 @@ service_kind "database" {
     high        = 10000
     unit        = "ms"
     description = "Statement deadline; longer statements are cancelled."
-    aka         = ["query timeout", "statement timeout", "statement deadline", "query deadline", "statement_timeout", "timeout"]
+    aka         = ["query timeout", "statement timeout", "statement deadline", "query deadline", "statement_timeout", "timeout", "query time limit", "statement time limit", "per query time limit", "time limit"]
   }
 
   config "work_mem_mb" {

@@ -39,7 +39,7 @@ service_kind "web_server" {
     high        = 64
     unit        = "workers"
     description = "Worker processes serving requests; each serves about 32 requests/s and holds about 20 MB."
-    aka         = ["workers", "worker pool", "worker count", "worker processes", "worker threads", "threads", "max workers"]
+    aka         = ["workers", "worker pool", "worker count", "worker processes", "worker threads", "threads", "max workers", "worker"]
   }
 
   config "timeout_ms" {
@@ -49,7 +49,7 @@ service_kind "web_server" {
     high        = 10000
     unit        = "ms"
     description = "Deadline for one upstream call (database, cache, queue) before the request fails."
-    aka         = ["request timeout", "upstream timeout", "timeout", "call timeout", "client timeout", "deadline", "upstream deadline", "call deadline", "upstream call deadline"]
+    aka         = ["request timeout", "upstream timeout", "timeout", "call timeout", "client timeout", "deadline", "upstream deadline", "call deadline", "upstream call deadline", "time limit"]
   }
 
   config "rate_limit_rps" {
@@ -59,7 +59,7 @@ service_kind "web_server" {
     high        = 10000
     unit        = "requests/s"
     description = "Requests per second admitted before the server answers 429."
-    aka         = ["rate limit", "rate limiter", "request limit", "rps limit", "throttle", "rate limiting"]
+    aka         = ["rate limit", "rate limiter", "request limit", "rps limit", "throttle", "rate limiting", "request ceiling", "rate cap", "admission limit"]
   }
 
   config "keepalive_timeout_ms" {
@@ -76,7 +76,7 @@ service_kind "web_server" {
     type        = "string"
     default     = "cache.internal"
     description = "Host name of the cache the application reads through."
-    aka         = ["cache host", "cache hostname", "cache endpoint", "cache address", "redis host", "cache_host setting", "cache client"]
+    aka         = ["cache host", "cache hostname", "cache endpoint", "cache address", "redis host", "cache_host setting", "cache client", "host name", "hostname"]
   }
 
   config "health_path" {
