@@ -96,6 +96,11 @@ type Blind struct {
 
 	causes, changes []string
 	over            bool
+
+	// restarted are the services restarted, in order; checks counts the
+	// status reads spent on each since.
+	restarted []string
+	checks    map[string]int
 }
 
 // move is a planned action. A read is played only while the budget still
@@ -119,6 +124,7 @@ func (b *Blind) Begin(intro string) {
 	b.status, b.config, b.logs = map[string]string{}, nil, map[string][]string{}
 	b.configs = map[string]map[string]string{}
 	b.queue, b.then, b.causes, b.changes, b.over = nil, nil, nil, nil, false
+	b.restarted, b.checks = nil, map[string]int{}
 	switch b.policy {
 	case ResetDocs, ResetBand:
 		b.queue = b.statusReads()
@@ -164,6 +170,10 @@ func (b *Blind) next() (string, bool) {
 				continue
 			}
 			if m.write {
+				if tool, s := toolAndService(m.action); tool == "restart_service" {
+					b.restarted = append(b.restarted, s)
+					b.status[s] = "restarting"
+				}
 				if m.cause != "" {
 					b.causes = append(b.causes, m.cause)
 				}
@@ -172,6 +182,9 @@ func (b *Blind) next() (string, bool) {
 			return m.action, false
 		}
 		if b.then == nil {
+			if a, ok := b.settle(); ok {
+				return a, false
+			}
 			return b.finish(), true
 		}
 		then := b.then
@@ -181,6 +194,23 @@ func (b *Blind) next() (string, bool) {
 }
 
 func (b *Blind) budget() int { return b.intro.Budget }
+
+// settle checks, before resolving and while the budget has room, on a
+// restarted service not yet seen healthy again: a process takes a while
+// to come back, as its status says.
+func (b *Blind) settle() (string, bool) {
+	for _, s := range b.restarted {
+		if b.status[s] == "healthy" || b.checks[s] >= 2 {
+			continue
+		}
+		if b.budget() > 0 && b.used+2 > b.budget() {
+			return "", false
+		}
+		b.checks[s]++
+		return "check_status(" + s + ")", true
+	}
+	return "", false
+}
 
 func (b *Blind) queuedWrites() int {
 	n := 0

@@ -56,6 +56,9 @@ func (w world) observe(step, budget int, action string) string {
 		return head + svc + " config:\n" + w.config[svc]
 	case "inspect_logs":
 		return head + svc + " logs, last 3 ticks:\n" + w.logs[svc]
+	case "restart_service":
+		w.status[svc] = "healthy" // by the next read
+		return head + "Restart of " + svc + " requested.\n"
 	}
 	return head + "ok\n"
 }
@@ -65,6 +68,11 @@ func playBlind(p BlindPolicy, intro string, w world) []string {
 	b := NewBlind(blindDocs, p)
 	b.Begin(intro)
 	budget := ParseIntro(intro).Budget
+	status := map[string]string{}
+	for s, st := range w.status {
+		status[s] = st
+	}
+	w.status = status
 	var out []string
 	obs := ""
 	for len(out) < 40 {
@@ -120,13 +128,15 @@ func TestResetNamesTheMechanismOfTheDirection(t *testing.T) {
 	}
 }
 
+// A restarted service is checked until it shows healthy before the
+// resolution.
 func TestResetRestartsWhatIsDownFirst(t *testing.T) {
 	w := poolWorld
 	w.status = map[string]string{"web": "degraded", "db": "down"}
 	w.config = map[string]string{"web": "  timeout_ms = 3000\n", "db": "  pool_size = 50\n"}
 	got := playBlind(ResetBand, blindIntro, w)
 	want := []string{"check_status(web)", "check_status(db)", "restart_service(db)", "inspect_config(web)", "inspect_config(db)",
-		`resolve_incident("db: crashed", "restarted db")`}
+		"check_status(db)", `resolve_incident("db: crashed", "restarted db")`}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("reset-band played\n %q\nwant\n %q", got, want)
 	}
@@ -153,7 +163,7 @@ func TestRestartUnhealthyNamesOnlyWhatWasDown(t *testing.T) {
 	w.status = map[string]string{"web": "degraded", "db": "down"}
 	got := playBlind(RestartUnhealthy, blindIntro, w)
 	want := []string{"check_status(web)", "check_status(db)", "restart_service(db)", "restart_service(web)",
-		`resolve_incident("db: crashed", "restarted db; restarted web")`}
+		"check_status(db)", "check_status(web)", `resolve_incident("db: crashed", "restarted db; restarted web")`}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("restart-unhealthy played\n %q\nwant\n %q", got, want)
 	}
@@ -205,5 +215,32 @@ func TestParseIntroReadsTheBudget(t *testing.T) {
 	}
 	if got := ParseIntro("Services: a\n").Budget; got != 0 {
 		t.Errorf("budget without a statement = %d, want 0", got)
+	}
+}
+
+// A service that does not come back is checked twice, then the policy
+// resolves with what it did.
+func TestSettleGivesUpAfterTwoChecks(t *testing.T) {
+	w := poolWorld
+	w.status = map[string]string{"web": "healthy", "db": "down"}
+	w.config = map[string]string{}
+	b := NewBlind(blindDocs, RestartUnhealthy)
+	b.Begin(blindIntro)
+	var got []string
+	for obs := ""; len(got) < 20; {
+		a, ok := b.Act(obs)
+		if !ok {
+			break
+		}
+		got = append(got, a)
+		obs = "[step 1/12] db status: down\n"
+		if tool, svc := toolAndService(a); tool == "check_status" {
+			obs = "[step 1/12] " + svc + " status: " + w.status[svc] + "\n"
+		}
+	}
+	want := []string{"check_status(web)", "check_status(db)", "restart_service(db)", "check_status(db)", "check_status(db)",
+		`resolve_incident("db: crashed", "restarted db")`}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("restart-unhealthy played\n %q\nwant\n %q", got, want)
 	}
 }
