@@ -141,6 +141,34 @@ func TestBlindPolicies(t *testing.T) {
 	}
 }
 
+// TestBlindPoliciesAreDeterministic plays every blind policy on every
+// shipped incident twice, on one worker and on several, and compares the
+// traces byte for byte.
+func TestBlindPoliciesAreDeterministic(t *testing.T) {
+	m, diags := lang.Analyze(lang.ScenarioFiles())
+	tasks, more := compiler.CompileModule(m)
+	if diags = append(diags, more...); diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	k := facts.Knowledge(m, "native")
+	for _, p := range agents.BlindPolicies() {
+		factory := func(*engine.Task, uint64) (agents.Agent, error) { return agents.NewBlind(k, p), nil }
+		var traces [2][]byte
+		for i, workers := range []int{1, 0} {
+			_, eps, err := eval.Run(tasks, eval.Options{Agent: p.String(), NewAgent: factory, Episodes: 1, Seed: 3, Workers: workers, Trace: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, ep := range eps {
+				traces[i] = ep.AppendTrace(traces[i])
+			}
+		}
+		if !bytes.Equal(traces[0], traces[1]) {
+			t.Errorf("%s: traces differ between one worker and several:\n%s", p, firstDiff(traces[0], traces[1]))
+		}
+	}
+}
+
 func policyNames(ps []blindPolicy) []string {
 	var out []string
 	for _, p := range ps {
