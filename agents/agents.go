@@ -5,6 +5,7 @@
 package agents
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -24,6 +25,8 @@ type Intro struct {
 	Alert    string
 	Services []string
 	Tools    []ToolSig
+	// Budget is the step budget the intro states; 0 when it states none.
+	Budget int
 }
 
 // ToolSig is a tool's name and argument names as the intro lists them.
@@ -48,6 +51,11 @@ func ParseIntro(intro string) Intro {
 			inTools = false
 		case strings.HasPrefix(line, "Tools:"):
 			inTools = true
+		case strings.Contains(line, "Step budget: "):
+			_, after, _ := strings.Cut(line, "Step budget: ")
+			n, _ := strconv.Atoi(strings.TrimRight(after, ". "))
+			in.Budget = n
+			inTools = false
 		case inTools && strings.HasPrefix(line, "    "):
 			// A tool's documentation.
 		case inTools && strings.HasPrefix(line, "  "):

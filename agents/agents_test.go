@@ -28,6 +28,7 @@ func TestParseIntro(t *testing.T) {
 			{Name: "resolve_incident", Args: []string{"root_cause", "fix"}, Optional: []bool{false, false}},
 			{Name: "escalate"},
 		},
+		Budget: 10,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ParseIntro:\n got %+v\nwant %+v", got, want)

@@ -21,6 +21,24 @@ type Knowledge struct {
 	Keys    map[string][]KeyDoc
 	// Crash is the wording for a process that is down.
 	Crash string
+	// DependsOn lists, per service, the services it depends on (the
+	// systems' published topology): what check_dependencies shows.
+	DependsOn map[string][]string
+	// Mechanisms is the published diagnosis vocabulary.
+	Mechanisms []MechanismDoc
+}
+
+// MechanismDoc is one mechanism of the diagnosis vocabulary as the docs
+// publish it.
+type MechanismDoc struct {
+	Name string
+	// Wording is how a diagnosis names it.
+	Wording string
+	// Text is its id and description with the names and descriptions of
+	// the fault kinds diagnosed as it.
+	Text string
+	// Kinds are the service kinds those fault kinds apply to.
+	Kinds []string
 }
 
 // Band is a healthy range.
@@ -34,6 +52,9 @@ type KeyDoc struct {
 	Band      Band
 	Default   string
 	Mechanism string
+	// Below and Above are what a fault that sets the key below or above
+	// its default is called, when a fault kind does ("" otherwise).
+	Below, Above string
 }
 
 // Greedy is the first-anomaly baseline (DESIGN.md): read the status, logs
@@ -196,13 +217,8 @@ func (g *Greedy) metricOutOfBand(kind, obs string) bool {
 
 // configValue reads "  key = value" from a config observation.
 func configValue(obs, key string) (string, bool) {
-	for _, line := range strings.Split(obs, "\n") {
-		k, v, ok := strings.Cut(strings.TrimSpace(line), " = ")
-		if ok && k == key {
-			return v, true
-		}
-	}
-	return "", false
+	v, ok := configValues(obs)[key]
+	return v, ok
 }
 
 // normalizeWords lowers text and keeps ASCII letters and digits, turning

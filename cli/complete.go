@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/llm"
@@ -32,7 +33,7 @@ var flagValues = map[[2]string][]string{
 }
 
 // runAgentNames are srezc run's agents.
-var runAgentNames = []string{"scripted", "random", "replay", "greedy"}
+var runAgentNames = append([]string{"scripted", "random", "replay", "greedy"}, agents.BlindAgentNames()...)
 
 // taskArgCommands take a task id as their first argument.
 var taskArgCommands = map[string]bool{"certify": true, "show": true, "play": true}

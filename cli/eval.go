@@ -126,7 +126,7 @@ func (o *llmOptions) modelList() []string {
 // evalAgentNames are the agents srezc eval can run: the built-in ones
 // (replay plays one fixed script, so it is not among them) and the LLM
 // styles.
-var evalAgentNames = append([]string{"scripted", "greedy", "random", "sre_zero_random"}, llm.Styles...)
+var evalAgentNames = slices.Concat([]string{"scripted", "greedy", "random", "sre_zero_random"}, agents.BlindAgentNames(), llm.Styles)
 
 func (e *env) evalCmd() *cobra.Command {
 	var (
@@ -157,7 +157,8 @@ agent over N seeds, and write to DIR (default srezc-out):
   summary.md     the same as tables
   report.html    one self-contained page with the tables and plots/*.svg
 
-Agents: scripted, greedy, random (built in), and the LLM agents prompting
+Agents: scripted, greedy, random, the blind-* adversaries (built in; see
+srezc run --help), and the LLM agents prompting
 (one text action per answer), react (Thought, then Action) and tools
 (native tool calling), over any OpenAI-compatible endpoint: --base-url or
 OPENAI_BASE_URL, the key in OPENAI_API_KEY (or --api-key-env), --model or

@@ -21,7 +21,7 @@ import (
 )
 
 // agentNames are the built-in agents, in help order.
-var agentNames = []string{"scripted", "random", "replay", "greedy", "sre_zero_random"}
+var agentNames = append([]string{"scripted", "random", "replay", "greedy", "sre_zero_random"}, agents.BlindAgentNames()...)
 
 func (e *env) runCmd() *cobra.Command {
 	var (
@@ -40,7 +40,10 @@ calls, some malformed; replay plays text actions, one per line, from
 --actions FILE or stdin; greedy is the first-anomaly baseline, knowing only
 the published documentation of the services; sre_zero_random is the SRE-Zero
 reference's random agent, draw for draw (CPython's generator, the
-reference's seeds). With no PATH the embedded default suite runs.
+reference's seeds). The blind-* agents are issue 18's answer-blind
+adversaries, reading before they write with only the published docs:
+blind-reset-docs, blind-reset-band, blind-restart-unhealthy,
+blind-log-words and blind-always-escalate. With no PATH the embedded default suite runs.
 Output is byte-identical across runs and GOMAXPROCS.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			if !slices.Contains(agentNames, agent) {
@@ -105,7 +108,7 @@ Output is byte-identical across runs and GOMAXPROCS.`,
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&agent, "agent", "", "agent: scripted, random, replay or greedy (required)")
+	f.StringVar(&agent, "agent", "", "agent: scripted, random, replay, greedy, sre_zero_random or blind-* (required)")
 	f.StringVar(&taskID, "task", "", "run only this incident id")
 	f.Uint64Var(&seed, "seed", 1, "seed of the first episode; episode k uses seed+k")
 	f.IntVar(&episodes, "episodes", 1, "episodes per incident")
@@ -118,6 +121,12 @@ Output is byte-identical across runs and GOMAXPROCS.`,
 }
 
 func (e *env) agentFactory(name, actionsFile string, m *lang.Module) (eval.AgentFactory, error) {
+	if p, ok := agents.ParseBlindPolicy(name); ok {
+		k := facts.Knowledge(m, "native")
+		return func(*engine.Task, uint64) (agents.Agent, error) {
+			return agents.NewBlind(k, p), nil
+		}, nil
+	}
 	switch name {
 	case "greedy":
 		k := facts.Knowledge(m, "native")
