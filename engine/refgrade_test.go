@@ -968,10 +968,11 @@ func TestRefIRRoundTrip(t *testing.T) {
 	}
 }
 
-// TestRefStepDoesNotAllocate: stepping bound actions allocates nothing.
-func TestRefStepDoesNotAllocate(t *testing.T) {
-	tasks := refLoadTasks(t)
-	tk := tasks["web_cache_host_misconfig"]
+// refPlan is a reference task and a plan over it that touches every kind
+// of step: reads, a write of a new key, a wrong-case service, a parse
+// error, the fix and an accepted resolution.
+func refPlan(tb testing.TB) (*engine.Task, []engine.Action) {
+	tk := refLoadTasks(tb)["web_cache_host_misconfig"]
 	texts := []string{
 		"inspect_logs(web_server)", "inspect_config(web_server)", "inspect_config(web_server, cache_host)",
 		"update_config(web_server, NEW_KEY, 5)", "inspect_logs(Cache)", "nonsense",
@@ -982,6 +983,12 @@ func TestRefStepDoesNotAllocate(t *testing.T) {
 	for i, text := range texts {
 		acts[i] = action.Bind(tk, text)
 	}
+	return tk, acts
+}
+
+// TestRefStepDoesNotAllocate: stepping bound actions allocates nothing.
+func TestRefStepDoesNotAllocate(t *testing.T) {
+	tk, acts := refPlan(t)
 	ep := engine.NewEpisode(tk)
 	var buf []byte
 	allocs := testing.AllocsPerRun(50, func() {
@@ -1036,18 +1043,7 @@ func TestRefStepNeverPanics(t *testing.T) {
 // BenchmarkRefEpisode plays one sre_zero episode of eight steps, each
 // rendered as text, from a reset.
 func BenchmarkRefEpisode(b *testing.B) {
-	tasks := refLoadTasks(b)
-	tk := tasks["web_cache_host_misconfig"]
-	texts := []string{
-		"inspect_logs(web_server)", "inspect_config(web_server)", "inspect_config(web_server, cache_host)",
-		"update_config(web_server, NEW_KEY, 5)", "inspect_logs(Cache)", "nonsense",
-		"update_config(web_server, CACHE_HOST, cache.internal)",
-		"resolve_incident(web server cache host configuration is wrong, update web cache host)",
-	}
-	acts := make([]engine.Action, len(texts))
-	for i, text := range texts {
-		acts[i] = action.Bind(tk, text)
-	}
+	tk, acts := refPlan(b)
 	ep := engine.NewEpisode(tk)
 	var buf []byte
 	b.ReportAllocs()

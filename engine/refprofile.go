@@ -155,15 +155,7 @@ func (e *Episode) RefWorld() []srezero.Service {
 
 func (e *Episode) appendRefIntro(b []byte) []byte {
 	t := e.t
-	b = append(b, "ALERT: "...)
-	b = append(b, t.Alert...)
-	b = append(b, "\nYou are on call. Step budget: "...)
-	b = strconv.AppendInt(b, int64(t.Budget), 10)
-	b = append(b, ".\nServices:"...)
-	for i := range t.Ref.Services {
-		b = append(b, ' ')
-		b = append(b, t.Ref.Services[i].Name...)
-	}
+	b = appendIntroHead(b, t)
 	b = append(b, "\nAct with one tool call per step, e.g. check_status(SERVICE); put free text that holds a comma in double quotes.\nTools:\n"...)
 	for i := range srezero.ActionCount {
 		tl := &t.ToolSet()[i]

@@ -172,6 +172,23 @@ func (e *Episode) AppendIntro(b []byte) []byte { return e.rules.appendIntro(e, b
 // appendIntro is AppendIntro under the native profile.
 func (e *Episode) appendIntro(b []byte) []byte {
 	t := e.t
+	b = appendIntroHead(b, t)
+	b = append(b, "\nAct with one tool call per step, e.g. check_status(SERVICE); quote free text.\nTools:\n"...)
+	for i := range t.Tools {
+		b = e.appendToolSignature(append(b, "  "...), i)
+		b = append(b, '\n')
+		if doc := t.Tools[i].Doc; doc != "" {
+			b = append(b, "      "...)
+			b = append(b, doc...)
+			b = append(b, '\n')
+		}
+	}
+	return b
+}
+
+// appendIntroHead writes what both profiles' intros open with: the alert,
+// the budget and the services (ServiceNames, without allocating).
+func appendIntroHead(b []byte, t *Task) []byte {
 	b = append(b, "ALERT: "...)
 	b = append(b, t.Alert...)
 	b = append(b, "\nYou are on call. Step budget: "...)
@@ -181,14 +198,10 @@ func (e *Episode) appendIntro(b []byte) []byte {
 		b = append(b, ' ')
 		b = append(b, t.Services[i].Name...)
 	}
-	b = append(b, "\nAct with one tool call per step, e.g. check_status(SERVICE); quote free text.\nTools:\n"...)
-	for i := range t.Tools {
-		b = e.appendToolSignature(append(b, "  "...), i)
-		b = append(b, '\n')
-		if doc := t.Tools[i].Doc; doc != "" {
-			b = append(b, "      "...)
-			b = append(b, doc...)
-			b = append(b, '\n')
+	if len(t.Services) == 0 && t.Ref != nil {
+		for i := range t.Ref.Services {
+			b = append(b, ' ')
+			b = append(b, t.Ref.Services[i].Name...)
 		}
 	}
 	return b
