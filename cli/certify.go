@@ -6,9 +6,12 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/certify"
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
+	"github.com/srezc/srezc/eval"
+	"github.com/srezc/srezc/facts"
 	"github.com/srezc/srezc/lang"
 )
 
@@ -31,7 +34,27 @@ type certifyReport struct {
 	// Distinguishing shows, per diagnosability alternative, a read that
 	// tells the incident apart from it and what it shows in each world.
 	Distinguishing []certify.Distinction `json:"distinguishing"`
+	// Adaptive is how the answer-blind adaptive policies and the greedy
+	// baseline fared (issue 18): they read before they write, knowing only
+	// the published documentation. Reported, not yet enforced.
+	Adaptive []adaptiveEntry `json:"adaptive"`
 }
+
+// adaptiveEntry is one adaptive policy played from each of the
+// adaptiveSeeds: how many it won, and seed 1's reward, actions and, when
+// it lost, why.
+type adaptiveEntry struct {
+	Name        string   `json:"name"`
+	Wins        int      `json:"wins"`
+	Seeds       int      `json:"seeds"`
+	FinalReward float64  `json:"final_reward"`
+	Why         string   `json:"why,omitempty"`
+	Plan        []string `json:"plan"`
+}
+
+// adaptiveSeeds is how many seeds each adaptive policy plays from: a seed
+// draws only rendering noise, which a policy that reads may notice.
+const adaptiveSeeds = 3
 
 type exploitEntry struct {
 	Name        string   `json:"name"`
@@ -66,6 +89,7 @@ exits 1 after printing the reasons.`,
 				return err
 			}
 			rep := certifyReportOf(t)
+			rep.Adaptive = adaptivePanel(t, facts.Knowledge(m, "native"))
 			if inc, _ := compiler.Prepare(m, in); inc != nil {
 				rep.Distinguishing = certify.Explain(inc)
 			}
@@ -172,6 +196,42 @@ func certifyReportOf(t *engine.Task) *certifyReport {
 	return rep
 }
 
+// adaptivePanel plays greedy and every blind policy on a native task.
+func adaptivePanel(t *engine.Task, k *agents.Knowledge) []adaptiveEntry {
+	out := []adaptiveEntry{}
+	if t.Ref != nil {
+		return out
+	}
+	names := []string{"greedy"}
+	for _, p := range agents.BlindPolicies() {
+		names = append(names, agents.BlindPrefix+p.String())
+	}
+	for _, name := range names {
+		x := adaptiveEntry{Name: name, Seeds: adaptiveSeeds, Plan: []string{}}
+		for seed := uint64(1); seed <= adaptiveSeeds; seed++ {
+			var a agents.Agent = agents.NewGreedy(k)
+			if p, ok := agents.ParseBlindPolicy(name); ok {
+				a = agents.NewBlind(k, p)
+			}
+			ep := eval.Play(t, a, 0, seed, seed == 1)
+			if ep.Record.Success {
+				x.Wins++
+			}
+			if seed == 1 {
+				x.FinalReward = ep.Record.FinalReward
+				for _, s := range ep.Steps {
+					x.Plan = append(x.Plan, s.Action)
+				}
+				if !ep.Record.Success {
+					x.Why = certify.WhyFailed(ep.Record)
+				}
+			}
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
 func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
@@ -230,6 +290,27 @@ func writeCertifyReport(w io.Writer, r *certifyReport) {
 		fmt.Fprintf(w, "\nclosest exploit: %s (reward %.3f)\n  failed because %s\n", r.Closest.Name, r.Closest.FinalReward, r.Closest.Why)
 	} else if len(r.Panel) > 0 {
 		fmt.Fprintf(w, "\nclosest exploit: none failed\n")
+	}
+	if len(r.Adaptive) > 0 {
+		won := 0
+		for _, x := range r.Adaptive {
+			if x.Wins > 0 {
+				won++
+			}
+		}
+		fmt.Fprintf(w, "\nadaptive answer-blind policies (reported, not yet enforced; %d of %d win):\n", won, len(r.Adaptive))
+		for _, x := range r.Adaptive {
+			outcome := "lost"
+			if x.Wins > 0 {
+				outcome = "WINS"
+			}
+			fmt.Fprintf(w, "  %-4s  %d/%d seeds  reward %.3f  %s\n", outcome, x.Wins, x.Seeds, x.FinalReward, x.Name)
+			if x.Wins > 0 {
+				fmt.Fprintf(w, "          plan: %s\n", strings.Join(x.Plan, "; "))
+			} else if x.Why != "" {
+				fmt.Fprintf(w, "          why: %s\n", x.Why)
+			}
+		}
 	}
 	fmt.Fprintf(w, "\ndistinguishing observations (%s):\n", plural(len(r.Distinguishing), "alternative"))
 	for _, x := range r.Distinguishing {
