@@ -1132,7 +1132,7 @@ func (r *reader) valueClaim(t *Task, lx *diagLexicon, k int, fixed int16) bool {
 	if tj < 0 {
 		return false
 	}
-	if r.saysMore() {
+	if r.saysMore() || scarce[r.word(int(it.tok)-1)] {
 		r.topicValue(t, lx, k, tj, r.attribute(t, lx, tj, lx.owner[items[tj].id], fixed))
 	}
 	return true
@@ -1188,7 +1188,7 @@ func (r *reader) bandClaim(t *Task, lx *diagLexicon, svc int16, ci int32, it ite
 func (r *reader) quantityClaim(t *Task, lx *diagLexicon, k int, fixed int16) {
 	items := r.items
 	it := items[k]
-	if !r.saysMore() {
+	if !r.saysMore() && !scarce[r.word(int(it.tok)-1)] {
 		return
 	}
 	tj, bestD := -1, 1<<30

@@ -326,6 +326,10 @@ var limitWords = map[string]bool{"only": true, "just": true, "mere": true, "afte
 	"beyond": true, "most": true, "max": true, "maximum": true, "limit": true, "limited": true,
 	"capped": true, "cap": true}
 
+// scarce words before a quantity judge it too small, so it says more than
+// a bare value: "only 1 consumer on the queue".
+var scarce = map[string]bool{"only": true, "just": true, "mere": true, "merely": true}
+
 // shareWords after "N% of" say the quantity is a share of the traffic a
 // backend gets ("95% of requests").
 var shareWords = map[string]bool{"traffic": true, "requests": true, "request": true, "load": true,
