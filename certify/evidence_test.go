@@ -206,7 +206,7 @@ func weakPool(t *testing.T) (*lang.Module, *lang.Incident) {
 	for _, e := range fk.Edits {
 		e := e
 		eval := e.Eval
-		e.Eval = func(map[string]value.Value) (value.Value, *lang.Diagnostic) { return eval(fu.Params) }
+		e.Eval = func(_, config map[string]value.Value) (value.Value, *lang.Diagnostic) { return eval(fu.Params, config) }
 		twin.Edits = append(twin.Edits, e)
 	}
 	m2 := *m

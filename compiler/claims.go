@@ -43,7 +43,7 @@ func (b *build) lowerClaims() {
 				continue
 			}
 			if ck := k.ConfigKey(fk.Detail); ck != nil {
-				if st := b.detailState(fk, k, ck, params); st != 0 {
+				if st := b.detailState(fk, si, ck, params); st != 0 {
 					c := engine.Claim{Service: int16(si), Kind: fk.Name, Mechanism: int16(mech),
 						Topics: keyTopics(ck), States: st, Against: st.Opposite()}
 					c.HasBand, c.Low, c.High, c.Unit = ck.HasBand, ck.Low, ck.High, ck.Unit
@@ -118,12 +118,12 @@ func defaultParams(fk *lang.FaultKind) map[string]value.Value {
 // detailState is the state fk's edit puts its detail key in, measured
 // against the remedy's value (or the key's default): the direction a
 // diagnosis must assert.
-func (b *build) detailState(fk *lang.FaultKind, k *lang.ServiceKind, ck *lang.ConfigKey, params map[string]value.Value) engine.State {
+func (b *build) detailState(fk *lang.FaultKind, si int, ck *lang.ConfigKey, params map[string]value.Value) engine.State {
 	var set value.Value
 	found := false
 	for _, e := range fk.Edits {
 		if !e.State && e.Name == ck.Name && e.Eval != nil {
-			v, d := e.Eval(params)
+			v, d := e.Eval(params, b.siteConfig(si))
 			if d == nil {
 				set, found = v, true
 			}

@@ -371,7 +371,7 @@ func (b *build) layoutSlots() {
 			if !ok {
 				continue // the checker reported it
 			}
-			v, d := e.Eval(nil)
+			v, d := e.Eval(nil, nil)
 			if d != nil {
 				b.diags = append(b.diags, d)
 				continue
@@ -635,7 +635,7 @@ func (b *build) resolveEdit(e lang.Edit, svc int, params map[string]value.Value,
 	if !ok {
 		return edit{}, &lang.Diagnostic{Severity: lang.Error, Summary: "Edit does not apply", Detail: fmt.Sprintf("%s has no %s %q.", b.t.Services[svc].Name, class, e.Name), Subject: &r}
 	}
-	v, d := e.Eval(params)
+	v, d := e.Eval(params, b.siteConfig(svc))
 	if d != nil {
 		return edit{}, d
 	}
@@ -644,6 +644,17 @@ func (b *build) resolveEdit(e lang.Edit, svc int, params map[string]value.Value,
 		return edit{}, &lang.Diagnostic{Severity: lang.Error, Summary: "Incorrect value type", Detail: fmt.Sprintf("%q is a %s.", e.Name, b.t.Slots[slot].Kind), Subject: &rng}
 	}
 	return edit{slot, v}, nil
+}
+
+// siteConfig is service svc's configuration before any fault: the kind's
+// defaults with the system's site tuning over them, which config.KEY reads
+// in a fault's or distractor's edits.
+func (b *build) siteConfig(svc int) map[string]value.Value {
+	out := map[string]value.Value{}
+	for _, id := range b.t.Services[svc].Config {
+		out[b.t.Slots[id].Name] = b.base[id]
+	}
+	return out
 }
 
 func (b *build) bindTools() {

@@ -55,7 +55,7 @@ func TestFaultsAreOnlyEdits(t *testing.T) {
 			for _, e := range fk.Edits {
 				e := e
 				eval := e.Eval
-				e.Eval = func(map[string]value.Value) (value.Value, *lang.Diagnostic) { return eval(params) }
+				e.Eval = func(_, config map[string]value.Value) (value.Value, *lang.Diagnostic) { return eval(params, config) }
 				hand.Edits = append(hand.Edits, e)
 			}
 			m2 := *m

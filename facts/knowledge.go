@@ -137,7 +137,7 @@ func direction(fk *lang.FaultKind, sk *lang.ServiceKind, e lang.Edit) int {
 	for _, p := range fk.Params {
 		params[p.Name] = p.Default
 	}
-	v, diag := e.Eval(params)
+	v, diag := e.Eval(params, sk.Defaults())
 	if diag != nil {
 		return 0
 	}

@@ -448,7 +448,7 @@ func (c *checker) siteConfigInBand(ss *SystemService, k *ServiceKind) {
 		if ck == nil || !ck.HasBand {
 			continue
 		}
-		v, d := e.Eval(nil)
+		v, d := e.Eval(nil, nil)
 		if d != nil || !v.K.Numeric() {
 			continue
 		}
@@ -650,7 +650,7 @@ func (c *checker) checkEdits(edits []Edit, k *ServiceKind, params map[string]val
 			}
 			kind = ck.Kind
 		}
-		v, d := e.Eval(params)
+		v, d := e.Eval(params, k.Defaults())
 		if d != nil {
 			c.diags = append(c.diags, d)
 			if c.broken != nil {

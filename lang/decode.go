@@ -668,8 +668,8 @@ func (d *decoder) edits(parent string, blocks []*hclsyntax.Block, state bool) []
 			file := d.file
 			out = append(out, Edit{
 				State: state, Name: a.Name, Range: fromHCL(a.SrcRange),
-				Eval: func(params map[string]value.Value) (value.Value, *Diagnostic) {
-					return evalEdit(file, a, params)
+				Eval: func(params, config map[string]value.Value) (value.Value, *Diagnostic) {
+					return evalEdit(file, a, params, config)
 				},
 			})
 		}
@@ -677,32 +677,11 @@ func (d *decoder) edits(parent string, blocks []*hclsyntax.Block, state bool) []
 	return out
 }
 
-// evalEdit evaluates an edit's HCL expression with param.NAME bound.
-func evalEdit(f *File, a *hclsyntax.Attribute, params map[string]value.Value) (value.Value, *Diagnostic) {
-	vars := map[string]cty.Value{}
-	names := make([]string, 0, len(params))
-	for n := range params {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+// evalEdit evaluates an edit's HCL expression with param.NAME and
+// config.KEY bound.
+func evalEdit(f *File, a *hclsyntax.Attribute, params, config map[string]value.Value) (value.Value, *Diagnostic) {
 	floatParam := false
-	for _, n := range names {
-		p := params[n]
-		switch p.K {
-		case value.Int:
-			vars[n] = cty.NumberIntVal(p.I)
-		case value.Float:
-			vars[n] = cty.NumberFloatVal(p.F)
-		case value.Bool:
-			vars[n] = cty.BoolVal(p.B)
-		case value.String:
-			vars[n] = cty.StringVal(p.S)
-		}
-	}
-	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"param": cty.ObjectVal(vars)}}
-	if len(vars) == 0 {
-		ctx.Variables["param"] = cty.EmptyObjectVal
-	}
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"param": ctyObject(params), "config": ctyObject(config)}}
 	v, ds := a.Expr.Value(ctx)
 	if ds.HasErrors() {
 		return value.Value{}, fromHCLDiags(ds)[0]
@@ -711,14 +690,44 @@ func evalEdit(f *File, a *hclsyntax.Attribute, params map[string]value.Value) (v
 		r := fromHCL(a.Expr.Range())
 		return value.Value{}, &Diagnostic{Severity: Error, Summary: "Invalid value", Detail: "The value must be known and not null.", Subject: &r}
 	}
-	// A traversal of a float parameter stays a float.
+	// A traversal of a float parameter or key stays a float.
 	if st, ok := a.Expr.(*hclsyntax.ScopeTraversalExpr); ok && len(st.Traversal) == 2 {
 		if attr, ok := st.Traversal[1].(hcl.TraverseAttr); ok {
-			floatParam = params[attr.Name].K == value.Float
+			src := params
+			if st.Traversal.RootName() == "config" {
+				src = config
+			}
+			floatParam = src[attr.Name].K == value.Float
 		}
 	}
 	d := &decoder{file: f}
 	return ctyLiteral(v, floatParam || d.writtenAsFloat(a.Expr)), nil
+}
+
+// ctyObject is an HCL object of named values, in name order.
+func ctyObject(vals map[string]value.Value) cty.Value {
+	if len(vals) == 0 {
+		return cty.EmptyObjectVal
+	}
+	names := make([]string, 0, len(vals))
+	for n := range vals {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := map[string]cty.Value{}
+	for _, n := range names {
+		switch p := vals[n]; p.K {
+		case value.Int:
+			out[n] = cty.NumberIntVal(p.I)
+		case value.Float:
+			out[n] = cty.NumberFloatVal(p.F)
+		case value.Bool:
+			out[n] = cty.BoolVal(p.B)
+		case value.String:
+			out[n] = cty.StringVal(p.S)
+		}
+	}
+	return cty.ObjectVal(out)
 }
 
 func (d *decoder) faultKind(blk *hclsyntax.Block) *FaultKind {

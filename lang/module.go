@@ -167,9 +167,12 @@ type Edit struct {
 	State bool
 	Name  string
 	Range Range
-	// Eval computes the value from the parameters; lang built it from the
-	// HCL expression so the compiler needs no HCL.
-	Eval func(params map[string]value.Value) (value.Value, *Diagnostic)
+	// Eval computes the value from the parameters (param.NAME) and the
+	// target's configuration before any fault (config.KEY: the site's
+	// value, so a fault can be stated against the site it lands on, "the
+	// limit set below this site's pool"); lang built it from the HCL
+	// expression so the compiler needs no HCL.
+	Eval func(params, config map[string]value.Value) (value.Value, *Diagnostic)
 }
 
 type FaultKind struct {
@@ -356,11 +359,21 @@ func (m *Module) Incident(name string) *Incident         { return findDecl(m.Inc
 
 // Names of a kind's items, used for did-you-mean and completion.
 func (k *ServiceKind) ConfigKey(name string) *ConfigKey { return findDecl(k.Config, name) }
-func (k *ServiceKind) State(name string) *StateVar      { return findDecl(k.States, name) }
-func (k *ServiceKind) Quantity(name string) *Quantity   { return findDecl(k.Derived, name) }
-func (k *ServiceKind) Role(name string) *Role           { return findDecl(k.Roles, name) }
-func (s *System) Service(name string) *SystemService    { return findDecl(s.Services, name) }
-func (f *FaultKind) Param(name string) *Param           { return findDecl(f.Params, name) }
+
+// Defaults are the kind's documented config values by key: what config.KEY
+// reads in an edit checked against the kind rather than a site.
+func (k *ServiceKind) Defaults() map[string]value.Value {
+	out := make(map[string]value.Value, len(k.Config))
+	for _, ck := range k.Config {
+		out[ck.Name] = ck.Default
+	}
+	return out
+}
+func (k *ServiceKind) State(name string) *StateVar    { return findDecl(k.States, name) }
+func (k *ServiceKind) Quantity(name string) *Quantity { return findDecl(k.Derived, name) }
+func (k *ServiceKind) Role(name string) *Role         { return findDecl(k.Roles, name) }
+func (s *System) Service(name string) *SystemService  { return findDecl(s.Services, name) }
+func (f *FaultKind) Param(name string) *Param         { return findDecl(f.Params, name) }
 
 // NamedDecl is a declaration with what kind of thing it declares.
 type NamedDecl struct {

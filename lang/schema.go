@@ -124,8 +124,8 @@ var schemaTable = []BlockSchema{
 		Blocks: []string{"param", "set_config", "set_state", "remedy"}},
 	{Path: "fault_kind/param", Labels: 1, Label: "parameter", Doc: "A parameter of the fault kind, set per fault block and read as param.NAME.",
 		Attrs: []AttrSchema{required("type", tType, "The parameter's type."), required("default", tLiteral, "Its value when a fault block does not set it."), attr("domain", "list of literals", "The values mutation may draw; a fault's value must lie within them."), descriptionAttr}},
-	{Path: "fault_kind/set_config", Doc: "Config edits the fault makes to its target's initial state.", Open: true, OpenDoc: "A config key of the target's kind and its faulty value (may read param.NAME)."},
-	{Path: "fault_kind/set_state", Doc: "State edits the fault makes to its target's initial state.", Open: true, OpenDoc: "A state of the target's kind and its faulty value (may read param.NAME)."},
+	{Path: "fault_kind/set_config", Doc: "Config edits the fault makes to its target's initial state.", Open: true, OpenDoc: "A config key of the target's kind and its faulty value (may read param.NAME, and config.KEY: the target's value before the fault, the site's where its system tunes it)."},
+	{Path: "fault_kind/set_state", Doc: "State edits the fault makes to its target's initial state.", Open: true, OpenDoc: "A state of the target's kind and its faulty value (may read param.NAME and config.KEY, as set_config does)."},
 	{Path: "fault_kind/remedy", Labels: 1, Label: "remedy (restart_service or update_config)", Doc: "A canonical fix: restart_service, or update_config of a key (to value, else the key's default).",
 		Attrs: []AttrSchema{attr("key", tString, "The config key to set (update_config only, and required there)."), attr("value", tLiteral, "The value to set; default: the key's default.")}},
 
