@@ -6,6 +6,7 @@ package certify_test
 func init() {
 	handCounted["checkout_writes_failing"] = handCount{3, "inspect_logs(database) shows writes failing with no space left on device, unlike the cache metric distractor and every other database fault; one write (wal_keep_size_gb); resolve"}
 	handCounted["invoice_backlog_overdrive"] = handCount{3, "inspect_logs(database) shows reads on the primary with an idle standby, unlike the cache warning distractor and every queue fault in the queue's place; one write (read_replica_enabled); resolve"}
+	handCounted["pooler_over_server_limit"] = handCount{3, "inspect_logs(database) shows the server refusing the pooler's connections, limit and pool both in band; one write (max_connections); resolve"}
 	handCounted["checkout_db_refusals"] = handCount{3, "inspect_logs(database) shows the server refusing the pooler's connections, unlike every other database fault; one write (max_connections); resolve"}
 	handCounted["orders_statements_cut"] = handCount{3, "inspect_logs(database) shows statements cancelled by the deadline, unlike the web_server metric distractor and every other database fault; one write (query_timeout_ms); resolve"}
 	handCounted["primary_gone_dark"] = handCount{3, "inspect_logs(database) shows the postmaster exit, unlike the queue warning distractor; one restart; resolve (hold = 4 lets the queue drain inside the grader's idle ticks, so no wait step)"}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -1473,12 +1474,33 @@ func abs(x int) int {
 // faultOfKind is the fault on svc of the kind claim ci describes, or -1.
 func faultOfKind(t *Task, svc int16, ci int32) int {
 	c := &t.Claims[ci]
+	if c.Kind == "" {
+		return -1
+	}
 	for i := range t.Faults {
-		if f := &t.Faults[i]; f.Service == svc && c.Kind != "" && c.Kind == f.Kind {
+		f := &t.Faults[i]
+		if f.Service != svc {
+			continue
+		}
+		if c.Kind == f.Kind {
 			return i
+		}
+		// Two fault kinds that say the same of the same setting ("the
+		// limit is too low", set to a number or set under the pool) are
+		// one diagnosis: asserting the twin's claim asserts this one's.
+		for cj := range t.Claims {
+			if d := &t.Claims[cj]; d.Service == svc && d.Kind == f.Kind && sameClaim(c, d) {
+				return i
+			}
 		}
 	}
 	return -1
+}
+
+// sameClaim reports whether two claims assert the same thing: the same
+// mechanism, in the same states, about the same topics.
+func sameClaim(a, b *Claim) bool {
+	return a.Mechanism == b.Mechanism && a.States == b.States && a.Against == b.Against && slices.Equal(a.Topics, b.Topics)
 }
 
 func faultOn(t *Task, svc int16) bool {

@@ -495,6 +495,31 @@ fault_kind "db_max_connections_low" {
   }
 }
 
+fault_kind "db_max_connections_below_pool" {
+  description    = "The server's connection limit was set just under the pool this site keeps open; the pooler's last connections are refused."
+  applies_to     = ["database"]
+  conflicts_with = ["db_max_connections_low", "db_pool_too_small", "db_pool_too_large"]
+  mechanism      = "connection_limit_exceeded"
+  detail         = "max_connections"
+
+  # Stated against the site: the limit lands gap connections under the
+  # pool it must accept, a value that may lie well inside the band.
+  param "gap" {
+    type    = "int"
+    default = 20
+    domain  = [10, 20, 30]
+  }
+
+  set_config { max_connections = config.pool_size - param.gap }
+
+  fixed_when = "config.max_connections >= config.pool_size && config.max_connections <= 500"
+
+  remedy "update_config" {
+    key   = "max_connections"
+    value = 300
+  }
+}
+
 fault_kind "db_query_timeout_low" {
   description    = "The statement deadline is shorter than ordinary queries take; a share of them is cancelled."
   applies_to     = ["database"]
