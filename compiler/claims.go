@@ -42,8 +42,26 @@ func (b *build) lowerClaims() {
 			if mech < 0 {
 				continue
 			}
+			var detailSt engine.State
 			if ck := k.ConfigKey(fk.Detail); ck != nil {
 				if st := b.detailState(fk, si, ck, params); st != 0 {
+					detailSt = st
+					c := engine.Claim{Service: int16(si), Kind: fk.Name, Mechanism: int16(mech),
+						Topics: keyTopics(ck), States: st, Against: st.Opposite()}
+					c.HasBand, c.Low, c.High, c.Unit = ck.HasBand, ck.Low, ck.High, ck.Unit
+					t.Claims = append(t.Claims, c)
+					covered[ck.Name] |= st
+				}
+			}
+			// A relation's other side: a key a remedy sets besides the
+			// detail asserts the same fault the other way ("the pool is
+			// over the limit" as well as "the limit is under the pool").
+			for _, r := range fk.Remedies {
+				ck := k.ConfigKey(r.Key)
+				if r.Effect != "update_config" || r.Key == fk.Detail || ck == nil {
+					continue
+				}
+				if st := detailSt.Opposite(); st != 0 {
 					c := engine.Claim{Service: int16(si), Kind: fk.Name, Mechanism: int16(mech),
 						Topics: keyTopics(ck), States: st, Against: st.Opposite()}
 					c.HasBand, c.Low, c.High, c.Unit = ck.HasBand, ck.Low, ck.High, ck.Unit

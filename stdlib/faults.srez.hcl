@@ -512,11 +512,19 @@ fault_kind "db_max_connections_below_pool" {
 
   set_config { max_connections = config.pool_size - param.gap }
 
-  fixed_when = "config.max_connections >= config.pool_size && config.max_connections <= 500"
+  fixed_when = "config.max_connections >= config.pool_size && config.max_connections <= 500 && config.pool_size >= 20"
 
+  # Either side of the relation: nothing in the world says which value
+  # moved, so raising the limit and shrinking the pool both fix it, and a
+  # diagnosis may name either ("the limit is under the pool", "the pool is
+  # over the limit").
   remedy "update_config" {
     key   = "max_connections"
     value = 300
+  }
+  remedy "update_config" {
+    key   = "pool_size"
+    value = 100
   }
 }
 
