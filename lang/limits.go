@@ -120,12 +120,12 @@ func measureTokens(name string, src []byte) (Diagnostics, hclsyntax.Tokens) {
 // bytes that follows HCL's lexer through code, quoted strings and line
 // comments, and gives up (false) on a file holding a sequence whose lexing
 // it does not follow: ${, %{, a heredoc's <<, a /* comment, and a byte
-// outside ASCII in code (outside strings and comments). It may refuse
+// outside ASCII in code (outside strings and comments) that is followed,
+// within three bytes, by one that is not a nameByte. It may refuse
 // a file within the limits (measure then decides), never clear one over
 // them:
 //
-//   - every name and number literal is a run of nameBytes in code (an
-//     ASCII name is no longer than HCL's lexer reads it), so
+//   - every name and number literal is a run of nameBytes in code, so
 //     runs of at most MaxNumberLiteralBytes (< MaxNameBytes) bound both;
 //   - a quoted string's text lies between its quotes (a quote after an odd
 //     run of backslashes is escaped, as HCL's lexer reads it);
@@ -154,9 +154,14 @@ func withinLimits(src []byte) bool {
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		if c >= utf8.RuneSelf {
-			// HCL's identifier machine reads a lone lead byte and the
-			// ASCII after it as one name ("\xc9}" is a name, not a brace).
-			return false
+			// HCL's identifier machine reads a multi-byte character as
+			// its first byte and any three after it ("\xc9}" is a
+			// name, not a brace): those bytes must be inert.
+			for k := i + 1; k < min(i+4, len(src)); k++ {
+				if !nameByte[src[k]] {
+					return false
+				}
+			}
 		}
 		if nameByte[c] {
 			run++
@@ -264,8 +269,9 @@ const (
 )
 
 var (
-	// nameByte holds the ASCII a name or a number literal is made of:
-	// letters, digits, '_', '-', '.' (a fraction) and '+' (an exponent).
+	// nameByte holds what a name or a number literal is made of: ASCII
+	// letters, digits, '_', '-', '.' (a fraction) and '+' (an exponent),
+	// and every byte outside ASCII.
 	nameByte [256]bool
 	// identStart and identContinue are the ASCII bytes that start and
 	// continue an identifier.
@@ -280,7 +286,7 @@ func init() {
 		digit := '0' <= c && c <= '9'
 		identStart[c] = letter || c == '_'
 		identContinue[c] = letter || digit || c == '_' || c == '-'
-		nameByte[c] = identContinue[c] || c == '.' || c == '+'
+		nameByte[c] = identContinue[c] || c == '.' || c == '+' || c >= utf8.RuneSelf
 	}
 	for _, c := range []byte("{[(") {
 		byteKind[c] = kindOpen

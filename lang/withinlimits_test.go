@@ -13,6 +13,8 @@ var overLimitsTricky = map[string]string{
 	"braces in a string": "x {\n  a = \"" + strings.Repeat("}", 70) + "\"\n" + strings.Repeat("y {\n", MaxNestingDepth) + strings.Repeat("}\n", MaxNestingDepth) + "}\n",
 	// A lone lead byte takes the ASCII after it into a name: no brace.
 	"lead byte before a brace": strings.Repeat("x {\xc9}\n", MaxNestingDepth+1),
+	// ... and a space into a name.
+	"lead byte in a name": "a = " + strings.Repeat("a", MaxNameBytes/2) + "\xc9 " + strings.Repeat("a", MaxNameBytes/2) + "\n",
 	// "~}" is a template sequence's end, not a brace.
 	"tilde braces": strings.Repeat("x {~}\n", MaxNestingDepth+1),
 	// A comment takes its newline, which so resets no operator.
