@@ -120,7 +120,7 @@ func measureTokens(name string, src []byte) (Diagnostics, hclsyntax.Tokens) {
 // bytes that follows HCL's lexer through code, quoted strings and line
 // comments, and gives up (false) on a file holding a sequence whose lexing
 // it does not follow: ${, %{, a heredoc's <<, a /* comment, and a byte
-// outside ASCII in code (outside strings and comments) that is followed,
+// from 0xC2 to 0xF3 in code (outside strings and comments) followed,
 // within three bytes, by one that is not a nameByte. It may refuse
 // a file within the limits (measure then decides), never clear one over
 // them:
@@ -153,10 +153,11 @@ func withinLimits(src []byte) bool {
 	ident := false // src[i-run:i] is (the start of) an identifier
 	for i := 0; i < len(src); i++ {
 		c := src[i]
-		if c >= utf8.RuneSelf {
+		if 0xC2 <= c && c <= 0xF3 {
 			// HCL's identifier machine reads a multi-byte character as
-			// its first byte and any three after it ("\xc9}" is a
-			// name, not a brace): those bytes must be inert.
+			// its first byte (0xC2 to 0xF3) and any three after it
+			// ("\xc9}" is a name, not a brace): those bytes must be
+			// inert. Any other byte outside ASCII is a token of its own.
 			for k := i + 1; k < min(i+4, len(src)); k++ {
 				if !nameByte[src[k]] {
 					return false

@@ -3,6 +3,9 @@ package lang
 import (
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 // overLimitsTricky are files over a limit whose excess a byte scan that
@@ -76,4 +79,27 @@ func FuzzWithinLimits(f *testing.F) {
 			t.Fatalf("withinLimits cleared a file over the limits: %s", diags[0].Error())
 		}
 	})
+}
+
+// TestLoneNonASCIIBytes pins what withinLimits assumes of HCL's lexer: a
+// byte outside ASCII that cannot start a multi-byte character of its
+// identifier tables (outside 0xC2 to 0xF3) takes no byte after it, before
+// a name, at a token's start or in a name.
+func TestLoneNonASCIIBytes(t *testing.T) {
+	for b := 0x80; b <= 0xFF; b++ {
+		if 0xC2 <= b && b <= 0xF3 {
+			continue
+		}
+		for _, pre := range []string{"", " ", "x"} {
+			for _, next := range []byte("}{\"\n #,=+-(x") {
+				src := []byte(pre + string([]byte{byte(b), next}))
+				toks, _ := hclsyntax.LexConfig(src, "", hcl.InitialPos)
+				for _, tk := range toks {
+					if tk.Range.Start.Byte <= len(pre) && tk.Range.End.Byte > len(pre)+1 {
+						t.Errorf("%q: %s %q takes the byte after %#x", src, tk.Type, tk.Bytes, b)
+					}
+				}
+			}
+		}
+	}
 }
