@@ -12,8 +12,9 @@ import (
 // Limits on what the front end reads. HCL's parser, its evaluator and
 // hclwrite recurse once per level of nesting and cost more than linear
 // time on some shapes (a long number literal is parsed as a big float), so
-// a file is measured by one pass of HCL's lexer, which keeps no recursion,
-// before it is parsed. A file over any limit is not parsed at all: it gets
+// a file is measured before it is parsed, by one pass over its bytes that
+// clears it (withinLimits) or else by one pass of HCL's lexer; neither
+// recurses. A file over any limit is not parsed at all: it gets
 // one located error per excess and nothing from it is decoded, so it can
 // neither crash nor stall a command or the language server, and the files
 // beside it are analysed as usual.
