@@ -82,10 +82,10 @@ func opensTopLevel(line []byte) bool {
 
 func cursorIn(src []byte, off int) Cursor {
 	c := Cursor{Label: -1}
-	// The tree comes from the parse cache: an editor asks for
-	// completion, then hover, on the same text.
-	f, _, over := parseCached(&File{Name: "doc", Src: src})
-	if over.HasErrors() || f == nil {
+	// The tree comes from the parse cache: an editor analyses a
+	// document, then asks for completion and hover on the same text.
+	f := parsedTree("doc", src)
+	if f == nil {
 		return c
 	}
 	body, _ := f.Body.(*hclsyntax.Body)

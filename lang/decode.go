@@ -138,6 +138,11 @@ func (d *decoder) eval(a *hclsyntax.Attribute, ctx *hcl.EvalContext) (cty.Value,
 	return v, true
 }
 
+// literal says v can be read as a constant: HCL's parser leaves an
+// unknown value where an expression failed to parse (an operator on it is
+// unknown too), and a conditional can give a typed null (true ? null : 1).
+func literal(v cty.Value) bool { return v.IsWhollyKnown() && !v.IsNull() }
+
 func (d *decoder) str(c content, name string) string {
 	a, ok := c.attrs[name]
 	if !ok {
@@ -304,6 +309,10 @@ func (d *decoder) valueList(a *hclsyntax.Attribute, k value.Kind) []value.Value 
 			if d.broken != nil {
 				d.broken.Broken = true
 			}
+			continue
+		}
+		if !literal(v) {
+			d.errAt(e.Range(), "Invalid value", fmt.Sprintf("Each element of %q needs a known, non-null value.", a.Name))
 			continue
 		}
 		x, msg := convertValue(v, k, d.writtenAsFloat(e))
@@ -643,7 +652,7 @@ func (d *decoder) system(blk *hclsyntax.Block) *System {
 						}
 					}
 					vv, ds2 := item.ValueExpr.Value(nil)
-					if kv == cty.NilVal || kv.Type() != cty.String || ds2.HasErrors() || vv.Type() != cty.String {
+					if kv == cty.NilVal || !literal(kv) || kv.Type() != cty.String || ds2.HasErrors() || !literal(vv) || vv.Type() != cty.String {
 						d.errAt(item.ValueExpr.Range(), "Invalid role binding", "Each role binding is role = \"service\".")
 						continue
 					}
@@ -934,7 +943,7 @@ func (d *decoder) incident(blk *hclsyntax.Block) *Incident {
 		if tup, ok := a.Expr.(*hclsyntax.TupleConsExpr); ok {
 			for _, e := range tup.Exprs {
 				v, ds := e.Value(nil)
-				if ds.HasErrors() || v.Type() != cty.String {
+				if ds.HasErrors() || !literal(v) || v.Type() != cty.String {
 					d.errAt(e.Range(), "Incorrect attribute value type", "Each expert step is a string holding a text action.")
 					continue
 				}

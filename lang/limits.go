@@ -1,7 +1,9 @@
 package lang
 
 import (
+	"bytes"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -10,8 +12,9 @@ import (
 // Limits on what the front end reads. HCL's parser, its evaluator and
 // hclwrite recurse once per level of nesting and cost more than linear
 // time on some shapes (a long number literal is parsed as a big float), so
-// a file is measured by one pass of HCL's lexer, which keeps no recursion,
-// before it is parsed. A file over any limit is not parsed at all: it gets
+// a file is measured before it is parsed, by one pass over its bytes that
+// clears it (withinLimits) or else by one pass of HCL's lexer; neither
+// recurses. A file over any limit is not parsed at all: it gets
 // one located error per excess and nothing from it is decoded, so it can
 // neither crash nor stall a command or the language server, and the files
 // beside it are analysed as usual.
@@ -54,14 +57,24 @@ func checkLimits(name string, src []byte) Diagnostics {
 }
 
 // measure is checkLimits that also returns the tokens it measured (nil
-// for a file over MaxFileBytes, which is not lexed): the lexer is the
-// front end's most expensive pass, so a caller that needs the tokens too
-// takes these rather than lexing the file again.
+// for a file over MaxFileBytes, which is not lexed, and for one that
+// withinLimits clears without lexing): the lexer is the front end's most
+// expensive pass, so a caller that needs the tokens too takes these rather
+// than lexing the file again.
 func measure(name string, src []byte) (Diagnostics, hclsyntax.Tokens) {
 	if len(src) > MaxFileBytes {
 		return Diagnostics{newLineIndex(src[:MaxFileBytes]).diagnostic(name, src, MaxFileBytes, MaxFileBytes, "File too large",
 			fmt.Sprintf("The file holds more than %d bytes (MaxFileBytes), the most srezc reads. Split it into several files.", MaxFileBytes))}, nil
 	}
+	if withinLimits(src) {
+		return nil, nil
+	}
+	return measureTokens(name, src)
+}
+
+// measureTokens is measure by HCL's lexer, for a file of at most
+// MaxFileBytes.
+func measureTokens(name string, src []byte) (Diagnostics, hclsyntax.Tokens) {
 	toks, _ := hclsyntax.LexConfig(src, name, hcl.InitialPos)
 	var diags Diagnostics
 	var idx *lineIndex
@@ -99,6 +112,201 @@ func measure(name string, src []byte) (Diagnostics, hclsyntax.Tokens) {
 		}
 	}
 	return diags, toks
+}
+
+// withinLimits reports, without lexing src, that it is within every limit
+// above, so that measure need not lex it: HCL's lexer is most of the front
+// end's cost (it segments every token into graphemes to count columns),
+// and the parser lexes the file again anyway. It is one pass over the
+// bytes that follows HCL's lexer through code, quoted strings and line
+// comments, and gives up (false) on a file holding a sequence whose lexing
+// it does not follow: ${, %{, a heredoc's <<, a /* comment, and a byte
+// from 0xC2 to 0xF3 in code (outside strings and comments) followed,
+// within three bytes, by one that is not a nameByte. It may refuse
+// a file within the limits (measure then decides), never clear one over
+// them:
+//
+//   - every name and number literal is a run of nameBytes in code, so
+//     runs of at most MaxNumberLiteralBytes (< MaxNameBytes) bound both;
+//   - a quoted string's text lies between its quotes (a quote after an odd
+//     run of backslashes is escaped, as HCL's lexer reads it);
+//   - nesting is measure's own count (stepType), fed the same brackets,
+//     braces, quotes, commas and newlines as HCL's tokens give it (a
+//     comment takes its newline, "~}" is not a brace) and an operator for
+//     the first byte of every operator token (each byte of ! - ? + * % < >
+//     & | and a = followed by =), which counts some twice (&&, !=, ===)
+//     and some bytes HCL reads otherwise (the '-' of 1e-5, the '>' of =>,
+//     a lone '&'); an extra operator only deepens the count until the same
+//     comma, newline or closer resets it.
+//
+// FuzzWithinLimits checks that a file it clears has no excess.
+func withinLimits(src []byte) bool {
+	if len(src) > MaxFileBytes {
+		return false
+	}
+	for _, s := range unfollowedSequences {
+		if bytes.Contains(src, s) {
+			return false
+		}
+	}
+	var n nesting
+	run := 0       // the nameBytes before i, in code
+	ident := false // src[i-run:i] is (the start of) an identifier
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if 0xC2 <= c && c <= 0xF3 {
+			// HCL's identifier machine reads a multi-byte character as
+			// its first byte (0xC2 to 0xF3) and any three after it
+			// ("\xc9}" is a name, not a brace): those bytes must be
+			// inert. Any other byte outside ASCII is a token of its own.
+			for k := i + 1; k < min(i+4, len(src)); k++ {
+				if !nameByte[src[k]] {
+					return false
+				}
+			}
+		}
+		if nameByte[c] {
+			run++
+			if run > MaxNumberLiteralBytes {
+				return false
+			}
+			// HCL's longest match reads a run that starts with a
+			// letter or '_' as one identifier, '-' included.
+			ident = (run == 1 && identStart[c]) || (ident && identContinue[c])
+			// '+' and '-' may be operators (HCL reads the '+' of 1e+5
+			// and the '-' of 1-2 otherwise, but counting them is safe).
+			if (c != '-' && c != '+') || ident {
+				continue
+			}
+		} else {
+			run, ident = 0, false
+		}
+		depth := 0
+		switch byteKind[c] {
+		case kindNone:
+			continue
+		case kindOpen, kindClose:
+			ty := bracketTokens[c]
+			if c == '}' && i > 0 && src[i-1] == '~' {
+				ty = hclsyntax.TokenTemplateSeqEnd
+			}
+			depth = n.stepType(ty, "")
+		case kindQuote:
+			if n.stepType(hclsyntax.TokenOQuote, "") > MaxNestingDepth {
+				return false
+			}
+			end := closingQuote(src, i+1)
+			if end-(i+1) > MaxStringBytes {
+				return false
+			}
+			if end == len(src) {
+				return true // the string runs to the end, unclosed
+			}
+			depth = n.stepType(hclsyntax.TokenCQuote, "")
+			i = end
+		case kindComment:
+			if c == '/' && (i+1 == len(src) || src[i+1] != '/') {
+				depth = n.stepType(hclsyntax.TokenSlash, "")
+				break
+			}
+			// The comment takes its newline: no TokenNewline.
+			nl := bytes.IndexByte(src[i:], '\n')
+			if nl < 0 {
+				return true
+			}
+			i += nl
+		case kindComma:
+			depth = n.stepType(hclsyntax.TokenComma, "")
+		case kindNewline:
+			depth = n.stepType(hclsyntax.TokenNewline, "")
+		case kindOp:
+			depth = n.stepType(hclsyntax.TokenPlus, "")
+		case kindEquals:
+			if i+1 < len(src) && src[i+1] == '=' {
+				depth = n.stepType(hclsyntax.TokenEqualOp, "")
+			}
+		}
+		if depth > MaxNestingDepth {
+			return false
+		}
+	}
+	return true
+}
+
+// closingQuote returns the index of the quote that closes a quoted string
+// whose text starts at from, or len(src).
+func closingQuote(src []byte, from int) int {
+	for from < len(src) {
+		q := bytes.IndexByte(src[from:], '"')
+		if q < 0 {
+			return len(src)
+		}
+		q += from
+		backslashes := 0
+		for k := q - 1; k >= from && src[k] == '\\'; k-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
+			return q
+		}
+		from = q + 1
+	}
+	return len(src)
+}
+
+// unfollowedSequences open what withinLimits does not follow: template
+// sequences, heredocs and block comments.
+var unfollowedSequences = [][]byte{[]byte("${"), []byte("%{"), []byte("<<"), []byte("/*")}
+
+const (
+	kindNone = iota
+	kindOpen
+	kindClose
+	kindQuote
+	kindComment // # and /, which may start one
+	kindComma
+	kindNewline
+	kindOp     // the first byte of every operator but ==
+	kindEquals // =, the first byte of == when doubled
+)
+
+var (
+	// nameByte holds what a name or a number literal is made of: ASCII
+	// letters, digits, '_', '-', '.' (a fraction) and '+' (an exponent),
+	// and every byte outside ASCII.
+	nameByte [256]bool
+	// identStart and identContinue are the ASCII bytes that start and
+	// continue an identifier.
+	identStart, identContinue [256]bool
+	byteKind                  [256]uint8
+	bracketTokens             [256]hclsyntax.TokenType
+)
+
+func init() {
+	for c := 0; c < 256; c++ {
+		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+		digit := '0' <= c && c <= '9'
+		identStart[c] = letter || c == '_'
+		identContinue[c] = letter || digit || c == '_' || c == '-'
+		nameByte[c] = identContinue[c] || c == '.' || c == '+' || c >= utf8.RuneSelf
+	}
+	for _, c := range []byte("{[(") {
+		byteKind[c] = kindOpen
+	}
+	for _, c := range []byte("}])") {
+		byteKind[c] = kindClose
+	}
+	bracketTokens['{'], bracketTokens['}'] = hclsyntax.TokenOBrace, hclsyntax.TokenCBrace
+	bracketTokens['['], bracketTokens[']'] = hclsyntax.TokenOBrack, hclsyntax.TokenCBrack
+	bracketTokens['('], bracketTokens[')'] = hclsyntax.TokenOParen, hclsyntax.TokenCParen
+	byteKind['"'] = kindQuote
+	byteKind['#'], byteKind['/'] = kindComment, kindComment
+	byteKind[','] = kindComma
+	byteKind['\n'] = kindNewline
+	for _, c := range []byte("!-?+*%<>&|") {
+		byteKind[c] = kindOp
+	}
+	byteKind['='] = kindEquals
 }
 
 func (idx *lineIndex) diagnostic(name string, src []byte, start, end int, summary, detail string) *Diagnostic {
@@ -165,8 +373,18 @@ func (n *nesting) addOp() {
 
 // step accounts for toks[i] and returns the depth it reaches.
 func (n *nesting) step(toks hclsyntax.Tokens, i int) int {
-	t := toks[i]
-	switch t.Type {
+	kw := ""
+	if toks[i].Type == hclsyntax.TokenTemplateControl && i+1 < len(toks) && toks[i+1].Type == hclsyntax.TokenIdent {
+		kw = string(toks[i+1].Bytes)
+	}
+	return n.stepType(toks[i].Type, kw)
+}
+
+// stepType accounts for a token of type ty (kw is the keyword that
+// follows a template control sequence's opening) and returns the depth it
+// reaches.
+func (n *nesting) stepType(ty hclsyntax.TokenType, kw string) int {
+	switch ty {
 	case hclsyntax.TokenOBrace:
 		n.push(level{closer: hclsyntax.TokenCBrace})
 	case hclsyntax.TokenOBrack:
@@ -182,10 +400,6 @@ func (n *nesting) step(toks hclsyntax.Tokens, i int) int {
 	case hclsyntax.TokenTemplateInterp:
 		n.push(level{closer: hclsyntax.TokenTemplateSeqEnd})
 	case hclsyntax.TokenTemplateControl:
-		kw := ""
-		if i+1 < len(toks) && toks[i+1].Type == hclsyntax.TokenIdent {
-			kw = string(toks[i+1].Bytes)
-		}
 		if (kw == "endif" || kw == "endfor" || kw == "else") && len(n.levels) > 0 && n.levels[len(n.levels)-1].directive {
 			n.pop()
 		}
@@ -194,7 +408,7 @@ func (n *nesting) step(toks hclsyntax.Tokens, i int) int {
 		hclsyntax.TokenCHeredoc, hclsyntax.TokenTemplateSeqEnd:
 		// Unbalanced input: close up to the matching opener, if any.
 		for k := len(n.levels) - 1; k >= 0; k-- {
-			if n.levels[k].closer == t.Type {
+			if n.levels[k].closer == ty {
 				var l level
 				for len(n.levels) > k {
 					l = n.pop()

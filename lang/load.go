@@ -300,6 +300,8 @@ func markFileBroken(m *Module, name string) {
 var (
 	parsedMu    sync.Mutex
 	parsedFiles = map[parseKey]parsed{}
+	// parsedNames holds the name each content was last parsed under.
+	parsedNames = map[[sha256.Size]byte]string{}
 )
 
 type parseKey struct {
@@ -342,8 +344,28 @@ func parseCachedTokens(f *File) (parsed, hclsyntax.Tokens) {
 	parsedMu.Lock()
 	if len(parsedFiles) >= maxParsedFiles {
 		clear(parsedFiles)
+		clear(parsedNames)
 	}
 	parsedFiles[key] = p
+	parsedNames[key.sum] = key.name
 	parsedMu.Unlock()
 	return p, toks
+}
+
+// parsedTree is the syntax tree of src (nil for a file over the limits)
+// for a caller that reads only its byte offsets: the cache's tree of the
+// same bytes under any name (an editor analyses a document under its own
+// name, then asks where a cursor is), else src parsed as name.
+func parsedTree(name string, src []byte) *hcl.File {
+	sum := sha256.Sum256(src)
+	parsedMu.Lock()
+	p, ok := parsedFiles[parseKey{parsedNames[sum], sum}]
+	parsedMu.Unlock()
+	if !ok {
+		p, _ = parseCachedTokens(&File{Name: name, Src: src})
+	}
+	if p.over.HasErrors() {
+		return nil
+	}
+	return p.file
 }

@@ -630,7 +630,7 @@ func (d *decoder) suiteSpec(blk *hclsyntax.Block) *SuiteSpec {
 				k = hcl.ExprAsKeyword(key.Wrapped)
 			}
 			v, ds := item.ValueExpr.Value(nil)
-			if k == "" || !slices.Contains(p.keys, k) || ds.HasErrors() || v.Type() != cty.Number {
+			if k == "" || !slices.Contains(p.keys, k) || ds.HasErrors() || !literal(v) || v.Type() != cty.Number {
 				d.errAt(item.KeyExpr.Range(), "Invalid share", fmt.Sprintf("Each entry of %q is one of %s = a number.", p.name, strings.Join(p.keys, ", ")))
 				continue
 			}
