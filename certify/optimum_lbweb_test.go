@@ -7,6 +7,7 @@ func init() {
 	handCounted["storefront_dark"] = handCount{3, "inspect_logs(load_balancer) shows the proxy exited, unlike every other load_balancer fault; one restart; resolve"}
 	handCounted["flash_sale_rejections"] = handCount{3, "inspect_logs(web_server) shows the 429s, unlike every other web_server fault; one write (rate_limit_rps); resolve"}
 	handCounted["launch_day_refusals"] = handCount{3, "inspect_logs(load_balancer) shows the full connection table, unlike the metric distractor and every other load_balancer fault; one write (max_connections); resolve"}
+	handCounted["listener_cut_at_peak"] = handCount{3, "inspect_logs(load_balancer) shows the full connection table at a limit inside the band; one write (max_connections, to what the traffic needs); resolve"}
 	handCounted["partner_handshake_failures"] = handCount{3, "inspect_logs(load_balancer) shows the aborted handshakes, unlike every other load_balancer fault; one write (tls_cert_valid); resolve"}
 	handCounted["one_backend_melting"] = handCount{3, "inspect_logs(load_balancer) shows upstream 5xx with both backends in rotation and no listener error, unlike every other load_balancer fault; one write (sticky_sessions); resolve"}
 	handCounted["orders_page_errors"] = handCount{3, "inspect_logs(web_server) shows the deadline exceeded after 200ms, unlike the work_mem distractor and every other web_server fault; one write (timeout_ms); resolve"}

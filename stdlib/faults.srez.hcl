@@ -103,6 +103,30 @@ fault_kind "lb_max_connections_low" {
   }
 }
 
+fault_kind "lb_max_connections_cut" {
+  description    = "The listener's connection limit was cut from this site's value to one that still lies in the band but holds fewer connections than the traffic keeps open; excess clients are refused."
+  applies_to     = ["load_balancer"]
+  conflicts_with = ["lb_max_connections_low"]
+  mechanism      = "connection_limit_exceeded"
+  detail         = "max_connections"
+
+  # Stated against the site: the limit drops by cut connections.
+  param "cut" {
+    type    = "int"
+    default = 4500
+    domain  = [4000, 4500]
+  }
+
+  set_config { max_connections = config.max_connections - param.cut }
+
+  fixed_when = "float(config.max_connections) * 0.85 >= traffic * 2.5 && config.max_connections <= 8000"
+
+  remedy "update_config" {
+    key   = "max_connections"
+    value = 6000
+  }
+}
+
 fault_kind "lb_idle_timeout_low" {
   description    = "The balancer closes upstream connections before slow responses arrive and answers 502."
   applies_to     = ["load_balancer"]

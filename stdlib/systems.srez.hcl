@@ -126,6 +126,7 @@ system "busy" {
     set_config {
       max_in_flight         = 1200
       visibility_timeout_ms = 60000
+      consumer_concurrency  = 16
     }
   }
 }
