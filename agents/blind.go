@@ -450,3 +450,20 @@ func configValues(obs string) map[string]string {
 	}
 	return out
 }
+
+// Adversary is one policy of the adaptive panel: the name it runs under
+// and a maker of a fresh agent.
+type Adversary struct {
+	Name string
+	New  func() Agent
+}
+
+// Adversaries are the adaptive panel, in the order reports list it: the
+// greedy baseline, then every blind policy, each knowing only k.
+func Adversaries(k *Knowledge) []Adversary {
+	out := []Adversary{{Name: "greedy", New: func() Agent { return NewGreedy(k) }}}
+	for _, p := range BlindPolicies() {
+		out = append(out, Adversary{Name: BlindPrefix + p.String(), New: func() Agent { return NewBlind(k, p) }})
+	}
+	return out
+}

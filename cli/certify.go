@@ -202,18 +202,10 @@ func adaptivePanel(t *engine.Task, k *agents.Knowledge) []adaptiveEntry {
 	if t.Ref != nil {
 		return out
 	}
-	names := []string{"greedy"}
-	for _, p := range agents.BlindPolicies() {
-		names = append(names, agents.BlindPrefix+p.String())
-	}
-	for _, name := range names {
-		x := adaptiveEntry{Name: name, Seeds: adaptiveSeeds, Plan: []string{}}
+	for _, adv := range agents.Adversaries(k) {
+		x := adaptiveEntry{Name: adv.Name, Seeds: adaptiveSeeds, Plan: []string{}}
 		for seed := uint64(1); seed <= adaptiveSeeds; seed++ {
-			var a agents.Agent = agents.NewGreedy(k)
-			if p, ok := agents.ParseBlindPolicy(name); ok {
-				a = agents.NewBlind(k, p)
-			}
-			ep := eval.Play(t, a, 0, seed, seed == 1)
+			ep := eval.Play(t, adv.New(), 0, seed, seed == 1)
 			if ep.Record.Success {
 				x.Wins++
 			}

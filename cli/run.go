@@ -121,18 +121,14 @@ Output is byte-identical across runs and GOMAXPROCS.`,
 }
 
 func (e *env) agentFactory(name, actionsFile string, m *lang.Module) (eval.AgentFactory, error) {
-	if p, ok := agents.ParseBlindPolicy(name); ok {
-		k := facts.Knowledge(m, "native")
-		return func(*engine.Task, uint64) (agents.Agent, error) {
-			return agents.NewBlind(k, p), nil
-		}, nil
+	if _, blind := agents.ParseBlindPolicy(name); blind || name == "greedy" {
+		for _, adv := range agents.Adversaries(facts.Knowledge(m, "native")) {
+			if adv.Name == name {
+				return func(*engine.Task, uint64) (agents.Agent, error) { return adv.New(), nil }, nil
+			}
+		}
 	}
 	switch name {
-	case "greedy":
-		k := facts.Knowledge(m, "native")
-		return func(*engine.Task, uint64) (agents.Agent, error) {
-			return agents.NewGreedy(k), nil
-		}, nil
 	case "scripted":
 		return func(t *engine.Task, _ uint64) (agents.Agent, error) {
 			if len(t.Expert) == 0 {

@@ -59,7 +59,10 @@ type build struct {
 	strConsts []int
 	// base is the row before any fault: defaults and initial states.
 	base []value.Value
-	opt  Options
+	// siteCfg caches siteConfig per service: base does not change once
+	// the slots are laid out, and every fault kind's claims read it.
+	siteCfg map[int]map[string]value.Value
+	opt     Options
 	// kindDefault is each config slot's documented default, which the site
 	// configuration may override in base.
 	kindDefault map[engine.SlotID]value.Value
@@ -650,10 +653,17 @@ func (b *build) resolveEdit(e lang.Edit, svc int, params map[string]value.Value,
 // defaults with the system's site tuning over them, which config.KEY reads
 // in a fault's or distractor's edits.
 func (b *build) siteConfig(svc int) map[string]value.Value {
+	if out, ok := b.siteCfg[svc]; ok {
+		return out
+	}
 	out := map[string]value.Value{}
 	for _, id := range b.t.Services[svc].Config {
 		out[b.t.Slots[id].Name] = b.base[id]
 	}
+	if b.siteCfg == nil {
+		b.siteCfg = map[int]map[string]value.Value{}
+	}
+	b.siteCfg[svc] = out
 	return out
 }
 

@@ -168,6 +168,13 @@ func (e *Episode) appendRefIntro(b []byte) []byte {
 }
 
 func (e *Episode) appendRefText(b []byte, o *Observation) []byte {
+	out := refOutcome(o)
+	return e.appendRefTextOf(b, o, &out)
+}
+
+// appendRefTextOf is appendRefText of o, whose outcome out the caller
+// has made already.
+func (e *Episode) appendRefTextOf(b []byte, o *Observation, out *srezero.Outcome) []byte {
 	b = append(b, "[step "...)
 	b = strconv.AppendInt(b, int64(o.Step), 10)
 	b = append(b, '/')
@@ -176,8 +183,7 @@ func (e *Episode) appendRefText(b []byte, o *Observation) []byte {
 	if o.Err == ErrEpisodeDone {
 		return append(b, "The episode is over.\n"...)
 	}
-	out := refOutcome(o)
-	if o.Err == OK && !e.ref.Shows(&out) {
+	if o.Err == OK && !e.ref.Shows(out) {
 		// Not an observation of this episode; show nothing of the world.
 		return e.appendDone(append(b, "Invalid action.\n"...), o)
 	}
@@ -196,15 +202,15 @@ func (e *Episode) appendRefText(b []byte, o *Observation) []byte {
 		}
 		return e.appendDone(append(b, '\n'), o)
 	}
-	return e.appendDone(e.ref.AppendText(b, &out), o)
+	return e.appendDone(e.ref.AppendText(b, out), o)
 }
 
 // appendRefJSON continues AppendJSON for a valid sre_zero action: the
 // tool, the service, the text, and the content as data (srezero's
 // AppendContentJSON).
 func (e *Episode) appendRefJSON(b []byte, o *Observation) []byte {
-	e.text = e.appendRefText(e.text[:0], o)
 	out := refOutcome(o)
+	e.text = e.appendRefTextOf(e.text[:0], o, &out)
 	if !e.ref.Shows(&out) {
 		b = append(b, `,"text":`...)
 		b = value.AppendJSONBytes(b, e.text)

@@ -22,10 +22,16 @@ import (
 // here as counts moving.
 const blindWinsGolden = "testdata/blind_wins.txt"
 
-// blindPolicy is a policy of the panel: its agent name and a new agent.
-type blindPolicy struct {
-	name string
-	new  func() agents.Agent
+// shippedSuite compiles the embedded suite and builds the published
+// knowledge the panel plays with.
+func shippedSuite(t *testing.T) ([]*engine.Task, *agents.Knowledge) {
+	t.Helper()
+	m, diags := lang.Analyze(lang.ScenarioFiles())
+	tasks, more := compiler.CompileModule(m)
+	if diags = append(diags, more...); diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return tasks, facts.Knowledge(m, "native")
 }
 
 // blindSeeds are the seeds every policy plays every incident on.
@@ -36,31 +42,23 @@ const blindSeeds = 5
 // the table of wins and compares it, with each incident's wins per seed,
 // with the golden; SREZC_UPDATE=1 rewrites it.
 func TestBlindPolicies(t *testing.T) {
-	m, diags := lang.Analyze(lang.ScenarioFiles())
-	tasks, more := compiler.CompileModule(m)
-	if diags = append(diags, more...); diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	k := facts.Knowledge(m, "native")
-	policies := []blindPolicy{{"greedy", func() agents.Agent { return agents.NewGreedy(k) }}}
-	for _, p := range agents.BlindPolicies() {
-		policies = append(policies, blindPolicy{agents.BlindPrefix + p.String(), func() agents.Agent { return agents.NewBlind(k, p) }})
-	}
+	tasks, k := shippedSuite(t)
+	policies := agents.Adversaries(k)
 
 	// wins[i][j] marks, per seed, whether policy i won task j.
 	wins := make([][]string, len(policies))
 	for i, p := range policies {
-		factory := func(*engine.Task, uint64) (agents.Agent, error) { return p.new(), nil }
-		_, eps, err := eval.Run(tasks, eval.Options{Agent: p.name, NewAgent: factory, Episodes: blindSeeds, Seed: 1})
+		factory := func(*engine.Task, uint64) (agents.Agent, error) { return p.New(), nil }
+		_, eps, err := eval.Run(tasks, eval.Options{Agent: p.Name, NewAgent: factory, Episodes: blindSeeds, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		wins[i] = make([]string, len(tasks))
 		for e, ep := range eps {
 			r := ep.Record
-			if p.name != "greedy" && (r.Terminal == record.TerminalBudget || r.InvalidActions > 0) {
+			if p.Name != "greedy" && (r.Terminal == record.TerminalBudget || r.InvalidActions > 0) {
 				t.Errorf("%s on %s seed %d: %d invalid actions, ended %s; a blind policy must play valid actions and end the episode itself",
-					p.name, ep.Task, ep.Seed, r.InvalidActions, r.Terminal)
+					p.Name, ep.Task, ep.Seed, r.InvalidActions, r.Terminal)
 			}
 			mark := "."
 			if r.Success {
@@ -70,8 +68,8 @@ func TestBlindPolicies(t *testing.T) {
 		}
 	}
 	for i, p := range policies {
-		if p.name == agents.BlindPrefix+agents.AlwaysEscalate.String() && strings.Contains(strings.Join(wins[i], ""), "W") {
-			t.Errorf("%s wins an incident: escalating without a cause must never succeed", p.name)
+		if p.Name == agents.BlindPrefix+agents.AlwaysEscalate.String() && strings.Contains(strings.Join(wins[i], ""), "W") {
+			t.Errorf("%s wins an incident: escalating without a cause must never succeed", p.Name)
 		}
 	}
 
@@ -115,7 +113,7 @@ func TestBlindPolicies(t *testing.T) {
 	fmt.Fprintf(&b, "\nPer incident, one mark per seed (W won, . lost):\n\n")
 	row := []string{fmt.Sprintf("%-28s", "incident")}
 	for _, p := range policies {
-		row = append(row, fmt.Sprintf("%-7s", shortPolicy(p.name)))
+		row = append(row, fmt.Sprintf("%-7s", shortPolicy(p.Name)))
 	}
 	fmt.Fprintln(&b, strings.TrimRight(strings.Join(row, " "), " "))
 	for j, tk := range tasks {
@@ -145,12 +143,7 @@ func TestBlindPolicies(t *testing.T) {
 // shipped incident twice, on one worker and on several, and compares the
 // traces byte for byte.
 func TestBlindPoliciesAreDeterministic(t *testing.T) {
-	m, diags := lang.Analyze(lang.ScenarioFiles())
-	tasks, more := compiler.CompileModule(m)
-	if diags = append(diags, more...); diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	k := facts.Knowledge(m, "native")
+	tasks, k := shippedSuite(t)
 	for _, p := range agents.BlindPolicies() {
 		factory := func(*engine.Task, uint64) (agents.Agent, error) { return agents.NewBlind(k, p), nil }
 		var traces [2][]byte
@@ -169,10 +162,10 @@ func TestBlindPoliciesAreDeterministic(t *testing.T) {
 	}
 }
 
-func policyNames(ps []blindPolicy) []string {
+func policyNames(ps []agents.Adversary) []string {
 	var out []string
 	for _, p := range ps {
-		out = append(out, p.name)
+		out = append(out, p.Name)
 	}
 	return out
 }
