@@ -115,6 +115,9 @@ type lexEntry struct {
 	// causative is an effect connective that needs a cause before it
 	// ("made", "causing").
 	causative bool
+	// adverb is an effect connective that, right after a service, is an
+	// adverb of its verb instead ("the balancer then gives up").
+	adverb bool
 }
 
 // diagLexicon is a task's vocabulary indexed by first word, longest
@@ -169,7 +172,7 @@ func buildLexicon(t *Task) *diagLexicon {
 		p := strings.Join(ws, " ")
 		lx.byFirst[ws[0]] = append(lx.byFirst[ws[0]], lexEntry{words: ws, kind: kind, id: id,
 			comp: kind == lexState && (comparatives[p] || changeVerbs[p]), change: kind == lexState && changeVerbs[p],
-			correction: kind == lexState && corrections[p], causative: kind == lexEffect && causatives[p]})
+			correction: kind == lexState && corrections[p], causative: kind == lexEffect && causatives[p], adverb: kind == lexEffect && p == "then"})
 		if kind == lexState && changeVerbs[p] {
 			for _, aux := range [...]string{"was", "were", "been", "got", "is", "are", "has been", "had been"} {
 				aw := append(strings.Fields(aux), ws...)
@@ -517,6 +520,9 @@ type item struct {
 	pos    int  // word index of the first word
 	end    int  // word index of the last word
 	prep   bool // a service after "on", "in", "at", "of" or "for" ("dedup disabled on the queue")
+	// callee is a service named as the one called ("upstream=database"),
+	// never the subject of what its caller logged.
+	callee bool
 	seg    int
 	cl     int // clause index
 	neg    bool
@@ -703,7 +709,7 @@ func (r *reader) scan(lx *diagLexicon) {
 			}
 		}
 		for k := range entries {
-			if (from == 0 || entries[k].kind <= lexTopic) && r.matchWordsFrom(i, entries[k].words, from) {
+			if (from == 0 || entries[k].kind <= lexTopic) && r.matchWordsFrom(i, entries[k].words, from, entries[k].kind == lexState) {
 				best = k
 				break
 			}
@@ -724,9 +730,10 @@ func (r *reader) scan(lx *diagLexicon) {
 			continue
 		}
 		e := &entries[best]
-		it := item{kind: e.kind, id: e.id, comp: e.comp, change: e.change, pos: wordIdx, end: wordIdx + len(e.words) - 1, seg: seg, cl: cl, ident: tk.ident}
+		it := item{kind: e.kind, id: e.id, comp: e.comp, change: e.change, pos: wordIdx, end: wordIdx + len(e.words) - 1, seg: seg, cl: cl, ident: tk.ident, tok: int32(i)}
 		if e.kind == lexService {
 			it.prep = r.afterPreposition(i)
+			it.callee = i > 0 && r.word(i-1) == "upstream"
 		}
 		if e.correction {
 			eff = false
@@ -735,7 +742,10 @@ func (r *reader) scan(lx *diagLexicon) {
 		case lexNeg:
 			neg = true
 		case lexEffect:
-			eff = !e.causative || r.causeBefore(seg)
+			// "the balancer then gives up after ...": an adverb between
+			// a subject and its verb tells what the subject did next.
+			adverb := e.adverb && len(r.items) > 0 && r.items[len(r.items)-1].kind == lexService && r.items[len(r.items)-1].end == wordIdx-1
+			eff = !adverb && (!e.causative || r.causeBefore(seg))
 		case lexClause:
 			cl++
 			neg, eff = false, false
@@ -835,9 +845,20 @@ func (r *reader) quantity(lx *diagLexicon, it *item, i int, suffix []byte) {
 	u, ok := unitWords[string(suffix)]
 	next := i + 1
 	if len(suffix) == 0 {
-		if u, ok = unitWords[r.word(i+1)]; ok {
+		if w := r.word(i + 1); (w == "req" || w == "requests") && (r.word(i+2) == "s" || r.word(i+2) == "sec") {
+			u, ok, next = unitWords["rps"], true, i+3 // 420 req/s
+		} else if w == "of" && i+2 < len(r.toks) {
+			// "admitted 200 of 420 req/s": both in the unit given last.
+			if x, suf, isNum := readNumber([]byte(r.word(i + 2))); isNum && x > 0 {
+				var whole item
+				r.quantity(lx, &whole, i+2, suf)
+				if whole.dim != dimNone {
+					u, ok, next = unitScale{whole.dim, whole.base / x}, true, i+1
+				}
+			}
+		} else if u, ok = unitWords[w]; ok {
 			next = i + 2
-		} else if w := r.word(i + 1); w != "" && lx.byFirst[w] == nil {
+		} else if w != "" && lx.byFirst[w] == nil {
 			// One describing word between: "400 open connections".
 			if u, ok = unitWords[r.word(i+2)]; ok {
 				next = i + 3
@@ -847,7 +868,7 @@ func (r *reader) quantity(lx *diagLexicon, it *item, i int, suffix []byte) {
 	if !ok {
 		return
 	}
-	if u.dim != dimPercent && r.word(next) == "of" {
+	if u.dim != dimPercent && r.word(next) == "of" && next != i+1 {
 		return // "5 minutes of load": a duration, not a setting
 	}
 	it.dim, it.base = u.dim, it.num*u.scale
@@ -893,18 +914,28 @@ func (r *reader) afterPreposition(i int) bool {
 	return false
 }
 
-func (r *reader) matchWords(i int, words []string) bool { return r.matchWordsFrom(i, words, 0) }
+func (r *reader) matchWords(i int, words []string) bool { return r.matchWordsFrom(i, words, 0, false) }
 
-// matchWordsFrom matches words at token i, trusting the first from of them.
-func (r *reader) matchWordsFrom(i int, words []string, from int) bool {
+// matchWordsFrom matches words at token i, trusting the first from of them;
+// typo lets one long word after the first be one typo away.
+func (r *reader) matchWordsFrom(i int, words []string, from int, typo bool) bool {
 	if i+len(words) > len(r.toks) {
 		return false
 	}
+	typoUsed := !typo
 	for k := from; k < len(words); k++ {
 		w := words[k]
 		tk := r.toks[i+k]
-		if tk.punct != 0 || string(r.norm[tk.start:tk.end]) != w {
+		if tk.punct != 0 {
 			return false
+		}
+		if got := r.norm[tk.start:tk.end]; string(got) != w {
+			// "before the worker finshes it": one typo in a long word
+			// after the first, which anchors the phrase.
+			if typoUsed || k == 0 || len(w) < minTypoLen-1 || !oneTypo(got, w) {
+				return false
+			}
+			typoUsed = true
 		}
 	}
 	return true
@@ -970,6 +1001,17 @@ func (r *reader) readClaims(t *Task, lx *diagLexicon, text string, fixed int16) 
 			if !r.valueClaim(t, lx, k, fixed) && it.dim != dimNone {
 				r.quantityClaim(t, lx, k, fixed)
 			}
+		case lexTopic:
+			// "health_check_path=/status (web serves /healthz)": a path or
+			// host quoted for a setting, with more said, says it is wrong.
+			if it.ident && r.saysMore() && r.literalAt(int(it.tok)+it.end-it.pos+1) {
+				svc := r.attribute(t, lx, k, lx.owner[it.id], fixed)
+				for _, ci := range lx.topicClaims[it.id] {
+					if c := &t.Claims[ci]; (c.Service == svc || svc == eachOwner) && c.States&StateWrong != 0 {
+						r.appendClaim(t, c.Service, ci, StateWrong)
+					}
+				}
+			}
 		case lexMech:
 			if svc := r.attribute(t, lx, k, lx.mechOwner[it.id], fixed); svc >= 0 {
 				r.asserted = append(r.asserted, assertion{svc: svc, claim: -1, mech: it.id})
@@ -979,7 +1021,7 @@ func (r *reader) readClaims(t *Task, lx *diagLexicon, text string, fixed int16) 
 			// ("the pool is too small"), else the nearest after it ("an
 			// undersized pool"); failing both, a service ("the database is
 			// down").
-			bj := bindState(items, k)
+			bj := bindState(t, lx, items, k)
 			if bj < 0 {
 				// "web_server: down", a structured cause {"what": "down"}:
 				// a bare state after a stated cause is about the service.
@@ -1024,7 +1066,7 @@ func (r *reader) readClaims(t *Task, lx *diagLexicon, text string, fixed int16) 
 				for _, ci := range lx.serviceClaims[svc] {
 					r.appendClaim(t, svc, ci, st)
 				}
-				if len(r.asserted) == n && st == StateWrong && !o.neg {
+				if len(r.asserted) == n && st == StateWrong && !o.neg && !r.clearedElsewhere(svc, it.cl) {
 					// "the cache is broken": a vague cause, but a cause.
 					r.asserted = append(r.asserted, assertion{svc: svc, claim: -1, mech: -1, head: true})
 				}
@@ -1041,6 +1083,23 @@ func (r *reader) readClaims(t *Task, lx *diagLexicon, text string, fixed int16) 
 			}
 		}
 	}
+}
+
+// clearedElsewhere reports whether the answer, outside clause cl, says
+// service svc is fine ("The cache itself is fine"): a vague complaint
+// about it ("lookups fail with 'no such host'") then blames nobody.
+func (r *reader) clearedElsewhere(svc int16, cl int) bool {
+	for _, o := range r.items {
+		if o.kind != lexService || int16(o.id) != svc || o.cl == cl || !o.neg {
+			continue
+		}
+		for _, d := range r.items {
+			if d.kind == lexNeg && d.id >= 1 && d.cl == o.cl {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // denies reports whether segment seg (every segment when -1) holds a
@@ -1133,10 +1192,26 @@ func (r *reader) valueClaim(t *Task, lx *diagLexicon, k int, fixed int16) bool {
 	if tj < 0 {
 		return false
 	}
-	if r.saysMore() || scarce[r.word(int(it.tok)-1)] {
+	// A structured cause's "what" is what went wrong, so a value there is
+	// said to be wrong.
+	if fixed >= 0 || r.saysMore() || scarce[r.word(int(it.tok)-1)] {
 		r.topicValue(t, lx, k, tj, r.attribute(t, lx, tj, lx.owner[items[tj].id], fixed))
 	}
 	return true
+}
+
+// literalAt reports whether token i is a path or a host name
+// ("/status", "cache-old.internal").
+func (r *reader) literalAt(i int) bool {
+	if i < 0 || i >= len(r.toks) || r.toks[i].punct != 0 {
+		return false
+	}
+	w := r.norm[r.toks[i].start:r.toks[i].end]
+	if w[0] == '/' {
+		return true
+	}
+	dot := bytes.IndexByte(w, '.')
+	return dot > 0 && dot < len(w)-1 && !unicode.IsDigit(rune(w[0]))
 }
 
 // saysMore reports whether the answer says anything beyond bare values.
@@ -1168,7 +1243,12 @@ func (r *reader) topicValue(t *Task, lx *diagLexicon, k, tj int, svc int16) {
 func (r *reader) bandClaim(t *Task, lx *diagLexicon, svc int16, ci int32, it item) {
 	c := &t.Claims[ci]
 	x := it.num
-	if u := lx.claimUnit[ci]; it.dim != dimNone && u.dim == it.dim && u.scale > 0 {
+	u := lx.claimUnit[ci]
+	if it.dim != dimNone && u.dim != dimNone && u.dim != it.dim {
+		// "memory 27%" is a reading, not the setting's value in MB.
+		return
+	}
+	if it.dim != dimNone && u.dim == it.dim && u.scale > 0 {
 		x = it.base / u.scale
 	}
 	switch {
@@ -1189,7 +1269,7 @@ func (r *reader) bandClaim(t *Task, lx *diagLexicon, svc int16, ci int32, it ite
 func (r *reader) quantityClaim(t *Task, lx *diagLexicon, k int, fixed int16) {
 	items := r.items
 	it := items[k]
-	if !r.saysMore() && !scarce[r.word(int(it.tok)-1)] {
+	if fixed < 0 && !r.saysMore() && !scarce[r.word(int(it.tok)-1)] {
 		return
 	}
 	tj, bestD := -1, 1<<30
@@ -1213,7 +1293,13 @@ func (r *reader) quantityClaim(t *Task, lx *diagLexicon, k int, fixed int16) {
 	if !it.limit {
 		return
 	}
-	if svc := r.subject(k, fixed); svc >= 0 {
+	svc := r.subject(k, fixed)
+	if svc < 0 && !r.namesService() {
+		// "admitted 200 of 420 req/s": with no service named, the limit
+		// is the faulty service's, if only one has a setting in its unit.
+		svc = onlyFaultyWithUnit(t, lx, it.dim)
+	}
+	if svc >= 0 {
 		r.limitValue(t, lx, it, svc)
 		// "the database and the balancer both only accept 20 connections"
 		for j := k - 1; j >= 0 && items[j].cl == it.cl; j-- {
@@ -1222,6 +1308,33 @@ func (r *reader) quantityClaim(t *Task, lx *diagLexicon, k int, fixed int16) {
 			}
 		}
 	}
+}
+
+// namesService reports whether the answer names any service.
+func (r *reader) namesService() bool {
+	for _, o := range r.items {
+		if o.kind == lexService {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyFaultyWithUnit is the only faulty service with a banded setting in
+// dimension dim, or -1.
+func onlyFaultyWithUnit(t *Task, lx *diagLexicon, dim dimension) int16 {
+	only := int16(-1)
+	for ci := range t.Claims {
+		c := &t.Claims[ci]
+		if !c.HasBand || lx.claimUnit[ci].dim != dim || !faultOn(t, c.Service) || c.Service == only {
+			continue
+		}
+		if only >= 0 {
+			return -1
+		}
+		only = c.Service
+	}
+	return only
 }
 
 // limitValue asserts quantity it, said as a limit, on the setting of its
@@ -1298,12 +1411,12 @@ func (r *reader) subject(k int, fixed int16) int16 {
 		return h
 	}
 	for j := k - 1; j >= 0 && items[j].seg == it.seg; j-- {
-		if o := items[j]; o.kind == lexService && !o.eff && !o.neg {
+		if o := items[j]; o.kind == lexService && !o.eff && !o.neg && !o.callee {
 			return int16(o.id)
 		}
 	}
 	for j := k + 1; j < len(items) && items[j].cl == it.cl; j++ {
-		if o := items[j]; o.kind == lexService && !o.eff && !o.neg {
+		if o := items[j]; o.kind == lexService && !o.eff && !o.neg && !o.callee {
 			return int16(o.id)
 		}
 	}
@@ -1331,7 +1444,10 @@ func (r *reader) attribute(t *Task, lx *diagLexicon, k int, topicOwner, fixed in
 		return h
 	}
 	for _, o := range items {
-		if o.kind == lexService && o.prep && o.cl == it.cl && !o.eff && o.pos > it.end && o.pos-it.end <= 4 {
+		// "gives up on the database too quickly" is the caller's timeout:
+		// the service after the preposition must have the setting.
+		if o.kind == lexService && o.prep && o.cl == it.cl && !o.eff && o.pos > it.end && o.pos-it.end <= 4 &&
+			(it.kind != lexTopic || hasTopic(t, lx, int16(o.id), it.id)) {
 			return int16(o.id)
 		}
 	}
@@ -1376,22 +1492,32 @@ func (r *reader) attribute(t *Task, lx *diagLexicon, k int, topicOwner, fixed in
 			only = int16(o.id)
 		}
 	}
-	if only >= 0 || it.kind != lexTopic || !it.ident {
+	if only >= 0 {
 		return only
 	}
-	faulty := int16(-1)
-	for _, ci := range lx.topicClaims[it.id] {
-		if svc := t.Claims[ci].Service; faultOn(t, svc) && svc != faulty {
-			if faulty >= 0 {
-				return eachOwner
-			}
-			faulty = svc
+	// An answer that names no service at all ("the connection ceiling is
+	// too low") is about the system at hand: a setting or mechanism several
+	// services have is the faulty one's when only one of them is faulty.
+	faulty, several := int16(-1), false
+	for ci := range t.Claims {
+		c := &t.Claims[ci]
+		if it.kind == lexMech && int32(c.Mechanism) != it.id || it.kind == lexTopic && !slices.Contains(lx.topicClaims[it.id], int32(ci)) || it.kind != lexMech && it.kind != lexTopic {
+			continue
+		}
+		if faultOn(t, c.Service) && c.Service != faulty {
+			several = several || faulty >= 0
+			faulty = c.Service
 		}
 	}
-	if faulty >= 0 {
+	switch {
+	case faulty >= 0 && !several:
 		return faulty
+	case it.kind == lexTopic && it.ident:
+		// A setting named by its identifier that several faulty services
+		// have, or none, is asserted on each that has it.
+		return eachOwner
 	}
-	return eachOwner
+	return -1
 }
 
 // hasTopic reports whether service svc has a claim on topic id.
@@ -1404,9 +1530,29 @@ func hasTopic(t *Task, lx *diagLexicon, svc int16, id int32) bool {
 	return false
 }
 
-func bindState(items []item, k int) int {
+func bindState(t *Task, lx *diagLexicon, items []item, k int) int {
 	it := items[k]
-	if it.comp && !it.change {
+	// "the proxy worker exited": a state goes with a part that can be in
+	// it (or in its opposite), passing over one that cannot.
+	fits := func(o item) bool {
+		if o.kind != lexTopic {
+			return true
+		}
+		st := State(it.id)
+		for _, ci := range lx.topicClaims[o.id] {
+			if c := &t.Claims[ci]; (c.States|c.Against)&(st|st.Opposite()) != 0 {
+				return true
+			}
+		}
+		return false
+	}
+	// "queries take longer than that": a state right after the symptom it
+	// describes is about that symptom, not a setting further back.
+	// ("the web tier never served": an idiom naming a service's part is
+	// not a symptom.)
+	symptomBefore := k > 0 && items[k-1].kind == lexIdiom && items[k-1].cl == it.cl && it.pos-items[k-1].end <= 2 &&
+		!(k > 1 && items[k-2].kind == lexService && items[k-1].pos == items[k-2].end+1)
+	if it.comp && !it.change && !symptomBefore {
 		// "set max_connections to 20, below the pool's 50": a comparative
 		// is about what precedes it.
 		for j := k - 1; j >= 0 && items[j].seg == it.seg && it.pos-items[j].end <= bindBefore+2; j-- {
@@ -1415,30 +1561,34 @@ func bindState(items []item, k int) int {
 			}
 		}
 	}
-	if j := nearestInClause(items, k, lexTopic); j >= 0 {
+	if j := nearestInClause(items, k, lexTopic, fits); j >= 0 {
 		return j
 	}
-	if State(it.id) != StateDown {
+	// "(server limit 20) too many clients already": a state that
+	// qualifies the symptom right after it says nothing of a setting
+	// outside its clause.
+	qualifiesSymptom := k+1 < len(items) && items[k+1].kind == lexIdiom && items[k+1].cl == it.cl && items[k+1].pos == it.end+1
+	if State(it.id) != StateDown && !qualifiesSymptom && !symptomBefore {
 		// "pool_size=10, far too small", "the balancer probes /status,
 		// web_server answers 404": a state with no topic in its clause
 		// goes with the nearest topic before it in its segment.
 		for j := k - 1; j >= 0 && items[j].seg == it.seg && it.pos-items[j].end <= bindBefore+3; j-- {
-			if o := items[j]; o.kind == lexTopic && !o.eff && !o.neg {
+			if o := items[j]; o.kind == lexTopic && !o.eff && !o.neg && fits(o) {
 				return j
 			}
 		}
 	}
-	return nearestInClause(items, k, lexService)
+	return nearestInClause(items, k, lexService, fits)
 }
 
 // nearestInClause finds the item of kind nearest to item k in its clause:
 // the nearest before it within bindBefore words, else the nearest after it
 // within bindAfter.
-func nearestInClause(items []item, k int, kind lexKind) int {
+func nearestInClause(items []item, k int, kind lexKind, fits func(item) bool) int {
 	it := items[k]
 	before, after := -1, -1
 	for j, o := range items {
-		if o.cl != it.cl || o.kind != kind || o.eff {
+		if o.cl != it.cl || o.kind != kind || o.eff || !fits(o) {
 			continue
 		}
 		if o.pos < it.pos && it.pos-o.end <= bindBefore {

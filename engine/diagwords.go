@@ -98,6 +98,11 @@ var statePhrases = []struct {
 	{"handful", StateLow}, {"a handful", StateLow}, {"don t have enough", StateLow}, {"doesn t have enough", StateLow},
 	{"didn t have enough", StateLow}, {"aren t enough", StateLow}, {"isn t enough", StateLow}, {"weren t enough", StateLow},
 	{"nowhere near enough", StateLow},
+	// A deadline that runs out before the work it guards is done.
+	{"before the worker finishes", StateLow}, {"before the consumer finishes", StateLow}, {"before the job finishes", StateLow},
+	{"before it finishes", StateLow}, {"before they finish", StateLow}, {"before finishing", StateLow},
+	{"before it completes", StateLow}, {"before they complete", StateLow}, {"before the work is done", StateLow},
+	{"before it s done", StateLow}, {"before they re done", StateLow}, {"before processing finishes", StateLow},
 	// high
 	{"too high", StateHigh}, {"too large", StateHigh}, {"too big", StateHigh}, {"too many", StateHigh},
 	{"too long", StateHigh}, {"too much", StateHigh}, {"too generous", StateHigh}, {"too lenient", StateHigh},
@@ -125,11 +130,18 @@ var statePhrases = []struct {
 	{"points to", StateWrong}, {"points at", StateWrong}, {"pointing to", StateWrong}, {"pointing at", StateWrong},
 	{"pointed to", StateWrong}, {"pointed at", StateWrong}, {"returns 404", StateWrong}, {"404s", StateWrong},
 	{"404", StateWrong}, {"not found", StateWrong}, {"no such host", StateWrong}, {"nxdomain", StateWrong},
-	{"doesn t serve", StateWrong}, {"does not serve", StateWrong}, {"isn t served", StateWrong},
+	{"doesn t serve", StateWrong}, {"don t serve", StateWrong}, {"don t have", StateWrong}, {"do not have", StateWrong}, {"does not serve", StateWrong}, {"isn t served", StateWrong},
 	{"not served", StateWrong}, {"never served", StateWrong}, {"not serving", StateWrong}, {"isn t serving", StateWrong}, {"doesn t have", StateWrong},
 	{"broken", StateWrong}, {"faulty", StateWrong}, {"at fault", StateWrong}, {"is the culprit", StateWrong},
 	{"to blame", StateWrong}, {"is the problem", StateWrong}, {"changed", StateWrong}, {"should be", StateWrong}, {"should have been", StateWrong},
 	{"instead of", StateWrong},
+	// "the cache is also failing", "web_server is failing on its own": a
+	// second problem asserted beside the first, not a victim of it.
+	{"also failing", StateWrong}, {"also fails", StateWrong}, {"also failed", StateWrong}, {"also broken", StateWrong},
+	{"also at fault", StateWrong}, {"also to blame", StateWrong}, {"also faulty", StateWrong}, {"also misbehaving", StateWrong},
+	{"also unhealthy", StateWrong}, {"also degraded", StateWrong}, {"also erroring", StateWrong}, {"also has a problem", StateWrong},
+	{"on its own", StateWrong}, {"of its own", StateWrong}, {"a separate problem", StateWrong}, {"another problem", StateWrong},
+	{"a second problem", StateWrong}, {"independently", StateWrong},
 	// off
 	{"disabled", StateOff}, {"disable", StateOff}, {"off", StateOff}, {"turned off", StateOff},
 	{"switched off", StateOff}, {"not enabled", StateOff}, {"false", StateOff}, {"removed", StateOff},
@@ -143,6 +155,10 @@ var statePhrases = []struct {
 	{"stopped", StateOff | StateDown}, {"paused", StateOff}, {"lacks", StateOff | StateLow}, {"lacking", StateOff | StateLow}, {"without", StateOff},
 	{"lost", StateOff}, {"no longer go to", StateOff}, {"no longer goes to", StateOff}, {"no longer going to", StateOff},
 	{"don t go to", StateOff}, {"doesn t go to", StateOff},
+	// "standby receiving 0 queries": a part given no work is not in use.
+	{"receiving 0", StateOff}, {"receiving no", StateOff}, {"receives no", StateOff}, {"receives 0", StateOff},
+	{"gets no", StateOff}, {"getting no", StateOff}, {"sees no", StateOff}, {"seeing no", StateOff},
+	{"serving no", StateOff}, {"serves no", StateOff}, {"handling no", StateOff}, {"handles no", StateOff},
 	// on
 	{"enabled", StateOn}, {"turned on", StateOn}, {"switched on", StateOn}, {"left on", StateOn},
 	{"stuck on", StateOn}, {"left enabled", StateOn}, {"still enabled", StateOn}, {"still on", StateOn},
@@ -229,7 +245,7 @@ var clauseWords = []string{"but", "however", "although", "though", "whereas", "w
 // grader and keep their words from being read as states or services
 // ("marked down", "cache misses", "queue depth").
 var symptomIdioms = []string{
-	"needs", "need", "expected", "normally", "default", "defaults", "recommended", "vs", "versus",
+	"needs", "need", "expected", "normally", "normal", "usual", "usually", "typical", "typically", "baseline", "default", "defaults", "recommended", "vs", "versus",
 	"deadline exceeded", "context deadline exceeded", "root cause", "the cause", "culprit", "the problem", "the issue", "cancelled", "canceled", "killed",
 	"kills", "evicted", "turned away", "left over", "leftover", "arriving", "completed", "processed", "backlog",
 	"marked down", "marked unhealthy", "marked as down", "taken out of rotation", "out of rotation",
@@ -266,7 +282,7 @@ var corrections = map[string]bool{"should be": true, "should have been": true, "
 // the load balancer give up" names no cause before "made", so what follows
 // is the cause.
 var causatives = map[string]bool{"made": true, "making": true, "forced": true, "forcing": true,
-	"caused": true, "causes": true, "causing": true}
+	"caused": true, "causes": true, "causing": true, "sending": true, "pushing": true}
 
 // A quantity is a number with a unit ("200 ms", "two seconds", "400 open
 // connections", "95%"). Said as a limit ("only allows 400 connections",
@@ -322,7 +338,7 @@ var numberWords = map[string]float64{
 
 // limitWords before a quantity say it is a limit, not a measurement:
 // "only waits 200 ms", "after 5 s", "longer than 40 ms", "at most 20".
-var limitWords = map[string]bool{"only": true, "just": true, "mere": true, "after": true, "than": true,
+var limitWords = map[string]bool{"admitted": true, "admits": true, "accepts": true, "allows": true, "only": true, "just": true, "mere": true, "after": true, "than": true,
 	"beyond": true, "most": true, "max": true, "maximum": true, "limit": true, "limited": true,
 	"capped": true, "cap": true}
 

@@ -99,12 +99,13 @@ func gradeFairness(t *testing.T, tasks map[string]*engine.Task, answers []fairne
 // wrong answers accepted at most 1%.
 const fairnessGoalRejected, fairnessGoalAccepted = 0.02, 0.01
 
-// fairnessCeiling holds each slice's counts as last measured; they may only
-// go down, until the goal is met and the goal alone gates.
+// fairnessGated are the development slices, which must meet the goal.
+var fairnessGated = map[string]bool{"dev": true, "dev2": true}
+
+// fairnessCeiling holds each held-out slice's counts as last measured;
+// they may only go down.
 var fairnessCeiling = map[string][2]int{
-	"dev":     {6, 0}, // right rejected, wrong accepted
-	"dev2":    {24, 2},
-	"holdout": {9, 1},
+	"holdout": {7, 1}, // right rejected, wrong accepted
 	// adversarial holds only wrong answers, written against the reader's
 	// own rules (sibling settings, wrong direction, wrong service for a
 	// paraphrased setting or a quantity): none may be accepted.
@@ -112,7 +113,8 @@ var fairnessCeiling = map[string][2]int{
 }
 
 // TestFairness grades the corpus and reports every slice against the
-// goal. It fails when a slice gets worse than its ceiling. The dev and
+// goal. It fails when a development slice misses the goal or a held-out
+// slice gets worse than its ceiling. The dev and
 // adversarial slices' disagreements are listed; the holdout slice's only
 // with SREZC_FAIRNESS_HOLDOUT=1, so that nobody tunes the reader to them.
 func TestFairness(t *testing.T) {
@@ -130,10 +132,13 @@ func TestFairness(t *testing.T) {
 				t.Log(d)
 			}
 		}
-		if rr > fairnessGoalRejected || wa > fairnessGoalAccepted {
+		missed := rr > fairnessGoalRejected || wa > fairnessGoalAccepted
+		if missed && fairnessGated[slice] {
+			t.Errorf("%s: %d of %d right answers rejected, %d of %d wrong accepted: the goal is right rejected ≤ %.0f%%, wrong accepted ≤ %.0f%%", slice, r.rightRejected, r.right, r.wrongAccepted, r.wrong, 100*fairnessGoalRejected, 100*fairnessGoalAccepted)
+		} else if missed {
 			t.Logf("%s: not yet at the goal (right rejected ≤ %.0f%%, wrong accepted ≤ %.0f%%)", slice, 100*fairnessGoalRejected, 100*fairnessGoalAccepted)
 		}
-		if c := fairnessCeiling[slice]; r.rightRejected > c[0] || r.wrongAccepted > c[1] {
+		if c, ok := fairnessCeiling[slice]; ok && (r.rightRejected > c[0] || r.wrongAccepted > c[1]) {
 			t.Errorf("%s: %d right answers rejected, %d wrong accepted; the ceiling is %d and %d", slice, r.rightRejected, r.wrongAccepted, c[0], c[1])
 		}
 	}

@@ -33,7 +33,7 @@ rubric "native" {
   # ------------------------------------------------------------ components
 
   component "database" {
-    phrases = ["database", "db", "postgres", "postgresql", "sql", "primary", "the primary", "database primary"]
+    phrases = ["database", "db", "postgres", "postgresql", "postmaster", "sql", "primary", "the primary", "database primary"]
   }
 
   component "web_server" {
@@ -76,6 +76,10 @@ rubric "native" {
   mechanism "connection_limit_exceeded" {
     description = "A connection limit is below what clients open, so connections are refused."
     phrases     = ["too many connections", "connection limit exceeded", "connection limit reached", "max connections reached", "pool too large", "pool oversized"]
+    # A limit that is full is one the clients outgrew: "the connection
+    # table is full", "all connection slots are taken".
+    about  = ["connection table", "connection slots", "connection limit", "max connections", "maxconn", "listener limit", "connection cap"]
+    states = ["full"]
   }
 
   mechanism "worker_pool_misconfigured" {
@@ -108,7 +112,7 @@ rubric "native" {
   mechanism "sticky_session_hotspot" {
     description = "Client affinity concentrates traffic on one backend, which saturates while others idle."
     phrases     = ["sticky sessions", "sticky session", "session affinity", "hotspot", "hot spot", "hot backend"]
-    about       = ["sticky sessions", "sticky session", "session affinity", "affinity", "stickiness"]
+    about       = ["sticky sessions", "sticky session", "session affinity", "affinity", "stickiness", "session stickiness"]
     states      = ["skewed"]
   }
 
@@ -153,7 +157,7 @@ rubric "native" {
 
   mechanism "ttl_too_low" {
     description = "Entries expire before they are reused, so the hit rate collapses."
-    phrases     = ["ttl too low", "ttl too short", "expire too quickly", "expiring too quickly", "short expiry", "expiry too short", "expire before reuse", "expire before they are reused", "expire before being reused", "expire before they re reused"]
+    phrases     = ["ttl too low", "ttl too short", "expire too quickly", "expiring too quickly", "short expiry", "expiry too short", "expire before reuse", "expire before they are reused", "expire before being reused", "expire before they re reused", "expire before", "expires before", "expire long before", "expire well before"]
   }
 
   mechanism "consumer_capacity_low" {

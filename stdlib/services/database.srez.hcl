@@ -86,7 +86,7 @@ service_kind "database" {
     type        = "bool"
     default     = true
     description = "Route read-only statements to the streaming replica."
-    aka         = ["read replica", "replica", "replicas", "replica routing", "read routing", "streaming replica"]
+    aka         = ["read replica", "replica", "replicas", "replica routing", "read routing", "streaming replica", "standby", "read standby", "hot standby"]
   }
 
   config "autovacuum_enabled" {

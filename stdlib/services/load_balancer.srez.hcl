@@ -31,7 +31,7 @@ service_kind "load_balancer" {
     high        = 300000
     unit        = "ms"
     description = "How long an idle client or upstream connection is kept before the balancer closes it."
-    aka         = ["idle timeout", "timeout", "client timeout", "keep alive timeout on the balancer"]
+    aka         = ["idle timeout", "timeout", "client timeout", "keep alive timeout on the balancer", "gives up", "give up", "gave up", "giving up"]
   }
 
   config "connect_timeout_ms" {
@@ -58,7 +58,7 @@ service_kind "load_balancer" {
     type        = "string"
     default     = "/healthz"
     description = "HTTP path probed on each backend to decide whether it stays in rotation."
-    aka         = ["health check", "health check path", "healthcheck", "health check url", "probe path", "health probe", "health probes", "probe", "probes", "health checks", "probing", "health endpoint", "check path"]
+    aka         = ["health check", "health check path", "healthcheck", "health check url", "probe path", "health probe", "health probes", "probe", "probes", "health checks", "probing", "health endpoint", "check path", "probe url", "check url", "url"]
   }
 
   config "backend_weight_pct" {

@@ -49,7 +49,7 @@ service_kind "web_server" {
     high        = 10000
     unit        = "ms"
     description = "Deadline for one upstream call (database, cache, queue) before the request fails."
-    aka         = ["request timeout", "upstream timeout", "timeout", "call timeout", "client timeout", "deadline", "upstream deadline", "call deadline", "upstream call deadline", "time limit"]
+    aka         = ["request timeout", "upstream timeout", "timeout", "call timeout", "client timeout", "deadline", "upstream deadline", "call deadline", "upstream call deadline", "time limit", "gives up", "give up", "gave up", "giving up"]
   }
 
   config "rate_limit_rps" {
