@@ -719,6 +719,9 @@ func (r *reader) scan(lx *diagLexicon) {
 			x, suffix, ok := readNumber(w)
 			if !ok && len(w) >= 3 && len(w) <= 8 && w[0] >= 'e' && w[0] <= 't' {
 				x, ok = numberWords[string(w)]
+				if !ok && string(w) == "one" && scarce[r.word(i-1)] {
+					x, ok = 1, true // "only one consumer" counts
+				}
 			}
 			if ok {
 				it := item{kind: lexNumber, num: x, pos: wordIdx, end: wordIdx, seg: seg, cl: cl, neg: neg, eff: eff, tok: int32(i)}
@@ -978,6 +981,25 @@ func (r *reader) readClaims(t *Task, lx *diagLexicon, text string, fixed int16) 
 			r.heads[it.seg] = int16(it.id)
 		}
 	}
+	// A list of causes, each opening with its service ("database
+	// autovacuum disabled; message_queue dedup disabled; web_server
+	// publishing too many jobs"): every item that says something is wrong
+	// states its service as a cause, as a head would.
+	if fixed < 0 {
+		listed := 0
+		for seg := range r.heads {
+			if r.heads[seg] < 0 && r.opensWithClaim(seg) >= 0 {
+				listed++
+			}
+		}
+		if listed >= 2 {
+			for seg := range r.heads {
+				if r.heads[seg] < 0 {
+					r.heads[seg] = r.opensWithClaim(seg)
+				}
+			}
+		}
+	}
 	// A cause stated as one ("load_balancer: queueing requests", a
 	// structured cause) blames its service whatever it says, unless it
 	// denies it ("web_server: not at fault, only a victim").
@@ -1004,7 +1026,7 @@ func (r *reader) readClaims(t *Task, lx *diagLexicon, text string, fixed int16) 
 		case lexTopic:
 			// "health_check_path=/status (web serves /healthz)": a path or
 			// host quoted for a setting, with more said, says it is wrong.
-			if it.ident && r.saysMore() && r.literalAt(int(it.tok)+it.end-it.pos+1) {
+			if lit := r.literalAt(int(it.tok) + it.end - it.pos + 1); lit != 0 && (it.ident || lit == '/') && r.saysMore() {
 				svc := r.attribute(t, lx, k, lx.owner[it.id], fixed)
 				for _, ci := range lx.topicClaims[it.id] {
 					if c := &t.Claims[ci]; (c.Service == svc || svc == eachOwner) && c.States&StateWrong != 0 {
@@ -1083,6 +1105,31 @@ func (r *reader) readClaims(t *Task, lx *diagLexicon, text string, fixed int16) 
 			}
 		}
 	}
+}
+
+// opensWithClaim is the service segment seg opens with, when the segment
+// goes on to assert a state or a mechanism in its first clause, or -1.
+func (r *reader) opensWithClaim(seg int) int16 {
+	svc, cl := int16(-1), -1
+	for _, o := range r.items {
+		if o.seg != seg {
+			continue
+		}
+		switch {
+		case svc < 0 && o.kind == lexIdiom:
+		case svc < 0 && o.kind == lexService && !o.neg && !o.eff:
+			svc, cl = int16(o.id), o.cl
+		case svc < 0:
+			return -1
+		case o.cl != cl:
+			return -1
+		case o.neg:
+			return -1
+		case (o.kind == lexState || o.kind == lexMech) && !o.eff:
+			return svc
+		}
+	}
+	return -1
 }
 
 // clearedElsewhere reports whether the answer, outside clause cl, says
@@ -1200,18 +1247,20 @@ func (r *reader) valueClaim(t *Task, lx *diagLexicon, k int, fixed int16) bool {
 	return true
 }
 
-// literalAt reports whether token i is a path or a host name
-// ("/status", "cache-old.internal").
-func (r *reader) literalAt(i int) bool {
+// literalAt reports whether token i is a path ('/': "/status") or a host
+// name ('.': "cache-old.internal"), or 0.
+func (r *reader) literalAt(i int) byte {
 	if i < 0 || i >= len(r.toks) || r.toks[i].punct != 0 {
-		return false
+		return 0
 	}
 	w := r.norm[r.toks[i].start:r.toks[i].end]
 	if w[0] == '/' {
-		return true
+		return '/'
 	}
-	dot := bytes.IndexByte(w, '.')
-	return dot > 0 && dot < len(w)-1 && !unicode.IsDigit(rune(w[0]))
+	if dot := bytes.IndexByte(w, '.'); dot > 0 && dot < len(w)-1 && !unicode.IsDigit(rune(w[0])) {
+		return '.'
+	}
+	return 0
 }
 
 // saysMore reports whether the answer says anything beyond bare values.

@@ -134,7 +134,7 @@ var statePhrases = []struct {
 	{"not served", StateWrong}, {"never served", StateWrong}, {"not serving", StateWrong}, {"isn t serving", StateWrong}, {"doesn t have", StateWrong},
 	{"broken", StateWrong}, {"faulty", StateWrong}, {"at fault", StateWrong}, {"is the culprit", StateWrong},
 	{"to blame", StateWrong}, {"is the problem", StateWrong}, {"changed", StateWrong}, {"should be", StateWrong}, {"should have been", StateWrong},
-	{"instead of", StateWrong},
+	{"instead of", StateWrong}, {"stuck at", StateWrong},
 	// "the cache is also failing", "web_server is failing on its own": a
 	// second problem asserted beside the first, not a victim of it.
 	{"also failing", StateWrong}, {"also fails", StateWrong}, {"also failed", StateWrong}, {"also broken", StateWrong},
@@ -185,6 +185,7 @@ var statePhrases = []struct {
 	{"climbing", StateLeaking}, {"creeping", StateLeaking}, {"never freed", StateLeaking}, {"never released", StateLeaking},
 	{"grows", StateLeaking}, {"growing", StateLeaking}, {"climbs", StateLeaking},
 	{"never frees", StateLeaking}, {"never releases", StateLeaking}, {"holds onto", StateLeaking},
+	{"retains", StateLeaking}, {"retaining", StateLeaking},
 	// full
 	{"full", StateFull}, {"filled", StateFull}, {"filled up", StateFull}, {"out of space", StateFull},
 	{"no space left", StateFull},

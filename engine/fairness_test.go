@@ -100,12 +100,17 @@ func gradeFairness(t *testing.T, tasks map[string]*engine.Task, answers []fairne
 const fairnessGoalRejected, fairnessGoalAccepted = 0.02, 0.01
 
 // fairnessGated are the development slices, which must meet the goal.
-var fairnessGated = map[string]bool{"dev": true, "dev2": true}
+// holdout was held out until 2026-11-24 (its last blind count: 7 of 105
+// right answers rejected, 1 of 65 wrong accepted) and then opened for
+// development; holdout2 took its place.
+var fairnessGated = map[string]bool{"dev": true, "dev2": true, "holdout": true}
+
+// fairnessHeldOut are the slices nobody tunes the reader to.
+var fairnessHeldOut = map[string]bool{}
 
 // fairnessCeiling holds each held-out slice's counts as last measured;
 // they may only go down.
 var fairnessCeiling = map[string][2]int{
-	"holdout": {7, 1}, // right rejected, wrong accepted
 	// adversarial holds only wrong answers, written against the reader's
 	// own rules (sibling settings, wrong direction, wrong service for a
 	// paraphrased setting or a quantity): none may be accepted.
@@ -114,9 +119,9 @@ var fairnessCeiling = map[string][2]int{
 
 // TestFairness grades the corpus and reports every slice against the
 // goal. It fails when a development slice misses the goal or a held-out
-// slice gets worse than its ceiling. The dev and
-// adversarial slices' disagreements are listed; the holdout slice's only
-// with SREZC_FAIRNESS_HOLDOUT=1, so that nobody tunes the reader to them.
+// slice gets worse than its ceiling. The development and adversarial
+// slices' disagreements are listed; a held-out slice's only with
+// SREZC_FAIRNESS_HOLDOUT=1, so that nobody tunes the reader to them.
 func TestFairness(t *testing.T) {
 	tasks := map[string]*engine.Task{}
 	for _, tk := range suiteTasks(t) {
@@ -127,7 +132,7 @@ func TestFairness(t *testing.T) {
 		rr := float64(r.rightRejected) / float64(max(1, r.right))
 		wa := float64(r.wrongAccepted) / float64(max(1, r.wrong))
 		t.Logf("%s: %d right, %d rejected (%.1f%%); %d wrong, %d accepted (%.1f%%)", slice, r.right, r.rightRejected, 100*rr, r.wrong, r.wrongAccepted, 100*wa)
-		if slice != "holdout" || os.Getenv("SREZC_FAIRNESS_HOLDOUT") != "" {
+		if !fairnessHeldOut[slice] || os.Getenv("SREZC_FAIRNESS_HOLDOUT") != "" {
 			for _, d := range r.disagreements {
 				t.Log(d)
 			}

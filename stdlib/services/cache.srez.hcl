@@ -34,7 +34,7 @@ service_kind "cache" {
     high        = 3600
     unit        = "s"
     description = "Lifetime of a cached entry."
-    aka         = ["ttl", "time to live", "expiry", "expiration", "key expiry", "entry lifetime", "lifetime"]
+    aka         = ["ttl", "time to live", "expiry", "expiration", "key expiry", "entry lifetime", "lifetime", "expire after", "expires after", "expiring after"]
   }
 
   config "max_clients" {

@@ -93,7 +93,7 @@ service_kind "database" {
     type        = "bool"
     default     = true
     description = "Background reclaiming of dead row versions and refresh of planner statistics."
-    aka         = ["autovacuum", "vacuum", "vacuuming", "auto vacuum"]
+    aka         = ["autovacuum", "vacuum", "vacuuming", "vacuumed", "auto vacuum"]
   }
 
   config "orders_user_id_index" {
