@@ -144,7 +144,8 @@ var comparatives = map[string]bool{
 	"lower than": true, "smaller than": true, "less than": true, "fewer than": true, "shorter than": true,
 	"below": true, "under": true, "larger than": true, "bigger than": true, "greater than": true,
 	"higher than": true, "more than": true, "longer than": true, "exceeds": true, "exceeded": true,
-	"exceeding": true, "above": true, "over": true,
+	"exceeding": true, "above": true, "over": true, "twice as many": true, "twice as much": true, "twice as large": true,
+	"twice as big": true, "half as many": true, "half as much": true,
 }
 
 // changeVerbs before their object say what the answer did to fix it
@@ -211,6 +212,21 @@ func buildLexicon(t *Task) *diagLexicon {
 			lx.topicClaims[id] = append(lx.topicClaims[id], int32(ci))
 			if lx.owner[id] != c.Service {
 				lx.owner[id] = -1
+			}
+		}
+	}
+	// "client ceiling", "request cap": a limit by any of its ordinary
+	// names, unless that name is another setting's.
+	for id, tp := range lx.topics {
+		ws := strings.Fields(tp)
+		if len(ws) < 2 || !slices.Contains(limitNouns, ws[len(ws)-1]) {
+			continue
+		}
+		for _, n := range limitNouns {
+			v := strings.Join(append(ws[:len(ws)-1:len(ws)-1], n), " ")
+			if _, taken := topicID[v]; !taken {
+				topicID[v] = int32(id)
+				add(v, lexTopic, int32(id))
 			}
 		}
 	}
@@ -366,6 +382,9 @@ type reader struct {
 	contra    []bool
 	blamedSvc []bool
 	blamed    []int16
+	// lastArrow is the clause after the answer's last "->", or -1.
+	lastArrow int
+	wasEff    []bool
 }
 
 // tokenize folds text into words and marks. Identifiers joined by '_'
@@ -377,6 +396,7 @@ func (r *reader) tokenize(text string) {
 	wStart := -1 // start of the current word in norm
 	opaque, hasDash := false, false
 	quoted := false // inside "...": a quoted log line is one clause of its segment
+	listItem := 0   // the number of the last list item seen ("1)")
 	var prev rune
 	for i := 0; i < len(text); {
 		c, n := rune(text[i]), 1
@@ -390,6 +410,23 @@ func (r *reader) tokenize(text string) {
 			}
 		}
 		inWord := wStart >= 0
+		if !inWord && c >= '0' && c <= '9' && (prev == 0 || prev == ' ' || prev == '(' || prev == '\n') {
+			// "1) db autovac off 2) mq dedup off", "(2) ...": a list
+			// item's number starts a segment; only 1 and then each next
+			// number do, so "max_connections (20)" stays a value.
+			j, n := i, 0
+			for j < len(text) && j-i < 2 && text[j] >= '0' && text[j] <= '9' {
+				n = n*10 + int(text[j]-'0')
+				j++
+			}
+			if j < len(text) && text[j] == ')' && (j+1 == len(text) || text[j+1] == ' ') && (n == 1 || n == listItem+1) {
+				listItem = n
+				r.mark('.')
+				prev = ')'
+				i = j + 1
+				continue
+			}
+		}
 		if c < utf8.RuneSelf && ('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
 			// The common case, without the Unicode tables.
 			if !inWord {
@@ -449,6 +486,15 @@ func (r *reader) tokenize(text string) {
 				r.mark('.')
 			case c == ':' && !(unicode.IsDigit(prev) && unicode.IsDigit(next)):
 				r.mark(':')
+			case (c == '<' || c == '>') && prev == ' ' && next == ' ':
+				// "200rps < 420rps": a comparison, read as the words.
+				w := "below"
+				if c == '>' {
+					w = "above"
+				}
+				start := len(r.norm)
+				r.norm = append(r.norm, w...)
+				r.flush(start, false)
 			case c == '→' || c == '>' && prev == '-' || c == '>' && prev == '=':
 				r.mark('>') // "index disabled -> seq scans": what follows is an effect
 			case c == ',' || c == '—' || c == '–':
@@ -535,6 +581,9 @@ type item struct {
 	base  float64
 	limit bool
 	tok   int32 // the token it starts at
+	// unitTok is the token of a lexNumber's unit word ("6 connections"),
+	// or -1.
+	unitTok int32
 }
 
 // DiagnoseText reads an answer against the task and explains the verdict;
@@ -675,6 +724,7 @@ func (r *reader) serviceByName(t *Task, lx *diagLexicon, name string) int16 {
 // marks each match's segment, clause, denial and effect.
 func (r *reader) scan(lx *diagLexicon) {
 	r.items = r.items[:0]
+	r.lastArrow = -1
 	seg, cl := 0, 0
 	neg, eff := false, false
 	wordIdx := 0
@@ -690,6 +740,9 @@ func (r *reader) scan(lx *diagLexicon) {
 			}
 			cl++
 			neg, eff = false, tk.punct == '>'
+			if tk.punct == '>' {
+				r.lastArrow = cl
+			}
 			i++
 			continue
 		}
@@ -719,12 +772,12 @@ func (r *reader) scan(lx *diagLexicon) {
 			x, suffix, ok := readNumber(w)
 			if !ok && len(w) >= 3 && len(w) <= 8 && w[0] >= 'e' && w[0] <= 't' {
 				x, ok = numberWords[string(w)]
-				if !ok && string(w) == "one" && scarce[r.word(i-1)] {
+				if _, unit := unitWords[r.word(i+1)]; !ok && string(w) == "one" && (scarce[r.word(i-1)] || unit) {
 					x, ok = 1, true // "only one consumer" counts
 				}
 			}
 			if ok {
-				it := item{kind: lexNumber, num: x, pos: wordIdx, end: wordIdx, seg: seg, cl: cl, neg: neg, eff: eff, tok: int32(i)}
+				it := item{kind: lexNumber, num: x, pos: wordIdx, end: wordIdx, seg: seg, cl: cl, neg: neg, eff: eff, tok: int32(i), unitTok: -1}
 				r.quantity(lx, &it, i, suffix)
 				r.items = append(r.items, it)
 			}
@@ -850,6 +903,7 @@ func (r *reader) quantity(lx *diagLexicon, it *item, i int, suffix []byte) {
 	if len(suffix) == 0 {
 		if w := r.word(i + 1); (w == "req" || w == "requests") && (r.word(i+2) == "s" || r.word(i+2) == "sec") {
 			u, ok, next = unitWords["rps"], true, i+3 // 420 req/s
+			it.unitTok = int32(i + 1)
 		} else if w == "of" && i+2 < len(r.toks) {
 			// "admitted 200 of 420 req/s": both in the unit given last.
 			if x, suf, isNum := readNumber([]byte(r.word(i + 2))); isNum && x > 0 {
@@ -861,10 +915,13 @@ func (r *reader) quantity(lx *diagLexicon, it *item, i int, suffix []byte) {
 			}
 		} else if u, ok = unitWords[w]; ok {
 			next = i + 2
-		} else if w != "" && lx.byFirst[w] == nil {
-			// One describing word between: "400 open connections".
+			it.unitTok = int32(i + 1)
+		} else if w != "" && onlyIdioms(lx.byFirst[w]) {
+			// One describing word between: "400 open connections", "a few
+			// hundred client connections".
 			if u, ok = unitWords[r.word(i+2)]; ok {
 				next = i + 3
+				it.unitTok = int32(i + 2)
 			}
 		}
 	}
@@ -879,12 +936,42 @@ func (r *reader) quantity(lx *diagLexicon, it *item, i int, suffix []byte) {
 		it.limit = true // "95% of the traffic": a backend's share
 		return
 	}
-	for j, n := i-1, 0; j >= 0 && n < 3 && r.toks[j].punct == 0; j, n = j-1, n+1 {
-		if limitWords[r.word(j)] {
+	// Three words back, articles not counted ("only hold a few hundred");
+	// an identifier's words (max_workers) are a name, not a limit.
+	for j, n := i-1, 0; j >= 0 && n < 3 && r.toks[j].punct == 0; j-- {
+		w := r.word(j)
+		if limitWords[w] && !r.toks[j].ident {
 			it.limit = true
 			return
 		}
+		if w != "a" && w != "an" && w != "the" {
+			n++
+		}
 	}
+}
+
+// sameDimension reports whether two units measure the same thing; workers
+// and consumers both count processes ("only three workers pull jobs off
+// the queue" are its consumers).
+func sameDimension(a, b dimension) bool {
+	if a == dimConsumers {
+		a = dimWorkers
+	}
+	if b == dimConsumers {
+		b = dimWorkers
+	}
+	return a == b
+}
+
+// onlyIdioms reports whether a word's lexicon entries, if any, are all
+// symptom idioms: such a word may stand between a number and its unit.
+func onlyIdioms(es []lexEntry) bool {
+	for _, e := range es {
+		if e.kind != lexIdiom {
+			return false
+		}
+	}
+	return true
 }
 
 // causeBefore reports whether segment seg already names a service, a
@@ -1015,96 +1102,187 @@ func (r *reader) readClaims(t *Task, lx *diagLexicon, text string, fixed int16) 
 		}
 	}
 	for k, it := range items {
-		if it.neg || it.eff {
-			continue
+		if !it.neg && !it.eff {
+			r.claimAt(t, lx, k, fixed)
 		}
-		switch it.kind {
-		case lexNumber:
-			if !r.valueClaim(t, lx, k, fixed) && it.dim != dimNone {
-				r.quantityClaim(t, lx, k, fixed)
+	}
+	// "error rate 25% -> 5xx from web_server -> only six workers
+	// configured": a chain written from the symptom back to its cause, with
+	// nothing asserted before its last arrow, ends at the cause.
+	if r.lastArrow >= 0 && !r.assertsAny() {
+		last := -1
+		for k := range items {
+			if items[k].cl >= r.lastArrow {
+				last = items[k].seg
+				break
 			}
-		case lexTopic:
-			// "health_check_path=/status (web serves /healthz)": a path or
-			// host quoted for a setting, with more said, says it is wrong.
-			if lit := r.literalAt(int(it.tok) + it.end - it.pos + 1); lit != 0 && (it.ident || lit == '/') && r.saysMore() {
-				svc := r.attribute(t, lx, k, lx.owner[it.id], fixed)
-				for _, ci := range lx.topicClaims[it.id] {
-					if c := &t.Claims[ci]; (c.Service == svc || svc == eachOwner) && c.States&StateWrong != 0 {
-						r.appendClaim(t, c.Service, ci, StateWrong)
-					}
-				}
+		}
+		wasEff := r.wasEff[:0]
+		for k := range items {
+			wasEff = append(wasEff, items[k].eff)
+			if items[k].seg == last {
+				items[k].eff = false // the chain's links name its subjects
 			}
-		case lexMech:
-			if svc := r.attribute(t, lx, k, lx.mechOwner[it.id], fixed); svc >= 0 {
-				r.asserted = append(r.asserted, assertion{svc: svc, claim: -1, mech: it.id})
-			}
-		case lexState:
-			// Bind to a topic in the clause: the nearest before the state
-			// ("the pool is too small"), else the nearest after it ("an
-			// undersized pool"); failing both, a service ("the database is
-			// down").
-			bj := bindState(t, lx, items, k)
-			if bj < 0 {
-				// "web_server: down", a structured cause {"what": "down"}:
-				// a bare state after a stated cause is about the service.
-				svc := fixed
-				if svc < 0 {
-					svc = r.heads[it.seg]
-				}
-				if svc >= 0 && r.opensCause(k, fixed) {
-					for _, ci := range lx.serviceClaims[svc] {
-						r.appendClaim(t, svc, ci, State(it.id))
-					}
-				}
-				continue
-			}
-			after := items[bj].pos > it.pos
-			st := State(it.id)
-			if it.change && after && !r.fixVerb(k) {
-				// "the 17:30 change lowered max_connections to 20": a change
-				// verb with a subject before it says what happened.
-				after = false
-			}
-			if it.change && !after && items[bj].cl != it.cl {
-				// "pool_size=10, raised to 50" describes the fix without
-				// saying which way the value was wrong.
-				continue
-			}
-			if it.comp && after {
-				// "the working set is larger than max memory": the thing
-				// after a comparative is on the other side of it.
-				st = st.Opposite()
-				if st == 0 {
-					continue
-				}
-			}
-			o := items[bj]
-			if o.kind == lexService {
-				svc := int16(o.id)
-				if fixed >= 0 {
-					svc = fixed
-				}
-				n := len(r.asserted)
-				for _, ci := range lx.serviceClaims[svc] {
-					r.appendClaim(t, svc, ci, st)
-				}
-				if len(r.asserted) == n && st == StateWrong && !o.neg && !r.clearedElsewhere(svc, it.cl) {
-					// "the cache is broken": a vague cause, but a cause.
-					r.asserted = append(r.asserted, assertion{svc: svc, claim: -1, mech: -1, head: true})
-				}
-				continue
-			}
-			svc := r.attribute(t, lx, bj, lx.owner[o.id], fixed)
-			for _, ci := range lx.topicClaims[o.id] {
-				// A setting named by its identifier on no service, that
-				// several have and not one faulty one, is asserted on
-				// each that has it.
-				if c := &t.Claims[ci]; c.Service == svc || svc == eachOwner {
-					r.appendClaim(t, c.Service, ci, st)
-				}
+		}
+		r.wasEff = wasEff
+		for k := range items {
+			if items[k].cl >= r.lastArrow && wasEff[k] && !items[k].neg {
+				r.claimAt(t, lx, k, fixed)
 			}
 		}
 	}
+}
+
+// assertsAny reports whether anything but a stated cause was asserted.
+func (r *reader) assertsAny() bool {
+	for _, a := range r.asserted {
+		if !a.head {
+			return true
+		}
+	}
+	return false
+}
+
+// claimAt reads item k (neither denied nor an effect) into assertions.
+func (r *reader) claimAt(t *Task, lx *diagLexicon, k int, fixed int16) {
+	items := r.items
+	it := items[k]
+	switch it.kind {
+	case lexNumber:
+		if !r.valueClaim(t, lx, k, fixed) && it.dim != dimNone {
+			r.quantityClaim(t, lx, k, fixed)
+		}
+	case lexTopic:
+		// "health_check_path=/status (web serves /healthz)": a path or
+		// host quoted for a setting, with more said, says it is wrong.
+		if lit := r.literalAt(int(it.tok) + it.end - it.pos + 1); lit != 0 && (it.ident || lit == '/') && r.saysMore() {
+			svc := r.attribute(t, lx, k, lx.owner[it.id], fixed)
+			for _, ci := range lx.topicClaims[it.id] {
+				if c := &t.Claims[ci]; (c.Service == svc || svc == eachOwner) && c.States&StateWrong != 0 {
+					r.appendClaim(t, c.Service, ci, StateWrong)
+				}
+			}
+		}
+	case lexMech:
+		if svc := r.attribute(t, lx, k, lx.mechOwner[it.id], fixed); svc >= 0 {
+			r.asserted = append(r.asserted, assertion{svc: svc, claim: -1, mech: it.id})
+		}
+	case lexState:
+		if r.slowedDown(it) {
+			return
+		}
+		// Bind to a topic in the clause: the nearest before the state
+		// ("the pool is too small"), else the nearest after it ("an
+		// undersized pool"); failing both, a service ("the database is
+		// down").
+		bj := bindState(t, lx, r, items, k)
+		if bj < 0 {
+			// "web_server: down", a structured cause {"what": "down"}:
+			// a bare state after a stated cause is about the service.
+			svc := fixed
+			if svc < 0 {
+				svc = r.heads[it.seg]
+			}
+			if svc >= 0 && r.opensCause(k, fixed) {
+				for _, ci := range lx.serviceClaims[svc] {
+					r.appendClaim(t, svc, ci, State(it.id))
+				}
+			}
+			return
+		}
+		after := items[bj].pos > it.pos
+		st := State(it.id)
+		if it.change && after && !r.fixVerb(k) {
+			// "the 17:30 change lowered max_connections to 20": a change
+			// verb with a subject before it says what happened.
+			after = false
+		}
+		if it.change && !after && items[bj].cl != it.cl {
+			// "pool_size=10, raised to 50" describes the fix without
+			// saying which way the value was wrong.
+			return
+		}
+		if it.comp && after {
+			// "the working set is larger than max memory": the thing
+			// after a comparative is on the other side of it. ("less
+			// than consumers need": a demand, not the setting.)
+			if needWords[r.word(int(items[bj].tok)+items[bj].end-items[bj].pos+1)] {
+				return
+			}
+			st = st.Opposite()
+			if st == 0 {
+				return
+			}
+		}
+		o := items[bj]
+		if o.kind == lexService {
+			svc := int16(o.id)
+			if fixed >= 0 {
+				svc = fixed
+			}
+			n := len(r.asserted)
+			for _, ci := range lx.serviceClaims[svc] {
+				r.appendClaim(t, svc, ci, st)
+			}
+			if len(r.asserted) == n && st == StateWrong && !o.neg && !r.clearedElsewhere(svc, it.cl) {
+				// "the cache is broken": a vague cause, but a cause.
+				r.asserted = append(r.asserted, assertion{svc: svc, claim: -1, mech: -1, head: true})
+			}
+			return
+		}
+		svc := r.attribute(t, lx, bj, lx.owner[o.id], fixed)
+		if st == statePersists {
+			r.persists(t, lx, o.id, svc)
+			return
+		}
+		for _, ci := range lx.topicClaims[o.id] {
+			// A setting named by its identifier on no service, that
+			// several have and not one faulty one, is asserted on
+			// each that has it.
+			if c := &t.Claims[ci]; c.Service == svc || svc == eachOwner {
+				r.appendClaim(t, c.Service, ci, st)
+			}
+		}
+	}
+}
+
+// persists asserts that a change to the setting topic names on svc is
+// still in place ("the canary weighting was never reverted"): that the
+// setting is what is wrong, in whichever way a fault there has it, or,
+// where no fault is, that a setting nobody broke is (which blames svc).
+func (r *reader) persists(t *Task, lx *diagLexicon, topic int32, svc int16) {
+	plain := int32(-1)
+	for _, ci := range lx.topicClaims[topic] {
+		c := &t.Claims[ci]
+		if c.Service != svc && svc != eachOwner {
+			continue
+		}
+		if faultOfKind(t, c.Service, ci) >= 0 {
+			r.asserted = append(r.asserted, assertion{svc: c.Service, claim: ci, mech: -1})
+			return
+		}
+		if plain < 0 && c.Kind == "" {
+			plain = ci
+		}
+	}
+	if plain >= 0 {
+		r.asserted = append(r.asserted, assertion{svc: t.Claims[plain].Service, claim: plain, mech: -1})
+	}
+}
+
+// slowedDown reports whether state item it is the "down" of "slow the web
+// tier down", a slowdown rather than a process that is down.
+func (r *reader) slowedDown(it item) bool {
+	if it.end != it.pos || r.word(int(it.tok)) != "down" {
+		return false
+	}
+	for j := int(it.tok) - 1; j >= 0 && j >= int(it.tok)-5; j-- {
+		switch r.word(j) {
+		case "slow", "slows", "slowed", "slowing", "bring", "brings", "bringing", "brought", "drag", "drags", "dragging":
+			return true
+		}
+	}
+	return false
 }
 
 // opensWithClaim is the service segment seg opens with, when the segment
@@ -1187,7 +1365,25 @@ func (r *reader) fixVerb(k int) bool {
 		}
 		n++
 	}
-	return w <= 0
+	if w > 0 {
+		return false
+	}
+	// "the worker pool, cut to 8 workers by the rollout": a verb with its
+	// agent after it is a passive, not what the answer did.
+	n := 0
+	for _, tk := range r.toks {
+		if tk.punct != 0 {
+			if n > it.pos {
+				break
+			}
+			continue
+		}
+		if n > it.end && string(r.norm[tk.start:tk.end]) == "by" {
+			return false
+		}
+		n++
+	}
+	return true
 }
 
 // valueWords may stand between a setting and the value quoted for it
@@ -1238,6 +1434,26 @@ func (r *reader) valueClaim(t *Task, lx *diagLexicon, k int, fixed int16) bool {
 	}
 	if tj < 0 {
 		return false
+	}
+	// "max_connections=1500 (was 6000)", "consumer_concurrency=3 (normal
+	// 8)": a value beside the one it replaced says which way it moved,
+	// wherever both lie in the band.
+	for j := k + 1; j < len(items) && items[j].seg == it.seg && items[j].pos-it.pos <= 4; j++ {
+		ref := items[j]
+		if ref.kind != lexNumber || !referenceWords[r.word(int(ref.tok)-1)] || ref.num == it.num || ref.dim != it.dim {
+			continue
+		}
+		st := StateLow
+		if it.num > ref.num {
+			st = StateHigh
+		}
+		svc := r.attribute(t, lx, tj, lx.owner[items[tj].id], fixed)
+		for _, ci := range lx.topicClaims[items[tj].id] {
+			if c := &t.Claims[ci]; c.Service == svc || svc == eachOwner {
+				r.appendClaim(t, c.Service, ci, st)
+			}
+		}
+		return true
 	}
 	// A structured cause's "what" is what went wrong, so a value there is
 	// said to be wrong.
@@ -1293,7 +1509,7 @@ func (r *reader) bandClaim(t *Task, lx *diagLexicon, svc int16, ci int32, it ite
 	c := &t.Claims[ci]
 	x := it.num
 	u := lx.claimUnit[ci]
-	if it.dim != dimNone && u.dim != dimNone && u.dim != it.dim {
+	if it.dim != dimNone && u.dim != dimNone && !sameDimension(u.dim, it.dim) {
 		// "memory 27%" is a reading, not the setting's value in MB.
 		return
 	}
@@ -1405,7 +1621,7 @@ func (r *reader) limitValue(t *Task, lx *diagLexicon, it item, svc int16) {
 			continue
 		}
 		far := math.Abs(math.Log(x / math.Sqrt(c.Low*c.High)))
-		named := len(c.Topics) > 0 && r.namedNear(int(it.tok), c.Topics[0])
+		named := len(c.Topics) > 0 && r.namedNear(int(it.tok), c.Topics[0], it.unitTok)
 		if best < 0 || named && !bestNamed || named == bestNamed && far < bestFar {
 			best, bestFar, bestNamed = int32(ci), far, named
 		}
@@ -1423,8 +1639,9 @@ func (r *reader) limitValue(t *Task, lx *diagLexicon, it item, svc int16) {
 
 // namedNear reports whether a word of four letters or more of the
 // setting name key stands within eight tokens of token tok, in its
-// sentence.
-func (r *reader) namedNear(tok int, key string) bool {
+// sentence, other than the quantity's own unit word at unitTok ("only
+// 6 connections" names no setting).
+func (r *reader) namedNear(tok int, key string, unitTok int32) bool {
 	for len(key) > 0 {
 		n := strings.IndexByte(key, ' ')
 		if n < 0 {
@@ -1433,7 +1650,7 @@ func (r *reader) namedNear(tok int, key string) bool {
 		if w := key[:n]; len(w) >= 4 {
 			for _, step := range [...]int{-1, 1} {
 				for j, d := tok+step, 1; d <= 8 && j >= 0 && j < len(r.toks) && r.toks[j].punct != '.'; j, d = j+step, d+1 {
-					if r.word(j) == w {
+					if r.word(j) == w && int32(j) != unitTok {
 						return true
 					}
 				}
@@ -1579,12 +1796,12 @@ func hasTopic(t *Task, lx *diagLexicon, svc int16, id int32) bool {
 	return false
 }
 
-func bindState(t *Task, lx *diagLexicon, items []item, k int) int {
+func bindState(t *Task, lx *diagLexicon, rd *reader, items []item, k int) int {
 	it := items[k]
 	// "the proxy worker exited": a state goes with a part that can be in
 	// it (or in its opposite), passing over one that cannot.
 	fits := func(o item) bool {
-		if o.kind != lexTopic {
+		if o.kind != lexTopic || State(it.id) == statePersists {
 			return true
 		}
 		st := State(it.id)
@@ -1601,28 +1818,44 @@ func bindState(t *Task, lx *diagLexicon, items []item, k int) int {
 	// not a symptom.)
 	symptomBefore := k > 0 && items[k-1].kind == lexIdiom && items[k-1].cl == it.cl && it.pos-items[k-1].end <= 2 &&
 		!(k > 1 && items[k-2].kind == lexService && items[k-1].pos == items[k-2].end+1)
+	if State(it.id) == statePersists {
+		// "WAL retention was bumped for a replica rebuild and never put
+		// back": what was never put back is the clause's subject.
+		for j := range items {
+			if o := items[j]; j < k && o.cl == it.cl && o.kind == lexTopic && !o.eff && !o.neg {
+				return j
+			}
+		}
+		return nearestInClause(items, k, lexTopic, fits)
+	}
+	// "too many clients already (server limit 20)": a state that
+	// qualifies the symptom right after it says nothing of a setting
+	// after it or outside its clause.
+	qualifiesSymptom := State(it.id)&^(StateLow|StateHigh) == 0 &&
+		k+1 < len(items) && items[k+1].kind == lexIdiom && items[k+1].cl == it.cl && items[k+1].pos == it.end+1
 	if it.comp && !it.change && !symptomBefore {
 		// "set max_connections to 20, below the pool's 50": a comparative
 		// is about what precedes it.
 		for j := k - 1; j >= 0 && items[j].seg == it.seg && it.pos-items[j].end <= bindBefore+2; j-- {
-			if items[j].kind == lexTopic && !items[j].eff && !items[j].neg {
+			if items[j].kind == lexTopic && !items[j].eff && !items[j].neg && fits(items[j]) {
 				return j
 			}
 		}
 	}
-	if j := nearestInClause(items, k, lexTopic, fits); j >= 0 {
+	if j := nearestInClause(items, k, lexTopic, fits); j >= 0 && (!qualifiesSymptom || j < k) {
 		return j
 	}
-	// "(server limit 20) too many clients already": a state that
-	// qualifies the symptom right after it says nothing of a setting
-	// outside its clause.
-	qualifiesSymptom := k+1 < len(items) && items[k+1].kind == lexIdiom && items[k+1].cl == it.cl && items[k+1].pos == it.end+1
+	// "it's oversized": the pronoun takes up the setting denied before.
+	be := rd.word(int(it.tok) - 1)
+	pronounBefore := be == "it" || rd.word(int(it.tok)-2) == "it" && (be == "s" || be == "is" || be == "was")
 	if State(it.id) != StateDown && !qualifiesSymptom && !symptomBefore {
 		// "pool_size=10, far too small", "the balancer probes /status,
 		// web_server answers 404": a state with no topic in its clause
 		// goes with the nearest topic before it in its segment.
 		for j := k - 1; j >= 0 && items[j].seg == it.seg && it.pos-items[j].end <= bindBefore+3; j-- {
-			if o := items[j]; o.kind == lexTopic && !o.eff && !o.neg && fits(o) {
+			// "Not an undersized pool: it's oversized": the denial of an
+			// earlier clause does not keep its setting from this one.
+			if o := items[j]; o.kind == lexTopic && !o.eff && (!o.neg || o.cl != it.cl && pronounBefore) && fits(o) {
 				return j
 			}
 		}

@@ -24,6 +24,10 @@ const (
 	stateCount = iota
 )
 
+// statePersists says a change is still in place ("never reverted"): the
+// reader's own, never a claim's, so it lies past stateCount.
+const statePersists State = 1 << 15
+
 var stateNames = [...]string{"low", "high", "wrong", "off", "on", "expired", "down", "leaking", "full", "skewed"}
 
 // ParseState maps a state name to its bit.
@@ -115,14 +119,14 @@ var statePhrases = []struct {
 	{"huge", StateHigh}, {"many", StateHigh}, {"unbounded", StateHigh}, {"unlimited", StateHigh},
 	{"raised", StateHigh}, {"increased", StateHigh}, {"bumped", StateHigh}, {"doubled", StateHigh},
 	{"tripled", StateHigh}, {"inflated", StateHigh}, {"scaled up", StateHigh}, {"retrying forever", StateHigh},
-	{"oversubscribed", StateHigh}, {"over subscribed", StateHigh},
+	{"oversubscribed", StateHigh}, {"twice as many", StateHigh}, {"twice as much", StateHigh}, {"twice as large", StateHigh}, {"twice as big", StateHigh}, {"half as many", StateLow}, {"half as much", StateLow}, {"over subscribed", StateHigh},
 	{"times each", StateHigh}, {"a hundred times", StateHigh}, {"hundreds of times", StateHigh}, {"endlessly", StateHigh}, {"again and again", StateHigh}, {"over and over", StateHigh}, {"dozens of times", StateHigh},
 	{"up to", StateHigh}, {"went up to", StateHigh}, {"sized past", StateHigh},
 	// a wrong value
 	{"wrong", StateWrong}, {"incorrect", StateWrong}, {"stale", StateWrong}, {"outdated", StateWrong},
 	{"out of date", StateWrong}, {"obsolete", StateWrong}, {"old", StateWrong}, {"typo", StateWrong},
 	{"misspelled", StateWrong}, {"misspelt", StateWrong}, {"mistyped", StateWrong}, {"bogus", StateWrong},
-	{"bad", StateWrong}, {"invalid", StateWrong | StateExpired | StateOff}, {"nonexistent", StateWrong}, {"non existent", StateWrong},
+	{"bad", StateWrong}, {"invalid", StateWrong | StateExpired | StateOff}, {"invalidated", StateWrong | StateExpired | StateOff}, {"nonexistent", StateWrong}, {"non existent", StateWrong},
 	{"does not exist", StateWrong}, {"no longer exists", StateWrong}, {"no longer resolves", StateWrong}, {"doesn t exist", StateWrong}, {"unresolvable", StateWrong},
 	{"does not resolve", StateWrong}, {"doesn t resolve", StateWrong}, {"not resolve", StateWrong},
 	{"misconfigured", StateWrong}, {"mis configured", StateWrong}, {"misconfiguration", StateWrong},
@@ -139,7 +143,7 @@ var statePhrases = []struct {
 	// second problem asserted beside the first, not a victim of it.
 	{"also failing", StateWrong}, {"also fails", StateWrong}, {"also failed", StateWrong}, {"also broken", StateWrong},
 	{"also at fault", StateWrong}, {"also to blame", StateWrong}, {"also faulty", StateWrong}, {"also misbehaving", StateWrong},
-	{"also unhealthy", StateWrong}, {"also degraded", StateWrong}, {"also erroring", StateWrong}, {"also has a problem", StateWrong},
+	{"also unhealthy", StateWrong}, {"also not answering", StateWrong}, {"also not responding", StateWrong}, {"also down", StateWrong}, {"also unreachable", StateWrong}, {"also degraded", StateWrong}, {"also erroring", StateWrong}, {"also has a problem", StateWrong},
 	{"on its own", StateWrong}, {"of its own", StateWrong}, {"a separate problem", StateWrong}, {"another problem", StateWrong},
 	{"a second problem", StateWrong}, {"independently", StateWrong},
 	// off
@@ -152,7 +156,7 @@ var statePhrases = []struct {
 	{"turned off", StateOff}, {"gone", StateOff | StateDown}, {"can no longer use", StateOff}, {"no longer uses", StateOff},
 	{"hasn t been", StateOff}, {"isn t being", StateOff}, {"lost the use of", StateOff}, {"can t use", StateOff},
 	{"cannot use", StateOff}, {"unable to use", StateOff}, {"doesn t use", StateOff}, {"no longer using", StateOff},
-	{"stopped", StateOff | StateDown}, {"paused", StateOff}, {"lacks", StateOff | StateLow}, {"lacking", StateOff | StateLow}, {"without", StateOff},
+	{"stopped", StateOff | StateDown}, {"paused", StateOff}, {"lacks", StateOff | StateLow}, {"lacking", StateOff | StateLow}, {"has no", StateOff | StateLow}, {"have no", StateOff | StateLow}, {"had no", StateOff | StateLow}, {"without", StateOff},
 	{"lost", StateOff}, {"no longer go to", StateOff}, {"no longer goes to", StateOff}, {"no longer going to", StateOff},
 	{"don t go to", StateOff}, {"doesn t go to", StateOff},
 	// "standby receiving 0 queries": a part given no work is not in use.
@@ -189,6 +193,12 @@ var statePhrases = []struct {
 	// full
 	{"full", StateFull}, {"filled", StateFull}, {"filled up", StateFull}, {"out of space", StateFull},
 	{"no space left", StateFull},
+	// a change still in place: whatever way the setting is wrong
+	{"never reverted", statePersists}, {"not reverted", statePersists}, {"wasn t reverted", statePersists},
+	{"never rolled back", statePersists}, {"not rolled back", statePersists}, {"wasn t rolled back", statePersists},
+	{"never restored", statePersists}, {"not restored", statePersists}, {"wasn t restored", statePersists},
+	{"nobody restored", statePersists}, {"never put back", statePersists}, {"never undone", statePersists},
+	{"never scaled back", statePersists}, {"not scaled back", statePersists}, {"never set back", statePersists},
 	// skewed
 	{"skewed", StateSkewed}, {"skew", StateSkewed}, {"uneven", StateSkewed}, {"unevenly", StateSkewed},
 	{"imbalanced", StateSkewed}, {"unbalanced", StateSkewed}, {"lopsided", StateSkewed}, {"concentrated", StateSkewed},
@@ -216,7 +226,7 @@ var exculpations = map[string]bool{"not the cause": true, "only affected": true,
 // verdictDenials deny their whole clause wherever they stand: "the short
 // keep-alive is within band" says nothing is wrong with the keep-alive.
 var verdictDenials = []string{
-	"unrelated", "irrelevant", "red herring", "fine", "ok", "okay", "is healthy", "are healthy", "was healthy", "were healthy", "looks healthy", "look healthy", "stayed healthy", "is normal", "are normal", "was normal", "seems normal", "nominal",
+	"unrelated", "irrelevant", "red herring", "red herrings", "has no fault", "no fault of its own", "nothing wrong", "has no problem", "has no issue", "aren t it", "isn t it", "is not it", "are not it", "wasn t it", "weren t it", "fine", "ok", "okay", "is healthy", "are healthy", "was healthy", "were healthy", "looks healthy", "look healthy", "stayed healthy", "is normal", "are normal", "was normal", "seems normal", "nominal",
 	"as expected", "unchanged", "innocent", "victim", "victims", "a symptom", "symptoms", "symptom",
 	"downstream", "collateral", "looks normal", "looked normal", "within limits", "within its band",
 	"within band", "in band", "inside its band", "inside the band", "benign", "harmless", "noise",
@@ -232,7 +242,7 @@ var effects = []string{
 	"so", "causing", "caused", "causes", "leading to", "leads to", "led to", "resulting in", "results in",
 	"resulted in", "which made", "which meant", "which means", "making", "made", "thus", "therefore",
 	"hence", "meaning", "then", "and so", "as a result", "consequently", "in turn", "which in turn",
-	"knock on", "cascading", "cascaded", "so that", "starving", "piling", "backing up", "triggering",
+	"knock on", "cascading", "cascaded", "cascades", "cascades to", "spills over", "spreads to", "so that", "starving", "piling", "backing up", "triggering",
 	"triggered", "which triggered", "until", "forcing", "forced", "sending", "which sent", "pushing",
 }
 
@@ -326,7 +336,7 @@ var unitWords = map[string]unitScale{
 	"consumers": {dimConsumers, 1}, "consumer": {dimConsumers, 1},
 	"workers": {dimWorkers, 1}, "worker": {dimWorkers, 1}, "threads": {dimWorkers, 1}, "processes": {dimWorkers, 1},
 	"messages": {dimMessages, 1}, "jobs": {dimMessages, 1},
-	"rps": {dimRate, 1}, "requests/s": {dimRate, 1}, "req/s": {dimRate, 1},
+	"rps": {dimRate, 1}, "requests/s": {dimRate, 1}, "req/s": {dimRate, 1}, "/s": {dimRate, 1}, "/sec": {dimRate, 1},
 }
 
 // numberWords are numbers written out; "one" is left out, being mostly
@@ -342,6 +352,19 @@ var numberWords = map[string]float64{
 var limitWords = map[string]bool{"admitted": true, "admits": true, "accepts": true, "allows": true, "only": true, "just": true, "mere": true, "after": true, "than": true,
 	"beyond": true, "most": true, "max": true, "maximum": true, "limit": true, "limited": true,
 	"capped": true, "cap": true}
+
+// referenceWords before a second number make it the value the first
+// replaced or should be ("1500 (was 6000)", "3 (normal 8)").
+var referenceWords = map[string]bool{"was": true, "from": true, "normal": true, "normally": true, "usually": true,
+	"default": true, "previously": true, "before": true, "vs": true, "versus": true, "expected": true, "usual": true}
+
+// limitNouns name a limit; a setting named with one is named with any.
+var limitNouns = []string{"limit", "cap", "ceiling"}
+
+// needWords after a comparative's far side make it a demand ("less than
+// consumers need"), not a setting.
+var needWords = map[string]bool{"need": true, "needs": true, "take": true, "takes": true, "require": true,
+	"requires": true, "want": true, "wants": true}
 
 // scarce words before a quantity judge it too small, so it says more than
 // a bare value: "only 1 consumer on the queue".

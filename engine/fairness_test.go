@@ -102,15 +102,21 @@ const fairnessGoalRejected, fairnessGoalAccepted = 0.02, 0.01
 // fairnessGated are the development slices, which must meet the goal.
 // holdout was held out until 2026-11-24 (its last blind count: 7 of 105
 // right answers rejected, 1 of 65 wrong accepted) and then opened for
-// development; holdout2 took its place.
+// development.
 var fairnessGated = map[string]bool{"dev": true, "dev2": true, "holdout": true}
 
-// fairnessHeldOut are the slices nobody tunes the reader to.
-var fairnessHeldOut = map[string]bool{"holdout2": true}
+// fairnessHeldOut are the slices nobody tunes the reader to; none is held
+// out now: holdout2 and holdout3 were each counted once, blind, then
+// opened (see fairnessCeiling). The next blind slice goes here.
+var fairnessHeldOut = map[string]bool{}
 
-// fairnessCeiling holds each held-out slice's counts as last measured;
-// they may only go down.
+// fairnessCeiling holds the counts of slices that do not meet the goal
+// yet; they may only go down.
 var fairnessCeiling = map[string][2]int{
+	// First blind counts: holdout2 30 of 198 right rejected, 4 of 160
+	// wrong accepted; holdout3 39 of 195, 0 of 148.
+	"holdout2": {11, 3}, // right rejected, wrong accepted
+	"holdout3": {30, 0},
 	// adversarial holds only wrong answers, written against the reader's
 	// own rules (sibling settings, wrong direction, wrong service for a
 	// paraphrased setting or a quantity): none may be accepted.
@@ -127,7 +133,7 @@ func TestFairness(t *testing.T) {
 	for _, tk := range suiteTasks(t) {
 		tasks[tk.ID] = tk
 	}
-	for _, slice := range []string{"dev", "dev2", "holdout", "holdout2", "adversarial"} {
+	for _, slice := range []string{"dev", "dev2", "holdout", "holdout2", "holdout3", "adversarial"} {
 		r := gradeFairness(t, tasks, readFairness(t, slice))
 		rr := float64(r.rightRejected) / float64(max(1, r.right))
 		wa := float64(r.wrongAccepted) / float64(max(1, r.wrong))

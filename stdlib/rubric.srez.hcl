@@ -64,7 +64,7 @@ rubric "native" {
   mechanism "memory_leak" {
     description = "The running process retains memory it never frees until it is restarted."
     phrases     = ["memory leak", "leaking memory", "leaks memory", "memory keeps growing", "unbounded memory growth", "memory growth"]
-    about       = ["memory", "rss", "heap", "resident memory", "memory usage"]
+    about       = ["memory", "mem", "rss", "heap", "resident memory", "memory usage"]
     states      = ["leaking"]
   }
 
@@ -123,7 +123,7 @@ rubric "native" {
 
   mechanism "maintenance_mode" {
     description = "An administrative restriction left in place rejects client connections."
-    phrases     = ["maintenance mode", "admin only mode", "admin only", "locked to admins", "superusers only", "admin only lock"]
+    phrases     = ["maintenance mode", "admin only mode", "admin only", "locked to admins", "superusers only", "admin only lock", "restricted to administrators", "restricted to admins", "administrators only"]
     about       = ["maintenance mode", "maintenance", "admin only mode"]
     states      = ["on"]
   }

@@ -24,7 +24,7 @@ service_kind "cache" {
     high        = 4096
     unit        = "MB"
     description = "Memory the cache may use for data before it evicts keys."
-    aka         = ["max memory", "maxmemory", "memory limit", "memory cap", "memory", "cache size", "cache memory"]
+    aka         = ["max memory", "maxmemory", "maxmem", "max mem", "memory limit", "memory cap", "memory", "mem", "cache size", "cache memory"]
   }
 
   config "ttl_seconds" {
@@ -34,7 +34,7 @@ service_kind "cache" {
     high        = 3600
     unit        = "s"
     description = "Lifetime of a cached entry."
-    aka         = ["ttl", "time to live", "expiry", "expiration", "key expiry", "entry lifetime", "lifetime", "expire after", "expires after", "expiring after"]
+    aka         = ["ttl", "time to live", "expiry", "expiration", "key expiry", "entry lifetime", "lifetime", "expire after", "expires after", "expiring after", "keys expire", "entries expire", "keys live", "entries live", "live for"]
   }
 
   config "max_clients" {

@@ -42,7 +42,7 @@ service_kind "database" {
     high        = 500
     unit        = "connections"
     description = "Connections the database server accepts before refusing new ones."
-    aka         = ["max connections", "maximum connections", "connection limit", "connections limit", "max_connections limit", "server connection limit", "connection cap", "connection ceiling", "client limit", "clients limit", "connection slots"]
+    aka         = ["max connections", "max conn", "maximum connections", "connection limit", "connections limit", "max_connections limit", "server connection limit", "connection cap", "connection ceiling", "client limit", "clients limit", "connection slots"]
   }
 
   config "query_timeout_ms" {
@@ -93,7 +93,7 @@ service_kind "database" {
     type        = "bool"
     default     = true
     description = "Background reclaiming of dead row versions and refresh of planner statistics."
-    aka         = ["autovacuum", "vacuum", "vacuuming", "vacuumed", "auto vacuum"]
+    aka         = ["autovacuum", "vacuum", "vacuuming", "vacuumed", "auto vacuum", "autovac", "cleanup", "clean up", "cleaning up", "cleaning"]
   }
 
   config "orders_user_id_index" {

@@ -48,7 +48,7 @@ service_kind "message_queue" {
     high        = 5
     unit        = "attempts"
     description = "Redeliveries of a failing job before it is moved to the dead-letter queue."
-    aka         = ["retry limit", "retries", "retried", "retrying", "max retries", "retry count", "redelivery limit", "max attempts", "attempts", "retry cap"]
+    aka         = ["retry limit", "retries", "retried", "retrying", "max retries", "retry count", "redelivery limit", "max attempts", "attempts", "retry cap", "redelivered", "redeliveries"]
   }
 
   config "visibility_timeout_ms" {

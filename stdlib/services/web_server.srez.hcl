@@ -59,7 +59,7 @@ service_kind "web_server" {
     high        = 10000
     unit        = "requests/s"
     description = "Requests per second admitted before the server answers 429."
-    aka         = ["rate limit", "rate limiter", "request limit", "rps limit", "throttle", "rate limiting", "request ceiling", "rate cap", "admission limit"]
+    aka         = ["rate limit", "ratelimit", "rate limiter", "request limit", "rps limit", "throttle", "rate limiting", "request ceiling", "rate cap", "admission limit"]
   }
 
   config "keepalive_timeout_ms" {
