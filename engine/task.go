@@ -349,10 +349,10 @@ type Task struct {
 	// is the site's recent change history before it, newest first.
 	AlertMinute int32    `json:"alert_minute,omitempty"`
 	Changes     []Change `json:"changes,omitempty"`
-	Distractors []int16 `json:"distractors,omitempty"`
-	Noise       []Noise `json:"noise,omitempty"`
-	Components  []Term  `json:"components"`
-	Mechanisms  []Term  `json:"mechanisms"`
+	Distractors []int16  `json:"distractors,omitempty"`
+	Noise       []Noise  `json:"noise,omitempty"`
+	Components  []Term   `json:"components"`
+	Mechanisms  []Term   `json:"mechanisms"`
 	// Claims are what a diagnosis may assert about each service
 	// (diagnose.go).
 	Claims []Claim `json:"claims,omitempty"`
