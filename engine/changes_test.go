@@ -83,7 +83,7 @@ incident "history" {
 			t.Errorf("an entry judges: %q", l)
 		}
 	}
-	if fault < 0 || !strings.Contains(all, "  Sat 03:00  s.lindqvist   cache          config eviction_policy: allkeys-lru -> allkeys-lfu\n") {
+	if fault < 0 || !strings.Contains(all, "  Sat 03:00  s.lindqvist        cache          config eviction_policy: allkeys-lru -> allkeys-lfu\n") {
 		t.Errorf("entries missing:\n%s", all)
 	}
 	content := allJSON["content"].(map[string]any)

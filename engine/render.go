@@ -526,7 +526,7 @@ func (e *Episode) appendChanges(b []byte, svc int16) []byte {
 		start := len(b)
 		b = append(b, "  "...)
 		b = append(b, c.Actor...)
-		b = pad(b, start, 16)
+		b = pad(b, start, 21)
 		start = len(b)
 		b = append(b, t.Services[c.Service].Name...)
 		b = pad(b, start, 15)

@@ -7,10 +7,10 @@ import (
 
 // FormatVersion changes whenever the meaning or encoding of the IR changes;
 // DecodeTask rejects any other version.
-const FormatVersion = 2
+const FormatVersion = 3
 
 // RendererVersion changes whenever an agent-visible rendering changes.
-const RendererVersion = "obs/4"
+const RendererVersion = "obs/5"
 
 // RubricVersion versions grading: how rewards, their components, the
 // metrics and success are computed from an episode. Bump it when any of

@@ -107,3 +107,11 @@ benign_change "mq_concurrency" {
   # More consumers drain the backlog these faults build.
   conflicts_with = ["mq_dedup_disabled", "mq_retry_limit_high", "mq_visibility_timeout_low"]
 }
+
+benign_change "cache_eviction_policy" {
+  description = "Eviction policy switched after a key-frequency study."
+  applies_to  = ["cache"]
+  key         = "eviction_policy"
+  values      = ["allkeys-lfu", "volatile-lru"]
+  actors      = ["s.lindqvist", "platform-ci"]
+}
