@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/srezc/srezc/action"
@@ -203,4 +204,53 @@ func valueText(tk *engine.Task, sl *engine.Slot, w uint64) string {
 		return `"` + v.S + `"`
 	}
 	return v.String()
+}
+
+// Certification proves the site's changes harmless: a change block that
+// leaves the site unhealthy without any fault (the web tier cut to the
+// bottom of its band at 500 requests/s) is refused, naming the changes
+// and what the fault-free site shows; the shipped incidents' draws pass
+// (TestChangeHistoryOfShippedIncidents compiles them, srezc certify
+// certifies them).
+func TestHarmfulChangeIsRefused(t *testing.T) {
+	src := `
+incident "workers_cut_too" {
+  alert      = "The web tier's 5xx rate is above 10%; most failures are timeouts talking to storage."
+  difficulty = "medium"
+  split      = "train"
+  budget     = 12
+  system     = "standard"
+  traffic    = 500.0
+  fault "db_pool_too_small" {
+    target = "database"
+    size   = 6
+    change {}
+  }
+  change {
+    service = "web_server"
+    key     = "max_workers"
+    value   = 12
+  }
+  expert = [
+    "inspect_logs(database)",
+    "update_config(database, pool_size, 50)",
+    "resolve_incident(\"database connection pool exhausted\", \"raised the database pool_size to 50\")",
+  ]
+}
+`
+	m, diags := lang.Analyze([]*lang.File{{Name: "t.srez.hcl", Src: []byte(src)}})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	tk, _ := CompileIncident(m, m.Incident("workers_cut_too"), Options{KeepUncertified: true})
+	if tk == nil || tk.Certified {
+		t.Fatal("a harmful change certified")
+	}
+	found := false
+	for _, u := range tk.Uncertified {
+		found = found || strings.HasPrefix(u, "The site's changes (") && strings.Contains(u, "web_server.max_workers") && strings.Contains(u, ") are not harmless: without any fault the site shows ")
+	}
+	if !found {
+		t.Errorf("no finding about the harmful change: %q", tk.Uncertified)
+	}
 }
