@@ -493,6 +493,9 @@ func appendWeekMinute(b []byte, m int) []byte {
 	return appendClock(b, m%(24*60))
 }
 
+// WeekMinute is a minute of the week as the change history shows it.
+func WeekMinute(m int) string { return string(appendWeekMinute(nil, m)) }
+
 func appendClock(b []byte, m int) []byte {
 	h, mm := m/60, m%60
 	return append(b, byte('0'+h/10), byte('0'+h%10), ':', byte('0'+mm/10), byte('0'+mm%10))
