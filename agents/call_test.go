@@ -44,3 +44,18 @@ func TestCallTextTypesValuesByKey(t *testing.T) {
 		}
 	}
 }
+
+// A tool whose only argument is optional (list_changes) is called with it
+// or without it; an empty or missing argument object is the bare call.
+func TestCallTextOptionalOnlyArgument(t *testing.T) {
+	specs := []agents.ToolSpec{{Name: "list_changes", Args: []agents.ArgSpec{{Name: "service", Type: "service", Optional: true}}}}
+	for _, c := range []struct{ args, want string }{
+		{`{}`, `list_changes()`},
+		{``, `list_changes()`},
+		{`{"service":"cache"}`, `list_changes("cache")`},
+	} {
+		if got := agents.CallText(specs, "list_changes", c.args); got != c.want {
+			t.Errorf("CallText(%q) = %s, want %s", c.args, got, c.want)
+		}
+	}
+}

@@ -95,6 +95,7 @@ func Afresh(inc Incident, expertFromPlan bool) Result {
 		derived = t.Expert
 	}
 	failures := append(d.failures, d.checkExpert(t)...)
+	failures = append(failures, checkChanges(inc)...)
 	d.apply(t)
 	overBudget := false
 	for _, f := range failures {

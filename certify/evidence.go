@@ -171,7 +171,10 @@ func allReads(t *engine.Task) []engine.Read {
 	var out []engine.Read
 	for ti := range t.Tools {
 		tl := &t.Tools[ti]
-		if !tl.Effect.IsRead() {
+		// The change history is the task's, shared by every world
+		// certification compares (worlds differ in rows, not in Changes),
+		// so it never separates them: not a candidate read.
+		if !tl.Effect.IsRead() || tl.Effect == engine.EffectChanges {
 			continue
 		}
 		keyed := false

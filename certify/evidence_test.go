@@ -102,7 +102,7 @@ func TestEvidenceDiffersWithFaultRemoved(t *testing.T) {
 		for i := range in.Faults {
 			x := *in
 			x.Faults = certify.Without(in.Faults, i)
-			cf, ds := compiler.CompileIncident(m, &x, compiler.Options{SkipCertify: true})
+			cf, ds := compiler.CompileIncident(m, &x, compiler.Options{SkipCertify: true, SiteFrom: in})
 			if ds.HasErrors() {
 				t.Fatalf("%s without fault %d: %v", in.Name, i, ds)
 			}
@@ -162,7 +162,7 @@ func TestSlotComparisonMatchesText(t *testing.T) {
 		for si, spec := range specs {
 			x := *in
 			x.Faults, x.Distractors, x.Expert, x.ExpertRange = spec.Faults, spec.Distractors, nil, nil
-			full, ds := compiler.CompileIncident(m, &x, compiler.Options{SkipCertify: true})
+			full, ds := compiler.CompileIncident(m, &x, compiler.Options{SkipCertify: true, SiteFrom: in})
 			if full == nil || ds.HasErrors() || worlds[si] == nil {
 				t.Fatalf("%s, %s: built %v, compiled %v", in.Name, spec.Name, worlds[si] != nil, full != nil)
 			}

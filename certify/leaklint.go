@@ -26,7 +26,10 @@ import (
 //   - the name of a fault kind (the incident's own), and the incident id;
 //   - advice phrases ("root cause", "should be set to", ...);
 //   - a config key shown on one line beside its fix target value while the
-//     key's current value differs.
+//     key's current value differs; except in the change history, whose
+//     old value is in-episode evidence of a regression's restore value by
+//     design (DESIGN.md, "No published answers"), so only its wording is
+//     checked.
 //
 // Config key and metric names (the schema, shown whatever the fault) are
 // masked before the phrase checks, as eval/golden_test.go does:
@@ -265,8 +268,9 @@ func bindPlan(t *engine.Task, plan []string) []step {
 }
 
 // surveyPlan reads every service with every read tool that takes only a
-// service, in order: a trace that sees every log rule, metric and config
-// value an agent could see early on.
+// service, in order, and calls every read tool that needs no argument (the
+// whole change history): a trace that sees every log rule, metric, config
+// value and change an agent could see early on.
 func surveyPlan(t *engine.Task) []step {
 	var out []step
 	for _, tl := range t.Tools {
@@ -278,6 +282,10 @@ func surveyPlan(t *engine.Task) []step {
 			if !a.Optional {
 				required++
 			}
+		}
+		if required == 0 {
+			out = append(out, step{tl.Name + "()", t.Bind(tl.Name, nil)})
+			continue
 		}
 		if required != 1 {
 			continue
@@ -319,7 +327,9 @@ func (l *leakLinter) trace(plan []step) {
 		}
 		where := fixed(plan[i].text)
 		l.phrasesIn(where, l.text, false)
-		l.targetsIn(where, l.text, svc, ep.Row())
+		if t.Tools[a.Tool].Effect != engine.EffectChanges {
+			l.targetsIn(where, l.text, svc, ep.Row())
+		}
 	}
 }
 

@@ -39,6 +39,7 @@ var certifyCases = map[string]*regexp.Regexp{
 	"indistinguishable_distractor": regexp.MustCompile(`^The incident cannot be told apart from the distractor "feeder_burst" on feeder alone: no read differs\.$`),
 	"unreachable_evidence":         regexp.MustCompile(`^The rubric item "evidence" cannot be earned:`),
 	"leak_log_line":                regexp.MustCompile(`^Leak: the template of log "\w+" of service kind \w+ shows the diagnosis phrase`),
+	"leak_change_history":          regexp.MustCompile(`^Leak: list_changes\(\) shows the advice phrase "root cause"\.$`),
 	"fixed_when_disagrees":         regexp.MustCompile(`^The fault "kv_pool_small" on kv_main: fixed_when disagrees with the world: conns = 40 satisfies the world`),
 }
 

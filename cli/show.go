@@ -96,6 +96,20 @@ func writeShow(w io.Writer, m *lang.Module, in *lang.Incident, t *engine.Task) {
 	for _, du := range in.Distractors {
 		fmt.Fprintf(w, "  distractor %s on %s\n", du.Name, du.Target)
 	}
+	if len(t.Changes) > 0 {
+		// list_changes shows these, newest first; which one a fault came
+		// from is the hidden part.
+		fmt.Fprintf(w, "  change history (list_changes; alert raised %s):\n", engine.WeekMinute(int(t.AlertMinute)))
+		for _, c := range t.Changes {
+			sl := &t.Slots[c.Slot]
+			from := "benign"
+			if c.Fault >= 0 {
+				from = "fault " + t.Faults[c.Fault].Kind
+			}
+			fmt.Fprintf(w, "    %s  %s  %s.%s: %s -> %s  (%s)\n", engine.WeekMinute(int(c.Minute)), c.Actor, t.Services[c.Service].Name, sl.Name,
+				t.ValueOf(sl.Kind, c.Old), t.ValueOf(sl.Kind, c.New), from)
+		}
+	}
 	for _, n := range in.Noise {
 		target := "every service"
 		if n.Target != "" {

@@ -73,6 +73,11 @@ type build struct {
 	// located gives the range of a certification failure reported
 	// somewhere more precise than the incident's header.
 	located map[string]lang.Range
+	// site are the changes applied to the site before any fault (the
+	// incident's change blocks and the benign draws); pending are the
+	// history's entries until LowerChanges settles them (changes.go).
+	site    []siteChange
+	pending []pendingChange
 }
 
 type edit struct {
@@ -146,7 +151,9 @@ var Stages = []Stage{
 	{"ResolveIncident", (*build).resolveIncident}, // reads module; writes sys, kinds, rubric, task header
 	{"LayoutSlots", (*build).layoutSlots},         // writes Slots, Services, base row
 	{"LowerRules", (*build).lowerRules},           // writes Code, Updates, Logs, restarts
-	{"LowerFaults", (*build).lowerFaults},         // writes Faults, Distractors, edits, Resolved (the author's extra conditions)
+	{"DrawChanges", (*build).drawChanges},         // writes base (the site's changes), site, pending (changes.go)
+	{"LowerFaults", (*build).lowerFaults},         // writes Faults, Distractors, edits, Resolved (the author's extra conditions), pending (faults' changes)
+	{"LowerChanges", (*build).lowerChanges},       // reads pending; writes Changes, AlertMinute
 	{"BindTools", (*build).bindTools},             // writes Tools, Noise, vocabulary, Rubric
 	{"LowerClaims", (*build).lowerClaims},         // reads Faults, vocabulary; writes Claims
 	{"FinaliseStrings", (*build).finaliseStrings}, // writes Strings; remaps string words
@@ -184,6 +191,11 @@ type Options struct {
 	// certify every task afresh). The caller owns it: one per process, or
 	// per editor session.
 	Cache *certify.Cache
+	// SiteFrom compiles a counterfactual of another incident (a copy with
+	// other faults or distractors) on that incident's site: its change
+	// blocks and benign draws, which depend on its own faults (changes.go).
+	// Nil: the incident's own site.
+	SiteFrom *lang.Incident
 }
 
 // CompileModule compiles every healthy incident of a module, in source order.
@@ -575,6 +587,9 @@ func (b *build) lowerFaults() {
 			}
 		}
 		t.Faults = append(t.Faults, f)
+		if fu.Change != nil {
+			b.faultChange(len(t.Faults)-1, fu, fk, svc)
+		}
 		b.applyEdits(fk.Edits, svc, fu.Params, fu.NameRange)
 	}
 	for _, du := range b.in.Distractors {
@@ -767,6 +782,12 @@ func (b *build) finaliseStrings() {
 			if r.Slot != engine.NoSlot && t.Slots[r.Slot].Kind == value.String {
 				r.Value = remap[r.Value]
 			}
+		}
+	}
+	for ci := range t.Changes {
+		c := &t.Changes[ci]
+		if t.Slots[c.Slot].Kind == value.String {
+			c.Old, c.New = remap[c.Old], remap[c.New]
 		}
 	}
 	t.Strings = sorted

@@ -34,7 +34,7 @@ func TestMetastableIncidents(t *testing.T) {
 				alone := *in
 				alone.Faults = in.Faults[i : i+1]
 				alone.Distractors = nil
-				tk, diags := CompileIncident(m, &alone, Options{SkipCertify: true})
+				tk, diags := CompileIncident(m, &alone, Options{SkipCertify: true, SiteFrom: in})
 				if len(diags) > 0 {
 					t.Fatalf("the incident with only the fault %q: %v", in.Faults[i].Name, diags)
 				}

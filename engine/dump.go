@@ -35,6 +35,10 @@ func Dump(t *Task) string {
 	for _, f := range t.Faults {
 		fmt.Fprintf(&b, "fault %s on %s mechanism=%d remedies=%d\n", f.Kind, t.serviceName(f.Service), f.Mechanism, len(f.Remedies))
 	}
+	for _, c := range t.Changes {
+		// Strings may be provisional ids before FinaliseStrings: words only.
+		fmt.Fprintf(&b, "change %d min before the alert by %s on %s slot %d: %#x -> %#x fault=%d\n", t.Age(&c), c.Actor, t.serviceName(c.Service), c.Slot, c.Old, c.New, c.Fault)
+	}
 	for _, d := range t.Distractors {
 		fmt.Fprintf(&b, "distractor on %s\n", t.serviceName(d))
 	}

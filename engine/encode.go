@@ -15,6 +15,7 @@ import (
 	"github.com/srezc/srezc/internal/snapshot"
 
 	"github.com/srezc/srezc/record"
+	"github.com/srezc/srezc/value"
 )
 
 // A compiled task file is the line "srezc-ir <FormatVersion> <hash>\n"
@@ -244,6 +245,18 @@ func (t *Task) Validate() error {
 			return fmt.Errorf("claim %d: bad service, mechanism or state", i)
 		}
 	}
+	if t.AlertMinute < 0 || t.AlertMinute >= MinutesPerWeek {
+		return errors.New("alert minute out of range")
+	}
+	for i, c := range t.Changes {
+		if !svcOK(c.Service) || !slotOK(c.Slot) || t.Slots[c.Slot].Class != ClassConfig || t.Slots[c.Slot].Service != c.Service ||
+			c.Minute < 0 || c.Minute >= MinutesPerWeek || c.Fault < -1 || int(c.Fault) >= len(t.Faults) {
+			return fmt.Errorf("change %d: bad service, slot, minute or fault", i)
+		}
+		if k := t.Slots[c.Slot].Kind; k == value.String && (c.Old >= uint64(len(t.Strings)) || c.New >= uint64(len(t.Strings))) {
+			return fmt.Errorf("change %d: bad string", i)
+		}
+	}
 	for _, d := range t.Distractors {
 		if !svcOK(d) {
 			return errors.New("bad distractor service")
@@ -280,6 +293,10 @@ func (tl *Tool) checkSignature() error {
 	}
 	switch tl.Effect {
 	case EffectEscalate, EffectResolve:
+	case EffectChanges:
+		if len(tl.Args) != 1 || tl.Args[0].Type != ArgService || !tl.Args[0].Optional {
+			return errors.New("a change history tool takes one optional service")
+		}
 	case EffectUpdate:
 		if !required(0, ArgService) || !required(1, ArgConfigKey) || !required(2, ArgValue) {
 			return errors.New("an update tool takes a service, a config key and a value")

@@ -176,6 +176,17 @@ func (h *hasher) body(t *Task) {
 			h.u(r.Value)
 		}
 	}
+	h.i(int64(t.AlertMinute))
+	h.n(len(t.Changes))
+	for _, x := range t.Changes {
+		h.i(int64(x.Minute))
+		h.s(x.Actor)
+		h.i(int64(x.Service))
+		h.slot(x.Slot)
+		h.u(x.Old)
+		h.u(x.New)
+		h.i(int64(x.Fault))
+	}
 	h.n(len(t.Distractors))
 	for _, x := range t.Distractors {
 		h.i(int64(x))

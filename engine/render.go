@@ -269,6 +269,8 @@ func (e *Episode) appendText(b []byte, o *Observation) []byte {
 		b = e.appendTraces(b, int(o.Service))
 	case EffectDependencies:
 		b = e.appendDeps(b, int(o.Service))
+	case EffectChanges:
+		b = e.appendChanges(b, o.Service)
 	case EffectRestart:
 		b = append(b, "Restart of "...)
 		b = append(b, t.Services[o.Service].Name...)
@@ -482,6 +484,69 @@ func (e *Episode) appendDeps(b []byte, svc int) []byte {
 	return b
 }
 
+// appendWeekMinute writes a minute of the week as an audit trail does,
+// "Tue 17:30".
+func appendWeekMinute(b []byte, m int) []byte {
+	m = ((m % MinutesPerWeek) + MinutesPerWeek) % MinutesPerWeek
+	b = append(b, weekdays[m/(24*60)]...)
+	b = append(b, ' ')
+	return appendClock(b, m%(24*60))
+}
+
+// WeekMinute is a minute of the week as the change history shows it.
+func WeekMinute(m int) string { return string(appendWeekMinute(nil, m)) }
+
+func appendClock(b []byte, m int) []byte {
+	h, mm := m/60, m%60
+	return append(b, byte('0'+h/10), byte('0'+h%10), ':', byte('0'+mm/10), byte('0'+mm%10))
+}
+
+var weekdays = [7]string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}
+
+// appendChanges writes the change history, newest first, of one service
+// (svc >= 0) or of all. Every entry has one form, whoever made it and
+// whatever it did: an operator's audit trail, not a verdict.
+func (e *Episode) appendChanges(b []byte, svc int16) []byte {
+	t := e.t
+	b = append(b, "change history"...)
+	if svc >= 0 {
+		b = append(b, " of "...)
+		b = append(b, t.Services[svc].Name...)
+	}
+	b = append(b, ", newest first (alert raised "...)
+	b = appendWeekMinute(b, int(t.AlertMinute))
+	b = append(b, "):\n"...)
+	n := 0
+	for i := range t.Changes {
+		c := &t.Changes[i]
+		if svc >= 0 && c.Service != svc {
+			continue
+		}
+		n++
+		sl := &t.Slots[c.Slot]
+		b = append(b, "  "...)
+		b = appendWeekMinute(b, int(c.Minute))
+		start := len(b)
+		b = append(b, "  "...)
+		b = append(b, c.Actor...)
+		b = pad(b, start, 21)
+		start = len(b)
+		b = append(b, t.Services[c.Service].Name...)
+		b = pad(b, start, 15)
+		b = append(b, "config "...)
+		b = append(b, sl.Name...)
+		b = append(b, ": "...)
+		b = e.appendWord(b, sl, c.Old)
+		b = append(b, " -> "...)
+		b = e.appendWord(b, sl, c.New)
+		b = append(b, '\n')
+	}
+	if n == 0 {
+		b = append(b, "  (no changes recorded)\n"...)
+	}
+	return b
+}
+
 // AppendJSON renders an observation as one JSON object: the step header,
 // the same text an agent reads ("text"), and the content as data
 // ("content"), shaped by the tool's effect:
@@ -492,6 +557,7 @@ func (e *Episode) appendDeps(b []byte, svc int) []byte {
 //	status        {"status":"healthy"}
 //	traces        {"spans":[{"service","depth","duration_ms","error_rate","status"}]}
 //	dependencies  {"dependencies":[{"role","service","status"}]}
+//	changes       {"alert_at","changes":[{"at","minutes_before_alert","actor","service","kind":"config","key","old","new"}]}
 //	restart       {"restarted":true}
 //	update        {"key","value","previous"}
 //	escalate, resolve  {"closed":true}
@@ -616,6 +682,8 @@ func (e *Episode) appendContentJSON(b []byte, o *Observation) []byte {
 			b = append(b, '}')
 		}
 		return append(b, "]}"...)
+	case EffectChanges:
+		return e.appendChangesJSON(b, o.Service)
 	case EffectRestart:
 		return append(b, `{"restarted":true}`...)
 	case EffectUpdate:
@@ -629,6 +697,41 @@ func (e *Episode) appendContentJSON(b []byte, o *Observation) []byte {
 		return append(b, '}')
 	}
 	return append(b, `{"closed":true}`...)
+}
+
+func (e *Episode) appendChangesJSON(b []byte, svc int16) []byte {
+	t := e.t
+	b = append(b, `{"alert_at":"`...)
+	b = appendWeekMinute(b, int(t.AlertMinute))
+	b = append(b, `","changes":[`...)
+	first := true
+	for i := range t.Changes {
+		c := &t.Changes[i]
+		if svc >= 0 && c.Service != svc {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		sl := &t.Slots[c.Slot]
+		b = append(b, `{"at":"`...)
+		b = appendWeekMinute(b, int(c.Minute))
+		b = append(b, `","minutes_before_alert":`...)
+		b = strconv.AppendInt(b, int64(t.Age(c)), 10)
+		b = append(b, `,"actor":`...)
+		b = value.AppendJSONString(b, c.Actor)
+		b = append(b, `,"service":`...)
+		b = value.AppendJSONString(b, t.Services[c.Service].Name)
+		b = append(b, `,"kind":"config","key":`...)
+		b = value.AppendJSONString(b, sl.Name)
+		b = append(b, `,"old":`...)
+		b = e.appendWordJSON(b, sl, c.Old)
+		b = append(b, `,"new":`...)
+		b = e.appendWordJSON(b, sl, c.New)
+		b = append(b, '}')
+	}
+	return append(b, "]}"...)
 }
 
 func (e *Episode) appendLogsJSON(b []byte, svc int) []byte {

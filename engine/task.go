@@ -7,10 +7,10 @@ import (
 
 // FormatVersion changes whenever the meaning or encoding of the IR changes;
 // DecodeTask rejects any other version.
-const FormatVersion = 2
+const FormatVersion = 3
 
 // RendererVersion changes whenever an agent-visible rendering changes.
-const RendererVersion = "obs/4"
+const RendererVersion = "obs/5"
 
 // RubricVersion versions grading: how rewards, their components, the
 // metrics and success are computed from an episode. Bump it when any of
@@ -110,6 +110,9 @@ const (
 	EffectStatus
 	EffectTraces
 	EffectDependencies
+	// EffectChanges lists the site's recent change history (Task.Changes),
+	// of one service or of all.
+	EffectChanges
 	EffectRestart
 	EffectUpdate
 	EffectEscalate
@@ -117,7 +120,7 @@ const (
 	effectCount
 )
 
-var effectNames = [...]string{"logs", "metrics", "config", "status", "traces", "dependencies", "restart", "update", "escalate", "resolve"}
+var effectNames = [...]string{"logs", "metrics", "config", "status", "traces", "dependencies", "changes", "restart", "update", "escalate", "resolve"}
 
 func (e Effect) String() string {
 	if int(e) < len(effectNames) {
@@ -140,7 +143,7 @@ func ParseEffect(s string) (Effect, bool) {
 func EffectNames() []string { return append([]string(nil), effectNames[:]...) }
 
 // IsRead reports whether the effect only observes.
-func (e Effect) IsRead() bool { return e <= EffectDependencies }
+func (e Effect) IsRead() bool { return e <= EffectChanges }
 
 // ArgType is the type of a tool argument.
 type ArgType uint8
@@ -194,6 +197,37 @@ type Remedy struct {
 	Service int16  `json:"service"`
 	Slot    SlotID `json:"slot"`
 	Value   uint64 `json:"value"`
+}
+
+// Change is one entry of the site's recent change history, which a tool
+// with EffectChanges lists newest first (Task.Changes is kept in that
+// order): a config key of a service set from Old to New (slot words) by
+// Actor at Minute. Fault is grader-side and never rendered: the index of
+// the fault the change introduced, -1 for a benign change, so a fault's
+// change is shown exactly as a benign one is.
+type Change struct {
+	// Minute is the minute of the week (0: Monday 00:00) it was made; a
+	// change is at most a week older than the alert (Task.AlertMinute).
+	Minute  int32  `json:"minute"`
+	Actor   string `json:"actor"`
+	Service int16  `json:"service"`
+	Slot    SlotID `json:"slot"`
+	Old     uint64 `json:"old"`
+	New     uint64 `json:"new"`
+	Fault   int16  `json:"fault"`
+}
+
+// MinutesPerWeek is the span of the change history's clock.
+const MinutesPerWeek = 7 * 24 * 60
+
+// Age is how many minutes before the alert a change was made, in (0, a
+// week].
+func (t *Task) Age(c *Change) int {
+	age := (int(t.AlertMinute) - int(c.Minute)) % MinutesPerWeek
+	if age <= 0 {
+		age += MinutesPerWeek
+	}
+	return age
 }
 
 // Fault is grader-side: nothing here is rendered to an agent.
@@ -310,11 +344,15 @@ type Task struct {
 	// while any of them is anomalous (SlotAnomalous).
 	AlertSlots []SlotID `json:"alert_slots,omitempty"`
 
-	Faults      []Fault `json:"faults"`
-	Distractors []int16 `json:"distractors,omitempty"`
-	Noise       []Noise `json:"noise,omitempty"`
-	Components  []Term  `json:"components"`
-	Mechanisms  []Term  `json:"mechanisms"`
+	Faults []Fault `json:"faults"`
+	// AlertMinute is when the alert fired, a minute of the week; Changes
+	// is the site's recent change history before it, newest first.
+	AlertMinute int32    `json:"alert_minute,omitempty"`
+	Changes     []Change `json:"changes,omitempty"`
+	Distractors []int16  `json:"distractors,omitempty"`
+	Noise       []Noise  `json:"noise,omitempty"`
+	Components  []Term   `json:"components"`
+	Mechanisms  []Term   `json:"mechanisms"`
 	// Claims are what a diagnosis may assert about each service
 	// (diagnose.go).
 	Claims []Claim `json:"claims,omitempty"`

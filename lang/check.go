@@ -88,6 +88,7 @@ func (c *checker) check() {
 	dupes(c, "fault kind", m.FaultKinds)
 	dupes(c, "distractor kind", m.DistractorKinds)
 	dupes(c, "noise pattern", m.NoisePatterns)
+	dupes(c, "benign change", m.BenignChanges)
 	dupes(c, "tool", m.Tools)
 	dupes(c, "rubric", m.Rubrics)
 	dupes(c, "incident", m.Incidents)
@@ -149,6 +150,13 @@ func (c *checker) check() {
 		}
 		c.broken = &n.Decl
 		c.noisePattern(n)
+	}
+	for _, bc := range m.BenignChanges {
+		if c.checked[&bc.Decl] {
+			continue
+		}
+		c.broken = &bc.Decl
+		c.benignChange(bc)
 	}
 	for _, in := range m.Incidents {
 		if c.checked[&in.Decl] {
@@ -458,7 +466,7 @@ func (c *checker) siteConfigInBand(ss *SystemService, k *ServiceKind) {
 	}
 }
 
-var effectNames = []string{"logs", "metrics", "config", "status", "traces", "dependencies", "restart", "update", "escalate", "resolve"}
+var effectNames = []string{"logs", "metrics", "config", "status", "traces", "dependencies", "changes", "restart", "update", "escalate", "resolve"}
 var argTypes = []string{"service", "config_key", "value", "text"}
 var noiseEffects = []string{"spike", "jitter", "stale", "phantom_restart"}
 
@@ -484,6 +492,10 @@ func (c *checker) tool(t *Tool) {
 	}
 	switch t.Effect {
 	case "", "escalate", "resolve":
+	case "changes":
+		if len(t.Args) != 1 || t.Args[0].Type != "service" || !t.Args[0].Optional {
+			c.errRange(t.EffectRng, "Signature does not fit the effect", `A tool with the effect "changes" takes one optional service: the history of that service, or of every service.`)
+		}
 	case "update":
 		if !required(0, "service") || !required(1, "config_key") || !required(2, "value") {
 			c.errRange(t.EffectRng, "Signature does not fit the effect", `A tool with the effect "update" takes a service, a config_key and a value, in that order and none optional.`)
@@ -801,6 +813,7 @@ func (c *checker) incident(in *Incident) {
 			targetKind(nu.Target, nu.TRange)
 		}
 	}
+	c.incidentChanges(in, sys)
 	if in.Resolved != nil && sys != nil {
 		c.checkExpr(in.Resolved, newExprScope(m.IncidentEnv(sys)), value.Bool, "resolved_when condition")
 	}
@@ -935,4 +948,133 @@ func boundText(k value.Kind, x float64) string {
 		return value.OfInt(int64(x)).String()
 	}
 	return value.OfFloat(x).String()
+}
+
+// benignChange checks a catalog entry against every kind it applies to:
+// the key exists, and every value has the key's type and lies in its band
+// (a benign change keeps the site healthy).
+func (c *checker) benignChange(bc *BenignChange) {
+	// An empty list is reported unless decoding it failed already.
+	if len(bc.Values) == 0 && !bc.Broken {
+		c.errRange(bc.ValuesRange, "Missing values", "A benign change needs at least one value.")
+	}
+	if len(bc.Actors) == 0 && !bc.Broken {
+		c.errRange(bc.ActorsRange, "Missing actors", "A benign change needs at least one actor.")
+	}
+	c.appliesTo(bc.AppliesTo, bc.AppliesRanges, bc.AppliesRange)
+	for i, f := range bc.ConflictsWith {
+		if c.m.FaultKind(f) == nil {
+			c.unknown(elemRange(bc.ConflictsRanges, i, bc.DefRange), "fault kind", f, names(c.m.FaultKinds))
+		}
+	}
+	for _, a := range bc.Actors {
+		if strings.TrimSpace(a) == "" {
+			c.errRange(bc.ActorsRange, "Invalid value", "Each actor must name someone.")
+		}
+	}
+	for _, kn := range bc.AppliesTo {
+		k := c.m.ServiceKind(kn)
+		if k == nil || bc.Key == "" {
+			continue
+		}
+		ck := k.ConfigKey(bc.Key)
+		if ck == nil {
+			c.unknown(bc.KeyRange, "config key of "+k.Name, bc.Key, names(k.Config))
+			continue
+		}
+		for i, v := range bc.Values {
+			if msg := c.changeValue(ck, v, &bc.Values[i]); msg != "" {
+				c.errRange(bc.ValuesRange, "Invalid benign value", fmt.Sprintf("%s of %s: %s", v, k.Name, msg))
+			}
+		}
+	}
+}
+
+// changeValue converts v to the key's type into *out and reports what is
+// wrong with it as a changed value ("" when nothing is): a type mismatch,
+// or a number outside the key's healthy band.
+func (c *checker) changeValue(ck *ConfigKey, v value.Value, out *value.Value) string {
+	cv, ok := convertKind(v, ck.Kind)
+	if !ok {
+		return fmt.Sprintf("%q is %s; this value is %s.", ck.Name, article(ck.Kind.String()), article(v.K.String()))
+	}
+	if ck.HasBand && cv.K.Numeric() && (cv.AsFloat() < ck.Low || cv.AsFloat() > ck.High) {
+		return fmt.Sprintf("it lies outside the healthy band of %q, [%g, %g].", ck.Name, ck.Low, ck.High)
+	}
+	*out = cv
+	return ""
+}
+
+// incidentChanges checks an incident's change blocks: a fault's change
+// names a config key the fault edits, and a further change sets a healthy
+// value of a key no fault of the incident edits or remedies.
+func (c *checker) incidentChanges(in *Incident, sys *System) {
+	m := c.m
+	// faultKeys are the "service.key" pairs the faults edit or remedy.
+	faultKeys := map[string]string{}
+	for _, fu := range in.Faults {
+		fk := m.FaultKind(fu.Name)
+		if fk == nil {
+			continue
+		}
+		var edited []string
+		for _, e := range fk.Edits {
+			if !e.State {
+				edited = append(edited, e.Name)
+				faultKeys[fu.Target+"."+e.Name] = fu.Name
+			}
+		}
+		for _, r := range fk.Remedies {
+			if r.Key != "" {
+				faultKeys[fu.Target+"."+r.Key] = fu.Name
+			}
+		}
+		ch := fu.Change
+		if ch == nil {
+			continue
+		}
+		switch {
+		case len(edited) == 0:
+			c.errRange(ch.DefRange, "Fault from no change", fmt.Sprintf("The fault kind %q edits no config key, so no change introduced it: crashes, leaks, traffic and expiry come from no change. Remove the change block.", fu.Name))
+		case ch.Key != "" && !contains(edited, ch.Key):
+			c.errRange(ch.KeyRange, "Change on a key the fault does not touch", fmt.Sprintf("The fault kind %q edits %s, not %q.", fu.Name, strings.Join(edited, ", "), ch.Key))
+		case ch.Key == "" && len(edited) > 1:
+			c.errRange(ch.DefRange, "Ambiguous change", fmt.Sprintf("The fault kind %q edits %s; say which key the change set with key = \"...\".", fu.Name, strings.Join(edited, ", ")))
+		}
+	}
+	seen := map[string]bool{}
+	for _, ch := range in.Changes {
+		if sys == nil || ch.Service == "" || ch.Key == "" {
+			continue
+		}
+		ss := sys.Service(ch.Service)
+		if ss == nil {
+			c.unknown(ch.ServiceRange, "service", ch.Service, names(sys.Services))
+			continue
+		}
+		k := m.ServiceKind(ss.Kind)
+		if k == nil {
+			continue
+		}
+		ck := k.ConfigKey(ch.Key)
+		if ck == nil {
+			c.unknown(ch.KeyRange, "config key of "+k.Name, ch.Key, names(k.Config))
+			continue
+		}
+		pair := ch.Service + "." + ch.Key
+		if fault, ok := faultKeys[pair]; ok {
+			c.errRange(ch.KeyRange, "Change on a fault's key", fmt.Sprintf("%s is the key of the fault %q; mark the fault with a change block instead, so the history derives it from the fault.", pair, fault))
+			continue
+		}
+		if seen[pair] {
+			c.errRange(ch.KeyRange, "Duplicate change", fmt.Sprintf("%s is already changed by an earlier change block of this incident.", pair))
+			continue
+		}
+		seen[pair] = true
+		if ch.Value.K != value.Null {
+			if msg := c.changeValue(ck, ch.Value, &ch.Value); msg != "" {
+				c.errRange(ch.ValueRange, "Invalid change value", msg)
+			}
+		}
+	}
 }

@@ -414,6 +414,8 @@ func (d *decoder) decodeFile(body *hclsyntax.Body, m *Module) {
 			m.DistractorKinds = append(m.DistractorKinds, d.distractorKind(blk))
 		case "noise_pattern":
 			m.NoisePatterns = append(m.NoisePatterns, d.noisePattern(blk))
+		case "benign_change":
+			m.BenignChanges = append(m.BenignChanges, d.benignChange(blk))
 		case "tool":
 			m.Tools = append(m.Tools, d.tool(blk))
 		case "rubric":
@@ -821,6 +823,117 @@ func (d *decoder) distractorKind(blk *hclsyntax.Block) *DistractorKind {
 	return k
 }
 
+func (d *decoder) benignChange(blk *hclsyntax.Block) *BenignChange {
+	k := &BenignChange{Decl: d.decl(blk)}
+	d.broken = &k.Decl
+	defer func() { d.broken = nil }()
+	c := d.content(blk.Body, blk.DefRange(), schemaAt("benign_change"))
+	k.Description = d.str(c, "description")
+	k.AppliesTo = d.strList(c, "applies_to")
+	k.AppliesRange = attrRange(c, "applies_to", k.DefRange)
+	k.AppliesRanges = elemRanges(c, "applies_to", len(k.AppliesTo))
+	k.Key = d.str(c, "key")
+	k.KeyRange = attrRange(c, "key", k.DefRange)
+	k.Actors = d.strList(c, "actors")
+	k.ActorsRange = attrRange(c, "actors", k.DefRange)
+	k.ConflictsWith = d.strList(c, "conflicts_with")
+	k.ConflictsRanges = elemRanges(c, "conflicts_with", len(k.ConflictsWith))
+	k.ValuesRange = attrRange(c, "values", k.DefRange)
+	if a, ok := c.attrs["values"]; ok {
+		// Typed by the checker against each kind's key.
+		k.Values = d.literalList(a)
+	}
+	return k
+}
+
+// literalList evaluates a list attribute of literals whose type the
+// checker decides.
+func (d *decoder) literalList(a *hclsyntax.Attribute) []value.Value {
+	tup, isTuple := a.Expr.(*hclsyntax.TupleConsExpr)
+	if !isTuple {
+		d.errAt(a.Expr.Range(), "Incorrect attribute value type", fmt.Sprintf("The argument %q must be a list written as [a, b, …].", a.Name))
+		return nil
+	}
+	var out []value.Value
+	for _, e := range tup.Exprs {
+		v, ds := e.Value(nil)
+		if ds.HasErrors() || !literal(v) || !(v.Type() == cty.Number || v.Type() == cty.String || v.Type() == cty.Bool) {
+			d.errAt(e.Range(), "Invalid value", fmt.Sprintf("Each element of %q must be a number, a string or a bool.", a.Name))
+			continue
+		}
+		out = append(out, ctyLiteral(v, d.writtenAsFloat(e)))
+	}
+	return out
+}
+
+// change decodes a change block: a fault's (path incident/fault/change) or
+// an incident's (incident/change).
+func (d *decoder) change(b *hclsyntax.Block, path string) *ChangeUse {
+	c := d.content(b.Body, b.DefRange(), schemaAt(path))
+	ch := &ChangeUse{DefRange: fromHCL(b.DefRange())}
+	ch.Actor = d.str(c, "actor")
+	ch.ActorRange = attrRange(c, "actor", ch.DefRange)
+	if a, ok := c.attrs["actor"]; ok && strings.TrimSpace(ch.Actor) == "" {
+		d.errAt(a.Expr.Range(), "Invalid value", `The argument "actor" must name who made the change.`)
+	}
+	ch.Key = d.str(c, "key")
+	ch.KeyRange = attrRange(c, "key", ch.DefRange)
+	ch.Service = d.str(c, "service")
+	ch.ServiceRange = attrRange(c, "service", ch.DefRange)
+	if a, ok := c.attrs["value"]; ok {
+		ch.ValueRange = fromHCL(a.Expr.Range())
+		if v, ok := d.eval(a, nil); ok {
+			if v.Type() == cty.Number || v.Type() == cty.String || v.Type() == cty.Bool {
+				ch.Value = ctyLiteral(v, d.writtenAsFloat(a.Expr))
+			} else {
+				d.errAt(a.Expr.Range(), "Incorrect attribute value type", `The argument "value" must be a number, a string or a bool.`)
+			}
+		}
+	}
+	ch.AtRange = attrRange(c, "at", ch.DefRange)
+	if a, ok := c.attrs["at"]; ok {
+		before := len(d.diags)
+		s := d.str(c, "at")
+		if at, ok := ParseChangeTime(s); ok {
+			ch.At = at
+		} else if len(d.diags) == before {
+			d.errAt(a.Expr.Range(), "Invalid change time", fmt.Sprintf("%q is not a time of the audit trail; write \"HH:MM\" (the alert's day) or \"DAY HH:MM\" with DAY one of %s.", s, strings.Join(Weekdays, ", ")))
+		}
+	}
+	return ch
+}
+
+// ParseChangeTime reads "HH:MM" or "DAY HH:MM" (DAY one of Weekdays).
+func ParseChangeTime(s string) (ChangeTime, bool) {
+	at := ChangeTime{Set: true, Day: -1}
+	if day, rest, ok := strings.Cut(s, " "); ok {
+		at.Day = -1
+		for i, w := range Weekdays {
+			if w == day {
+				at.Day = i
+			}
+		}
+		if at.Day < 0 {
+			return ChangeTime{}, false
+		}
+		s = rest
+	}
+	if len(s) != 5 || s[2] != ':' {
+		return ChangeTime{}, false
+	}
+	digit := func(c byte) (int, bool) { return int(c - '0'), c >= '0' && c <= '9' }
+	h1, ok1 := digit(s[0])
+	h2, ok2 := digit(s[1])
+	m1, ok3 := digit(s[3])
+	m2, ok4 := digit(s[4])
+	h, m := h1*10+h2, m1*10+m2
+	if !ok1 || !ok2 || !ok3 || !ok4 || h > 23 || m > 59 {
+		return ChangeTime{}, false
+	}
+	at.Minute = h*60 + m
+	return at, true
+}
+
 func (d *decoder) noisePattern(blk *hclsyntax.Block) *NoisePattern {
 	n := &NoisePattern{Decl: d.decl(blk)}
 	d.broken = &n.Decl
@@ -969,7 +1082,16 @@ func (d *decoder) incident(blk *hclsyntax.Block) *Incident {
 					fu.ParamRanges[a.Name] = fromHCL(a.SrcRange)
 				}
 			}
+			for _, cb := range fc.blocks {
+				if fu.Change != nil {
+					d.errAt(cb.DefRange(), "Duplicate change", "A fault came from at most one change; this fault already has a change block.")
+					continue
+				}
+				fu.Change = d.change(cb, "incident/fault/change")
+			}
 			in.Faults = append(in.Faults, fu)
+		case "change":
+			in.Changes = append(in.Changes, d.change(b, "incident/change"))
 		case "distractor":
 			dc := d.content(b.Body, b.DefRange(), schemaAt("incident/distractor"))
 			du := &DistractorUse{Decl: d.decl(b)}

@@ -308,6 +308,9 @@ func (b *indexer) build() {
 	for _, n := range m.NoisePatterns {
 		top(SymNoisePattern, &n.Decl)
 	}
+	for _, bc := range m.BenignChanges {
+		b.appliesTo(bc.AppliesTo, bc.AppliesRanges)
+	}
 	for _, t := range m.Tools {
 		top(SymTool, &t.Decl)
 	}

@@ -158,7 +158,7 @@ func analyze(base *Base, files []*File) (*Module, Diagnostics) {
 		bm := base.m
 		m = &Module{
 			ServiceKinds: clip(bm.ServiceKinds), Systems: clip(bm.Systems), FaultKinds: clip(bm.FaultKinds),
-			DistractorKinds: clip(bm.DistractorKinds), NoisePatterns: clip(bm.NoisePatterns), Tools: clip(bm.Tools),
+			DistractorKinds: clip(bm.DistractorKinds), NoisePatterns: clip(bm.NoisePatterns), BenignChanges: clip(bm.BenignChanges), Tools: clip(bm.Tools),
 			Rubrics: clip(bm.Rubrics), Incidents: clip(bm.Incidents), Suites: clip(bm.Suites),
 			Mutations: clip(bm.Mutations), SuiteSpecs: clip(bm.SuiteSpecs),
 		}
@@ -241,6 +241,9 @@ func (m *Module) decls() []*Decl {
 	for _, x := range m.NoisePatterns {
 		add(&x.Decl)
 	}
+	for _, x := range m.BenignChanges {
+		add(&x.Decl)
+	}
 	for _, x := range m.Tools {
 		add(&x.Decl)
 	}
@@ -281,6 +284,9 @@ func markFileBroken(m *Module, name string) {
 		mark(&x.Decl)
 	}
 	for _, x := range m.NoisePatterns {
+		mark(&x.Decl)
+	}
+	for _, x := range m.BenignChanges {
 		mark(&x.Decl)
 	}
 	for _, x := range m.Tools {

@@ -259,6 +259,61 @@ type FaultUse struct {
 	Params map[string]value.Value
 	// ParamRanges holds the range of each parameter's attribute.
 	ParamRanges map[string]Range
+	// Change marks the fault as introduced by a config change, which the
+	// change history lists; nil: the fault came from no change.
+	Change *ChangeUse
+}
+
+// ChangeUse is a change of an incident's recent history: a fault's
+// (FaultUse.Change: the key, old and new values come from the fault's own
+// edit, so an author never writes the answer twice) or one the incident
+// declares (Incident.Changes: Service, Key and Value say what changed).
+type ChangeUse struct {
+	DefRange Range
+	// At is when, unset (At.Set false) when the compiler draws it.
+	At      ChangeTime
+	AtRange Range
+	// Actor is who made it; "" when the compiler draws one.
+	Actor      string
+	ActorRange Range
+	// Key is the config key changed; on a fault's change, "" unless the
+	// fault edits several config keys.
+	Key          string
+	KeyRange     Range
+	Service      string
+	ServiceRange Range
+	Value        value.Value
+	ValueRange   Range
+}
+
+// ChangeTime is a wall-clock time of the audit trail: a minute of a day,
+// and a weekday (0 Mon … 6 Sun) or -1 for the alert's day.
+type ChangeTime struct {
+	Set    bool
+	Day    int
+	Minute int
+}
+
+// Weekdays are the day names a change time may start with.
+var Weekdays = []string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}
+
+// BenignChange is a harmless tuning change of the stdlib's catalog: a key
+// of some service kinds and healthy values it may take.
+type BenignChange struct {
+	Decl
+	AppliesTo     []string
+	AppliesRange  Range
+	AppliesRanges []Range
+	Key           string
+	KeyRange      Range
+	Values        []value.Value
+	ValuesRange   Range
+	Actors        []string
+	ActorsRange   Range
+	// ConflictsWith are fault kinds beside which, on the same service,
+	// the change is never drawn: it would mask or worsen their symptoms.
+	ConflictsWith   []string
+	ConflictsRanges []Range
 }
 
 type DistractorUse struct {
@@ -295,6 +350,9 @@ type Incident struct {
 	Faults      []*FaultUse
 	Distractors []*DistractorUse
 	Noise       []*NoiseUse
+	// Changes are the further changes the incident declares (change
+	// blocks), in source order.
+	Changes     []*ChangeUse
 	Resolved    *Expr
 	Expert      []string
 	ExpertRange []Range
@@ -315,6 +373,7 @@ type Module struct {
 	FaultKinds      []*FaultKind
 	DistractorKinds []*DistractorKind
 	NoisePatterns   []*NoisePattern
+	BenignChanges   []*BenignChange
 	Tools           []*Tool
 	Rubrics         []*Rubric
 	Incidents       []*Incident
@@ -395,6 +454,7 @@ func (m *Module) AllDecls() []NamedDecl {
 	add("fault_kind", declsOf(m.FaultKinds))
 	add("distractor_kind", declsOf(m.DistractorKinds))
 	add("noise_pattern", declsOf(m.NoisePatterns))
+	add("benign_change", declsOf(m.BenignChanges))
 	add("tool", declsOf(m.Tools))
 	add("rubric", declsOf(m.Rubrics))
 	add("incident", declsOf(m.Incidents))

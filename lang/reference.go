@@ -295,8 +295,8 @@ func (c *checker) checkRefIncident(in *Incident, sys *System, profile string) {
 		}
 		return
 	}
-	if len(in.Faults)+len(in.Distractors)+len(in.Noise) > 0 || in.Resolved != nil {
-		c.errRange(in.DefRange, "Native parts under sre_zero", "An sre_zero incident is its fixtures and grading spec; it takes no fault, distractor, noise or resolved_when.")
+	if len(in.Faults)+len(in.Distractors)+len(in.Noise)+len(in.Changes) > 0 || in.Resolved != nil {
+		c.errRange(in.DefRange, "Native parts under sre_zero", "An sre_zero incident is its fixtures and grading spec; it takes no fault, distractor, noise, change or resolved_when.")
 	}
 	if sys != nil && len(sys.Fixtures) == 0 {
 		c.errRange(in.SystemRange, "Not a fixture system", fmt.Sprintf("An sre_zero incident runs on a fixture system; %q has services of native kinds.", in.System))

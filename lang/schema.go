@@ -78,7 +78,7 @@ const (
 var descriptionAttr = attr("description", tString, "What this declares, shown in hover, in `srezc docs` and (for tools and kinds) to agents where the reference says so.")
 
 var schemaTable = []BlockSchema{
-	{Path: "", Doc: "A srezc file: top-level declarations.", Blocks: []string{"incident", "service_kind", "system", "fault_kind", "distractor_kind", "noise_pattern", "tool", "rubric", "suite", "mutation", "suite_spec"}},
+	{Path: "", Doc: "A srezc file: top-level declarations.", Blocks: []string{"incident", "service_kind", "system", "fault_kind", "distractor_kind", "noise_pattern", "benign_change", "tool", "rubric", "suite", "mutation", "suite_spec"}},
 
 	{Path: "service_kind", Labels: 1, Label: "service kind", Doc: "A kind of service: its roles (edges to other services), config keys, hidden state, derived quantities and metrics, statuses, logs, restart and trace.",
 		Attrs:  []AttrSchema{descriptionAttr},
@@ -138,6 +138,11 @@ var schemaTable = []BlockSchema{
 		Attrs: []AttrSchema{descriptionAttr, required("effect", tString, "spike, jitter, stale or phantom_restart."), attr("rate", tNumber, "Chance per tick and metric, 0 to 1 (spike, phantom_restart)."),
 			attr("magnitude", tNumber, "Factor (spike) or relative amplitude (jitter)."), attr("lag", tInt, "Ticks metrics lag (stale), 0 to 6.")}},
 
+	{Path: "benign_change", Labels: 1, Label: "benign change", Doc: "A harmless tuning change a site makes: a config key of some service kinds and values it may take that keep the site healthy. The compiler draws a few per incident, applies them to the site and lists them in the change history beside any fault's change, so a value that differs from the docs is not by itself a fault.",
+		Attrs: []AttrSchema{descriptionAttr, required("applies_to", tStrings, "The service kinds whose key it changes."), required("key", tString, "The config key it changes."),
+			required("values", "list of literals", "The values it may set, each inside the key's healthy band."), required("actors", tStrings, "Who makes such changes, as the audit trail names them; a fault's change draws its actor from the same pool."),
+			attr("conflicts_with", tStrings, "Fault kinds whose symptoms the change would mask or worsen on the same service: never drawn where one of them is.")}},
+
 	{Path: "tool", Labels: 1, Label: "tool", Doc: "A tool agents may call: its effect and its arguments.",
 		Attrs: []AttrSchema{descriptionAttr, required("effect", tString, "logs, metrics, config, status, traces, dependencies, restart, update, escalate or resolve.")}, Blocks: []string{"arg"}},
 	{Path: "tool/arg", Labels: 1, Label: "argument", Doc: "An argument of the tool, in call order.",
@@ -172,9 +177,16 @@ var schemaTable = []BlockSchema{
 			attr("distractors", tStrings, "sre_zero: the reference's free-text distractor notes, kept for export."),
 			attr("terminal_on_wrong_resolution", tBool, "sre_zero: whether a wrong resolution ends the episode (default true)."),
 		},
-		Blocks: []string{"fault", "distractor", "noise", "fixture", "evidence", "correct_fix", "metadata"}},
+		Blocks: []string{"fault", "change", "distractor", "noise", "fixture", "evidence", "correct_fix", "metadata"}},
 	{Path: "incident/fault", Labels: 1, Label: "fault kind", Doc: "A fault of the incident: a fault kind applied to a target, with its parameters.",
-		Attrs: []AttrSchema{required("target", tString, "The service the fault applies to.")}, Open: true, OpenDoc: "A parameter of the fault kind and its value (within its domain)."},
+		Attrs: []AttrSchema{required("target", tString, "The service the fault applies to.")}, Open: true, OpenDoc: "A parameter of the fault kind and its value (within its domain).",
+		Blocks: []string{"change"}},
+	{Path: "incident/fault/change", Doc: "Marks the fault as introduced by a config change, listed in the change history: the key, its value before (the site's) and after (the fault's) come from the fault itself. Faults without it come from no change (a crash, a leak, traffic).",
+		Attrs: []AttrSchema{attr("at", tString, changeAtDoc), attr("actor", tString, "Who made the change; default: drawn from the benign changes' actors."),
+			attr("key", tString, "The config key the change set, when the fault edits several.")}},
+	{Path: "incident/change", Doc: "A further change of the site's recent history: a config key of a service set to a new, healthy value before the incident. It is applied to the site and listed in the change history; certification proves it harmless.",
+		Attrs: []AttrSchema{required("service", tString, "The service changed."), required("key", tString, "The config key changed."), required("value", tLiteral, "Its new value (the old one is the site's)."),
+			attr("at", tString, changeAtDoc), attr("actor", tString, "Who made the change; default: drawn from the benign changes' actors.")}},
 	{Path: "incident/distractor", Labels: 1, Label: "distractor kind", Doc: "Harmless but suspicious evidence on a service that is not at fault; acting on it is measured.",
 		Attrs: []AttrSchema{required("target", tString, "The service the distractor sits on.")}},
 	{Path: "incident/noise", Labels: 1, Label: "noise pattern", Doc: "A noise pattern: transient effects on what tools show, drawn from the episode seed.",
@@ -208,6 +220,8 @@ var schemaTable = []BlockSchema{
 			attr("seed", tInt, "The draw's seed (default 1)."), attr("splits", "object { train, dev, test = share }", "The split shares (default 0.5, 0.25, 0.25)."),
 			attr("mix", "object { easy, medium, hard = share }", "The difficulty shares."), attr("reserve", tString, "A held-out reserve."), attr("secret_hash", tString, "The hash of a secret test split.")}},
 }
+
+const changeAtDoc = `When the change was made: "HH:MM" on the alert's day, or "DAY HH:MM" (DAY one of Mon … Sun) within the week before the alert; default: drawn from the incident.`
 
 var termAttrs = []AttrSchema{required("phrases", tStrings, "Phrases that name it: whole words, case-insensitive."), descriptionAttr,
 	attr("about", tStrings, "Mechanisms: the parts of a service a diagnosis naming it asserts about."), attr("states", tStrings, "Mechanisms: the states those parts are in.")}

@@ -41,3 +41,24 @@ func TestHoverOnKeywords(t *testing.T) {
 		}
 	}
 }
+
+// TestHoverOnChangeBlocks: the change history's blocks are documented
+// where they sit, a fault's change apart from an incident's.
+func TestHoverOnChangeBlocks(t *testing.T) {
+	m, _ := lang.Analyze(nil)
+	doc := "incident \"x\" {\n  fault \"db_pool_too_small\" {\n    target = \"database\"\n    change {\n      actor = \"k\"\n    }\n  }\n  change {\n    service = \"cache\"\n  }\n}\nbenign_change \"b\" {\n  values = [1]\n}\n"
+	at := func(marker string) int { return strings.Index(doc, marker) + 2 }
+	cases := []struct{ marker, want string }{
+		{"change {\n      actor", "**change** block in `incident/fault`"},
+		{"actor", "**actor** (string, in `incident/fault/change`)"},
+		{"change {\n    service", "**change** block in `incident`"},
+		{"service = \"cache\"", "**service** (string, required, in `incident/change`)"},
+		{"benign_change", "**benign_change** block"},
+		{"values", "**values** (list of literals, required, in `benign_change`)"},
+	}
+	for _, c := range cases {
+		if h := hover(m, nil, "", doc, at(c.marker)); !strings.Contains(h, c.want) {
+			t.Errorf("hover on %q: %q lacks %q", c.marker, h, c.want)
+		}
+	}
+}

@@ -14,6 +14,7 @@ incident "api_worker_squeeze" {
   fault "web_workers_too_low" {
     target  = "web_server"
     workers = 8
+    change {}
   }
   distractor "noisy_warning" {
     target = "database"

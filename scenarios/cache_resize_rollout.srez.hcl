@@ -17,10 +17,12 @@ incident "cache_resize_rollout" {
   fault "cache_memory_too_low" {
     target   = "cache"
     limit_mb = 448
+    change {}
   }
   fault "cache_compression_disabled" {
     target         = "cache"
     working_set_mb = 2000.0
+    change {}
   }
   distractor "elevated_metric" {
     target = "message_queue"

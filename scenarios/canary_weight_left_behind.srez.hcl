@@ -15,6 +15,7 @@ incident "canary_weight_left_behind" {
   fault "lb_backend_weight_skewed" {
     target     = "load_balancer"
     weight_pct = 95
+    change {}
   }
   distractor "noisy_warning" {
     target = "database"

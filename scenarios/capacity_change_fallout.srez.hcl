@@ -14,10 +14,12 @@ incident "capacity_change_fallout" {
   fault "lb_idle_timeout_low" {
     target     = "load_balancer"
     timeout_ms = 10000
+    change {}
   }
   fault "web_workers_too_high" {
     target  = "web_server"
     workers = 128
+    change {}
   }
   distractor "noisy_warning" {
     target = "cache"

@@ -15,6 +15,7 @@ incident "capacity_drill_fallout" {
   fault "web_workers_too_low" {
     target  = "web_server"
     workers = 6
+    change {}
   }
   distractor "elevated_metric" {
     target = "load_balancer"

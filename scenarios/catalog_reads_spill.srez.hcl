@@ -14,6 +14,7 @@ incident "catalog_reads_spill" {
   fault "cache_memory_too_low" {
     target   = "cache"
     limit_mb = 256
+    change {}
   }
   distractor "db_work_mem_tuned" {
     target = "database"

@@ -13,6 +13,7 @@ incident "checkout_db_refusals" {
   fault "db_max_connections_low" {
     target = "database"
     limit  = 20
+    change {}
   }
   noise "jitter" {}
 

@@ -14,6 +14,7 @@ incident "checkout_writes_failing" {
   fault "db_wal_retention_full" {
     target  = "database"
     keep_gb = 320
+    change {}
   }
   distractor "elevated_metric" {
     target = "cache"

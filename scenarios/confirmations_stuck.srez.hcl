@@ -16,6 +16,7 @@ incident "confirmations_stuck" {
   fault "db_query_timeout_low" {
     target     = "database"
     timeout_ms = 20
+    change {}
   }
   distractor "noisy_warning" {
     target = "message_queue"

@@ -14,6 +14,7 @@ incident "creeping_order_latency" {
   fault "db_autovacuum_disabled" {
     target   = "database"
     dead_pct = 40.0
+    change {}
   }
   distractor "noisy_warning" {
     target = "web_server"

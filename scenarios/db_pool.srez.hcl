@@ -13,6 +13,7 @@ incident "db_pool" {
   fault "db_pool_too_small" {
     target = "database"
     size   = 6
+    change {}
   }
   distractor "web_short_keepalive" {
     target = "web_server"

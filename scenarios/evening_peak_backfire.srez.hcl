@@ -18,6 +18,9 @@ incident "evening_peak_backfire" {
   fault "db_max_connections_low" {
     target = "database"
     limit  = 20
+    change {
+      at = "17:30"
+    }
   }
   distractor "elevated_metric" {
     target = "web_server"

@@ -13,6 +13,7 @@ incident "export_jobs_waiting" {
   fault "mq_consumer_concurrency_low" {
     target    = "message_queue"
     consumers = 3
+    change {}
   }
   distractor "noisy_warning" {
     target = "database"

@@ -14,6 +14,7 @@ incident "flash_sale_rejections" {
   fault "web_rate_limit_too_low" {
     target = "web_server"
     limit  = 200
+    change {}
   }
   noise "jitter" {}
 

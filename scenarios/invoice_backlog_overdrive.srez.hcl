@@ -17,6 +17,7 @@ incident "invoice_backlog_overdrive" {
   fault "db_read_replica_disabled" {
     target        = "database"
     read_fraction = 0.8
+    change {}
   }
   distractor "noisy_warning" {
     target = "cache"

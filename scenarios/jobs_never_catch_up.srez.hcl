@@ -17,9 +17,11 @@ incident "jobs_never_catch_up" {
   fault "db_autovacuum_disabled" {
     target   = "database"
     dead_pct = 50.0
+    change {}
   }
   fault "mq_dedup_disabled" {
     target = "message_queue"
+    change {}
   }
   noise "jitter" {}
 

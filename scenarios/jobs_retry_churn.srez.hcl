@@ -14,6 +14,7 @@ incident "jobs_retry_churn" {
   fault "mq_retry_limit_high" {
     target = "message_queue"
     limit  = 60
+    change {}
   }
   distractor "db_work_mem_tuned" {
     target = "database"

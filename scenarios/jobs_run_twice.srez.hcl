@@ -13,6 +13,7 @@ incident "jobs_run_twice" {
   fault "mq_visibility_timeout_low" {
     target     = "message_queue"
     timeout_ms = 2000
+    change {}
   }
   noise "jitter" {}
 

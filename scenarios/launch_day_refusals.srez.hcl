@@ -14,6 +14,7 @@ incident "launch_day_refusals" {
   fault "lb_max_connections_low" {
     target = "load_balancer"
     limit  = 400
+    change {}
   }
   distractor "elevated_metric" {
     target = "database"

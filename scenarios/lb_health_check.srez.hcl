@@ -14,6 +14,7 @@ incident "lb_health_check" {
   fault "lb_health_check_path_wrong" {
     target = "load_balancer"
     path   = "/status"
+    change {}
   }
   noise "jitter" {}
 

@@ -16,6 +16,7 @@ incident "listener_cut_at_peak" {
   fault "lb_max_connections_cut" {
     target = "load_balancer"
     cut    = 4500
+    change {}
   }
   noise "jitter" {}
 

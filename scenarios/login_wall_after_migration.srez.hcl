@@ -14,6 +14,7 @@ incident "login_wall_after_migration" {
   fault "db_maintenance_mode" {
     target    = "database"
     admin_pid = 7719
+    change {}
   }
   distractor "web_short_keepalive" {
     target = "web_server"

@@ -15,10 +15,12 @@ incident "migration_double_fault" {
   fault "lb_health_check_path_wrong" {
     target = "load_balancer"
     path   = "/ping"
+    change {}
   }
   fault "web_cache_host_wrong" {
     target = "web_server"
     host   = "cache01.internal"
+    change {}
   }
   distractor "elevated_metric" {
     target = "cache"

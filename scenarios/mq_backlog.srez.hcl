@@ -13,6 +13,7 @@ incident "mq_backlog" {
   fault "mq_consumer_concurrency_low" {
     target    = "message_queue"
     consumers = 1
+    change {}
   }
   distractor "elevated_metric" {
     target = "database"

@@ -15,6 +15,7 @@ incident "one_backend_melting" {
   fault "lb_sticky_sessions_hotspot" {
     target = "load_balancer"
     skew   = 1.0
+    change {}
   }
   noise "jitter" {}
 

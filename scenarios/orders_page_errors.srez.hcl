@@ -14,6 +14,7 @@ incident "orders_page_errors" {
   fault "web_timeout_too_low" {
     target     = "web_server"
     timeout_ms = 200
+    change {}
   }
   distractor "db_work_mem_tuned" {
     target = "database"

@@ -13,6 +13,7 @@ incident "orders_statements_cut" {
   fault "db_query_timeout_low" {
     target     = "database"
     timeout_ms = 40
+    change {}
   }
   distractor "elevated_metric" {
     target = "web_server"

@@ -14,6 +14,7 @@ incident "pooler_over_server_limit" {
   fault "db_max_connections_below_pool" {
     target = "database"
     gap    = 20
+    change {}
   }
   noise "jitter" {}
 

@@ -13,6 +13,7 @@ incident "product_reads_cold" {
   fault "cache_ttl_too_low" {
     target = "cache"
     ttl    = 30
+    change {}
   }
   noise "spike" {}
 

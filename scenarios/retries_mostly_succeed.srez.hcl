@@ -14,6 +14,7 @@ incident "retries_mostly_succeed" {
   fault "db_pool_too_large" {
     target = "database"
     size   = 400
+    change {}
   }
   distractor "noisy_warning" {
     target = "cache"

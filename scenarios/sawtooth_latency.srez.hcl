@@ -14,6 +14,7 @@ incident "sawtooth_latency" {
   fault "db_read_replica_disabled" {
     target        = "database"
     read_fraction = 0.6
+    change {}
   }
   distractor "elevated_metric" {
     target = "web_server"

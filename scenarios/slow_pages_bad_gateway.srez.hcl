@@ -14,6 +14,7 @@ incident "slow_pages_bad_gateway" {
   fault "lb_idle_timeout_low" {
     target     = "load_balancer"
     timeout_ms = 5000
+    change {}
   }
   distractor "noisy_warning" {
     target = "cache"

@@ -15,10 +15,12 @@ incident "statements_tripled" {
   fault "cache_ttl_too_low" {
     target = "cache"
     ttl    = 10
+    change {}
   }
   fault "mq_retry_limit_high" {
     target = "message_queue"
     limit  = 40
+    change {}
   }
   distractor "db_work_mem_tuned" {
     target = "database"

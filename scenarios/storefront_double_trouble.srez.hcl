@@ -19,6 +19,9 @@ incident "storefront_double_trouble" {
   fault "cache_ttl_too_low" {
     target = "cache"
     ttl    = 20
+    change {
+      at = "Sat 06:40"
+    }
   }
   distractor "web_short_keepalive" {
     target = "web_server"

@@ -14,10 +14,12 @@ incident "two_faults" {
   fault "web_cache_host_wrong" {
     target = "web_server"
     host   = "cache-old.internal"
+    change {}
   }
   fault "db_pool_too_small" {
     target = "database"
     size   = 10
+    change {}
   }
   noise "jitter" {}
 

@@ -13,6 +13,7 @@ incident "writes_from_workers" {
   fault "mq_retry_limit_high" {
     target = "message_queue"
     limit  = 100
+    change {}
   }
   noise "spike" {}
 

@@ -42,6 +42,15 @@ tool "check_dependencies" {
   arg "service" { type = "service" }
 }
 
+tool "list_changes" {
+  description = "Show the site's recent change history, newest first: when, who, which service, what changed, old -> new. Give a service to see only its changes."
+  effect      = "changes"
+  arg "service" {
+    type     = "service"
+    optional = true
+  }
+}
+
 tool "restart_service" {
   description = "Restart a service's process. It is unavailable for a short while and loses in-memory state (a restarted cache comes back empty)."
   effect      = "restart"

@@ -1,0 +1,340 @@
+package compiler
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"sort"
+	"strings"
+
+	"github.com/srezc/srezc/engine"
+	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/value"
+)
+
+// The change history (Task.Changes): what list_changes shows. It holds
+// three kinds of entry, rendered alike: a fault's own change (a fault block
+// with a change block; key, old and new value come from the fault's edit),
+// the incident's further changes (change blocks), and benign changes drawn
+// from the stdlib's catalog (benign_change). Explicit and benign changes
+// are applied to the site before any fault, so the world shows them: a
+// value that differs from the docs is no longer a fault's sign.
+//
+// Draws are deterministic, from the incident's id: the same incident gets
+// the same history on every machine and every seed. Times and actors are
+// drawn from one distribution for every entry, so neither says which
+// entry introduced a fault.
+
+// Benign draws take between minBenign and maxBenign changes per incident,
+// as many as the system has keys for.
+const (
+	minBenign = 2
+	maxBenign = 6
+)
+
+// The clock of the history: the alert fires on a weekday between
+// alertEarliest and alertEarliest+alertSpread; drawn changes are made
+// between minAge and maxAge minutes before it.
+const (
+	alertEarliest = 9 * 60
+	alertSpread   = 11 * 60
+	minAge        = 15
+	maxAge        = 3 * 24 * 60
+	dayMinutes    = 24 * 60
+)
+
+// siteChange is a change applied to the site before any fault: an
+// incident's change block (use set) or a benign draw.
+type siteChange struct {
+	svc  int
+	slot engine.SlotID
+	old  value.Value
+	new  value.Value
+	use  *lang.ChangeUse
+}
+
+// pendingChange is an entry of the history before its time and actor are
+// settled.
+type pendingChange struct {
+	siteChange
+	fault int // -1: not a fault's
+}
+
+// changeRand is the incident's generator for one purpose: the same id and
+// purpose give the same numbers everywhere.
+func changeRand(id, purpose string) *rand.Rand {
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	a := h.Sum64()
+	h.Write([]byte("#" + purpose))
+	return rand.New(rand.NewPCG(a, h.Sum64()))
+}
+
+// drawChanges is the DrawChanges stage: it applies the incident's change
+// blocks and the benign draws to the base row and records them as pending
+// history entries. It runs before LowerFaults, so a fault's config.KEY
+// reads the site as changed.
+func (b *build) drawChanges() {
+	site := b.siteIncident()
+	protected := b.protectedKeys(site)
+	for _, ch := range site.Changes {
+		svc := b.serviceIndex(ch.Service)
+		slot, ok := b.slotIndex[slotKey{svc, "config", ch.Key}]
+		if svc < 0 || !ok {
+			continue // the checker reported it
+		}
+		v, ok := convertTo(ch.Value, b.t.Slots[slot].Kind)
+		if !ok {
+			continue
+		}
+		c := siteChange{svc: svc, slot: slot, old: b.base[slot], new: v, use: ch}
+		if c.old == c.new {
+			b.errAt(ch.ValueRange, "Change changes nothing", fmt.Sprintf("%s.%s is %s at this site already.", ch.Service, ch.Key, c.old))
+			continue
+		}
+		b.site = append(b.site, c)
+	}
+	rng := changeRand(site.Name, "benign")
+	type candidate struct {
+		svc int
+		bc  *lang.BenignChange
+	}
+	var cands []candidate
+	for si := range b.sys.Services {
+		for _, bc := range b.m.BenignChanges {
+			if bc.Broken || !contains(bc.AppliesTo, b.kinds[si].Name) || protected[si][bc.Key] || b.conflicts(site, bc, si) {
+				continue
+			}
+			if _, ok := b.slotIndex[slotKey{si, "config", bc.Key}]; ok {
+				cands = append(cands, candidate{si, bc})
+			}
+		}
+	}
+	want := minBenign + rng.IntN(maxBenign-minBenign+1)
+	rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
+	taken := map[engine.SlotID]bool{}
+	for _, c := range b.site {
+		taken[c.slot] = true
+	}
+	drawn := 0
+	for _, c := range cands {
+		if drawn == want {
+			break
+		}
+		slot := b.slotIndex[slotKey{c.svc, "config", c.bc.Key}]
+		if taken[slot] {
+			continue
+		}
+		var choices []value.Value
+		for _, v := range c.bc.Values {
+			v, ok := convertTo(v, b.t.Slots[slot].Kind)
+			// A benign value differs from the site's and from the docs,
+			// so resetting it to the docs is a change, not a fix.
+			if ok && v != b.base[slot] && v != b.kindDefault[slot] {
+				choices = append(choices, v)
+			}
+		}
+		if len(choices) == 0 {
+			continue
+		}
+		taken[slot] = true
+		drawn++
+		b.site = append(b.site, siteChange{svc: c.svc, slot: slot, old: b.base[slot], new: choices[rng.IntN(len(choices))]})
+	}
+	for _, c := range b.site {
+		b.base[c.slot] = c.new
+		b.pending = append(b.pending, pendingChange{c, -1})
+	}
+}
+
+// siteIncident is the incident whose site this build compiles: its own,
+// or Options.SiteFrom's for a counterfactual, which must show the same
+// site whatever faults it has.
+func (b *build) siteIncident() *lang.Incident {
+	if b.opt.SiteFrom != nil {
+		return b.opt.SiteFrom
+	}
+	return b.in
+}
+
+// conflicts reports whether a fault of the site's incident on service svc
+// is of a kind the benign change conflicts with.
+func (b *build) conflicts(site *lang.Incident, bc *lang.BenignChange, svc int) bool {
+	for _, fu := range site.Faults {
+		if b.serviceIndex(fu.Target) == svc && contains(bc.ConflictsWith, fu.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// protectedKeys are, per service, the config keys no benign change may
+// touch: those any fault or distractor of the incident edits, those a
+// fault's remedy sets, those the incident's change blocks set, and, on
+// every service, any key a fault's fixed_when or the resolved_when names
+// (a relation between services reads keys of both).
+func (b *build) protectedKeys(site *lang.Incident) []map[string]bool {
+	out := make([]map[string]bool, len(b.sys.Services))
+	for i := range out {
+		out[i] = map[string]bool{}
+	}
+	protect := func(target, key string) {
+		if si := b.serviceIndex(target); si >= 0 {
+			out[si][key] = true
+		}
+	}
+	var named []string
+	for _, fu := range site.Faults {
+		fk := b.m.FaultKind(fu.Name)
+		if fk == nil {
+			continue
+		}
+		for _, e := range fk.Edits {
+			if !e.State {
+				protect(fu.Target, e.Name)
+			}
+		}
+		for _, r := range fk.Remedies {
+			if r.Key != "" {
+				protect(fu.Target, r.Key)
+			}
+		}
+		if fk.FixedWhen != nil {
+			named = append(named, fk.FixedWhen.Src)
+		}
+	}
+	for _, du := range site.Distractors {
+		if dk := b.m.DistractorKind(du.Name); dk != nil {
+			for _, e := range dk.Edits {
+				if !e.State {
+					protect(du.Target, e.Name)
+				}
+			}
+		}
+	}
+	for _, ch := range site.Changes {
+		protect(ch.Service, ch.Key)
+	}
+	if site.Resolved != nil {
+		named = append(named, site.Resolved.Src)
+	}
+	for _, src := range named {
+		for _, word := range strings.FieldsFunc(src, func(r rune) bool {
+			return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+		}) {
+			for si := range out {
+				if b.kinds[si].ConfigKey(word) != nil {
+					out[si][word] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// faultChange is the history entry of a fault introduced by a change: the
+// fault's edit of the key, from the site's value to the fault's.
+func (b *build) faultChange(fi int, fu *lang.FaultUse, fk *lang.FaultKind, svc int) {
+	ch := fu.Change
+	for _, e := range fk.Edits {
+		if e.State || ch.Key != "" && e.Name != ch.Key {
+			continue
+		}
+		ed, d := b.resolveEdit(e, svc, fu.Params, fu.NameRange)
+		if d != nil {
+			return // applyEdits reports it
+		}
+		old := b.siteConfig(svc)[e.Name]
+		if old == ed.v {
+			b.errAt(ch.DefRange, "Change changes nothing", fmt.Sprintf("The fault sets %s.%s to %s, the site's value already; it came from no change.", fu.Target, e.Name, old))
+			return
+		}
+		b.pending = append(b.pending, pendingChange{siteChange{svc: svc, slot: ed.slot, old: old, new: ed.v, use: ch}, fi})
+		return
+	}
+}
+
+// lowerChanges is the LowerChanges stage: it settles every pending entry's
+// time and actor and writes the history, newest first, and the alert's
+// time.
+func (b *build) lowerChanges() {
+	t := b.t
+	rng := changeRand(b.siteIncident().Name, "clock")
+	day := rng.IntN(5) // Monday to Friday
+	alert := alertEarliest + rng.IntN(alertSpread)
+	// The alert fires after every change written for its own day.
+	var late *pendingChange
+	for i := range b.pending {
+		p := &b.pending[i]
+		if p.use != nil && p.use.At.Set && (p.use.At.Day < 0 || p.use.At.Day == day) && (late == nil || p.use.At.Minute > late.use.At.Minute) {
+			late = p
+		}
+	}
+	if late != nil && late.use.At.Minute+minAge > alert {
+		alert = min(late.use.At.Minute+minAge+rng.IntN(60), dayMinutes-1)
+		if late.use.At.Minute >= alert {
+			b.errAt(late.use.AtRange, "Change too late", "A change on the alert's day must be made before the alert, and this one leaves it no time before midnight; make it earlier.")
+			return
+		}
+	}
+	t.AlertMinute = int32(day*dayMinutes + alert)
+	t.Changes = t.Changes[:0]
+	for i := range b.pending {
+		p := &b.pending[i]
+		c := engine.Change{Service: int16(p.svc), Slot: p.slot, Old: b.word(p.old), New: b.word(p.new), Fault: int16(p.fault)}
+		if p.use != nil && p.use.At.Set {
+			d := p.use.At.Day
+			if d < 0 {
+				d = day
+			}
+			c.Minute = int32(d*dayMinutes + p.use.At.Minute)
+		} else {
+			age := minAge + rng.IntN(maxAge-minAge+1)
+			c.Minute = int32(((int(t.AlertMinute)-age)%engine.MinutesPerWeek + engine.MinutesPerWeek) % engine.MinutesPerWeek)
+		}
+		if p.use != nil && p.use.Actor != "" {
+			c.Actor = p.use.Actor
+		} else {
+			pool := b.actorPool(b.kinds[p.svc].Name)
+			if len(pool) == 0 {
+				pool = []string{"ops"}
+			}
+			c.Actor = pool[rng.IntN(len(pool))]
+		}
+		t.Changes = append(t.Changes, c)
+	}
+	sort.SliceStable(t.Changes, func(i, j int) bool {
+		ai, aj := t.Age(&t.Changes[i]), t.Age(&t.Changes[j])
+		if ai != aj {
+			return ai < aj
+		}
+		return t.Changes[i].Slot < t.Changes[j].Slot
+	})
+}
+
+// actorPool is who changes a service kind: the actors of every benign
+// change that applies to it (else of every benign change), sorted, each
+// once. A fault's change draws from the same pool as the benign ones.
+func (b *build) actorPool(kind string) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(all bool) {
+		for _, bc := range b.m.BenignChanges {
+			if bc.Broken || !all && !contains(bc.AppliesTo, kind) {
+				continue
+			}
+			for _, a := range bc.Actors {
+				if !seen[a] {
+					seen[a] = true
+					out = append(out, a)
+				}
+			}
+		}
+	}
+	add(false)
+	if len(out) == 0 {
+		add(true)
+	}
+	sort.Strings(out)
+	return out
+}
