@@ -44,6 +44,9 @@ type parsed struct {
 	tool string
 	args []value.Value
 	err  string
+	// call is kept when an argument is named: where it goes depends on
+	// the tool's parameters, which only the task knows.
+	call *Call
 }
 
 // Bind is Bind through c.
@@ -55,7 +58,30 @@ func (c *Cache) Bind(t *engine.Task, text string) engine.Action {
 	if p.err != "" {
 		return engine.InvalidAction(engine.ErrSyntax, p.err)
 	}
+	if p.call != nil {
+		return BindCall(t, *p.call)
+	}
 	return t.Bind(p.tool, p.args)
+}
+
+// BindCall binds a parsed call to a task's tools, named arguments where
+// the tool's parameters take them.
+func BindCall(t *engine.Task, call Call) engine.Action {
+	if ti := t.ToolIndex(call.Tool); ti >= 0 {
+		params := make([]string, len(t.Tools[ti].Args))
+		for i, a := range t.Tools[ti].Args {
+			params[i] = a.Name
+		}
+		call.Args = append([]Arg(nil), call.Args...)
+		if d := call.Order(params); d != nil {
+			return engine.InvalidAction(engine.ErrArity, d.Detail)
+		}
+	}
+	args := make([]value.Value, len(call.Args))
+	for i, a := range call.Args {
+		args[i] = a.Value
+	}
+	return t.Bind(call.Tool, args)
 }
 
 func (c *Cache) parse(text string) parsed {
@@ -72,6 +98,9 @@ func (c *Cache) parse(text string) parsed {
 		p = parsed{tool: call.Tool, args: make([]value.Value, len(call.Args))}
 		for i, a := range call.Args {
 			p.args[i] = a.Value
+			if a.Name != "" {
+				p.call = &call
+			}
 		}
 	}
 	if len(text) > maxParsedLen {

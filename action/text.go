@@ -23,6 +23,9 @@ type Call struct {
 
 // Arg is one argument as written.
 type Arg struct {
+	// Name is the parameter an argument written as name=value names
+	// ("root_cause=\"...\""), or "" for a positional one.
+	Name  string
 	Value value.Value
 	// Bare reports a String written without quotes. It is false for
 	// numbers, bools and quoted strings.
@@ -70,6 +73,8 @@ var actionLexer = lexer.MustSimple([]lexer.SimpleRule{
 	{Name: "RawString", Pattern: `'(?:[^'\\]|\\(?s:.))*'`},
 	// A quote no String or RawString rule could close runs to the end.
 	{Name: "BadString", Pattern: `["'](?s:.*)`},
+	// A parameter name before "=": resolve_incident(root_cause="...").
+	{Name: "Named", Pattern: `[A-Za-z_][A-Za-z0-9_]*[ \t]*=`},
 	{Name: "Ident", Pattern: `[A-Za-z_][A-Za-z0-9_]*`},
 	{Name: "Number", Pattern: `[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?`},
 	{Name: "Word", Pattern: `[\p{L}\p{M}\p{N}_/.:\-]+`},
@@ -87,13 +92,15 @@ type actionNode struct {
 	Args   []*argNode `parser:"( @@ ( ',' @@ )* )? ')'"`
 }
 
-// argNode is one argument: a quoted string, or a run of bare words (with
-// the whitespace between them) up to the next "," or ")".
+// argNode is one argument, perhaps after "name=": a quoted string, or a
+// run of bare words (with the whitespace between them) up to the next ","
+// or ")".
 type argNode struct {
 	Tokens []lexer.Token
-	Str    *string  `parser:"  @String"`
+	Name   *string  `parser:"@Named?"`
+	Str    *string  `parser:"(  @String"`
 	Raw    *string  `parser:"| @RawString"`
-	Bare   []string `parser:"| @( Ident | Number | Word )+"`
+	Bare   []string `parser:"| @( Ident | Number | Word )+ )"`
 }
 
 var actionParser = participle.MustBuild[actionNode](
@@ -112,6 +119,7 @@ var (
 	tokRawString  = actionLexer.Symbols()["RawString"]
 	tokBadString  = actionLexer.Symbols()["BadString"]
 	tokIdent      = actionLexer.Symbols()["Ident"]
+	tokNamed      = actionLexer.Symbols()["Named"]
 	tokNumber     = actionLexer.Symbols()["Number"]
 	tokWord       = actionLexer.Symbols()["Word"]
 	tokOther      = actionLexer.Symbols()["Other"]
@@ -169,6 +177,10 @@ func Format(call Call) string {
 		if i > 0 {
 			b = append(b, ", "...)
 		}
+		if a.Name != "" {
+			b = append(b, a.Name...)
+			b = append(b, '=')
+		}
 		if a.Value.K == value.String && !a.Bare {
 			b = strconv.AppendQuote(b, a.Value.S)
 		} else {
@@ -187,6 +199,11 @@ func convertArg(src string, a *argNode) (Arg, *Error) {
 	start, _ := tokSpan(toks[0])
 	_, end := tokSpan(toks[len(toks)-1])
 	arg := Arg{Range: actionRange(src, start, end)}
+	if toks[0].Type == tokNamed {
+		arg.Name = strings.TrimRight(strings.TrimSuffix(toks[0].Value, "="), " \t")
+		toks = significant(toks[1:])
+		start, _ = tokSpan(toks[0])
+	}
 	text := src[start:end]
 	switch toks[0].Type {
 	case tokString:
@@ -223,6 +240,62 @@ func convertArg(src string, a *argNode) (Arg, *Error) {
 		}
 	}
 	return arg, nil
+}
+
+// Order puts named arguments where the tool's parameters, listed in
+// params, take them, so that resolve_incident(fix="...", root_cause="...")
+// binds as resolve_incident("...", "..."). Positional arguments come
+// first; a name the tool has not, a parameter given twice, a positional
+// argument after a named one, or a gap before a named one is an error
+// located at the argument.
+func (c *Call) Order(params []string) *Error {
+	named := false
+	for _, a := range c.Args {
+		named = named || a.Name != ""
+	}
+	if !named {
+		return nil
+	}
+	out := make([]Arg, len(params))
+	set := make([]bool, len(params))
+	last := -1
+	for i, a := range c.Args {
+		at := func(detail string) *Error {
+			return &Error{Summary: actionSummary, Detail: detail, Subject: &a.Range}
+		}
+		j := i
+		if a.Name == "" {
+			if i > 0 && c.Args[i-1].Name != "" {
+				return at("a positional argument cannot follow a named one")
+			}
+		} else {
+			j = -1
+			for k, p := range params {
+				if p == a.Name {
+					j = k
+				}
+			}
+			if j < 0 {
+				return at(c.Tool + " has no parameter " + a.Name + "; its parameters are " + strings.Join(params, ", "))
+			}
+		}
+		if j >= len(params) {
+			return at(c.Tool + " takes " + strconv.Itoa(len(params)) + " arguments (" + strings.Join(params, ", ") + ")")
+		}
+		if set[j] {
+			return at(params[j] + " is given twice")
+		}
+		a.Name = ""
+		out[j], set[j] = a, true
+		last = max(last, j)
+	}
+	for j := 0; j <= last; j++ {
+		if !set[j] {
+			return &Error{Summary: actionSummary, Detail: c.Tool + " needs " + params[j] + " before the arguments after it", Subject: &c.Range}
+		}
+	}
+	c.Args = out[:last+1]
+	return nil
 }
 
 // isIntText reports whether s is an optional sign and one or more digits.

@@ -218,7 +218,8 @@ func TestParseActionErrors(t *testing.T) {
 		{"crlf in args", "f(a\r\n)", 3, 5, 1, 4, "line break"},
 		{"newline after", "f(a)\n", 4, 5, 1, 5, "line break"},
 		{"newline before", "\nf(a)", 0, 1, 1, 1, "line break"},
-		{"bad char", `update_config(a, b=1)`, 18, 19, 1, 19, `unexpected character "="`},
+		{"bad char", `update_config(a, b;1)`, 18, 19, 1, 19, `unexpected character ";"`},
+		{"equals alone", `update_config(a, =1)`, 17, 18, 1, 18, `unexpected character "="`},
 		{"quote after bare", `f(a "b")`, 4, 7, 1, 5, `expected "," or ")" after the argument`},
 		{"bare after quote", `f("a" b)`, 6, 7, 1, 7, `expected "," or ")" after the argument`},
 		{"int overflow", `f(9223372036854775808)`, 2, 21, 1, 3, "out of range"},
@@ -268,6 +269,7 @@ func TestFormatAction(t *testing.T) {
 		{`  inspect_logs ( cache )  `, `inspect_logs(cache)`},
 		{`f(50,50.0,"50",true, 1e21, -2.5E-2)`, `f(50, 50.0, "50", true, 1e+21, -0.025)`},
 		{`f('it\'s', a  b, "tab\there")`, `f("it's", a  b, "tab\there")`},
+		{`resolve_incident(fix = "x", root_cause="y")`, `resolve_incident(fix="x", root_cause="y")`},
 	}
 	for _, tt := range tests {
 		call, diag := action.Parse(tt.src)
@@ -276,6 +278,43 @@ func TestFormatAction(t *testing.T) {
 		}
 		if got := action.Format(call); got != tt.want {
 			t.Errorf("FormatAction(%q) = %q, want %q", tt.src, got, tt.want)
+		}
+	}
+}
+
+// TestNamedArguments: an argument written name=value goes where the
+// tool's parameter of that name is; names the tool lacks, a parameter
+// given twice, a positional argument after a named one and a gap are
+// errors located at the argument.
+func TestNamedArguments(t *testing.T) {
+	params := []string{"service", "key", "value"}
+	for _, tt := range []struct {
+		src, want, err string
+	}{
+		{`update_config(service=database, key=pool_size, value=50)`, `update_config(database, pool_size, 50)`, ""},
+		{`update_config(value=50, key=pool_size, service=database)`, `update_config(database, pool_size, 50)`, ""},
+		{`update_config(database, value = 50, key = pool_size)`, `update_config(database, pool_size, 50)`, ""},
+		{`update_config(database, pool_size, 50)`, `update_config(database, pool_size, 50)`, ""},
+		{`update_config(database, size=50)`, "", "update_config has no parameter size; its parameters are service, key, value"},
+		{`update_config(service=database, key=pool_size, service=cache)`, "", "service is given twice"},
+		{`update_config(service=database, pool_size, 50)`, "", "a positional argument cannot follow a named one"},
+		{`update_config(database, value=50)`, "", "update_config needs key before the arguments after it"},
+		{`update_config(database, pool_size, 50, value=3)`, "", "value is given twice"},
+	} {
+		call, d := action.Parse(tt.src)
+		if d != nil {
+			t.Fatalf("%s: %v", tt.src, d)
+		}
+		d = call.Order(params)
+		switch {
+		case tt.err != "" && (d == nil || d.Detail != tt.err):
+			t.Errorf("%s: error %v, want %q", tt.src, d, tt.err)
+		case tt.err != "" && (d.Subject == nil || d.Subject.Start.Byte >= d.Subject.End.Byte):
+			t.Errorf("%s: error %q is not located", tt.src, d.Detail)
+		case tt.err == "" && d != nil:
+			t.Errorf("%s: %v", tt.src, d)
+		case tt.err == "" && action.Format(call) != tt.want:
+			t.Errorf("%s: ordered as %s, want %s", tt.src, action.Format(call), tt.want)
 		}
 	}
 }

@@ -60,6 +60,10 @@ type JudgeParam struct {
 	Description string `json:"description,omitempty"`
 }
 
+// resolveParams are resolve_incident's parameters, in order, for reading
+// a recorded resolution whose arguments were named.
+var resolveParams = []string{"root_cause", "fix"}
+
 // JudgeAnswer is the agent's resolve_incident arguments.
 type JudgeAnswer struct {
 	RootCause string `json:"root_cause"`
@@ -92,7 +96,7 @@ func ResolutionOf(r *record.Line) (a JudgeAnswer, ok bool) {
 		return JudgeAnswer{RootCause: text}, true
 	}
 	call, d := action.Parse(text)
-	if d != nil || call.Tool != "resolve_incident" {
+	if d != nil || call.Tool != "resolve_incident" || call.Order(resolveParams) != nil {
 		return JudgeAnswer{RootCause: text}, true
 	}
 	for i, arg := range call.Args {

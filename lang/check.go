@@ -857,6 +857,10 @@ func (c *checker) expertArgs(str Range, act string, call *action.Call, tool *Too
 		}
 		sig = append(sig, a.Name)
 	}
+	if d := call.Order(sig); d != nil {
+		c.errRange(c.actionRange(str, act, *d.Subject), "Invalid expert action", d.Detail)
+		return
+	}
 	if len(call.Args) < required || len(call.Args) > len(tool.Args) {
 		want := fmt.Sprintf("%d argument", required)
 		if required != len(tool.Args) {

@@ -16,7 +16,6 @@ import (
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/record"
-	"github.com/srezc/srezc/value"
 )
 
 // Shipped analyses the shipped suite.
@@ -71,11 +70,7 @@ func Bind(tb testing.TB, tk *engine.Task, text string) engine.Action {
 	if d != nil {
 		return engine.InvalidAction(engine.ErrSyntax, d.Detail)
 	}
-	args := make([]value.Value, len(call.Args))
-	for i, a := range call.Args {
-		args[i] = a.Value
-	}
-	return tk.Bind(call.Tool, args)
+	return action.BindCall(tk, call)
 }
 
 // refTasksDir holds the SRE-Zero reference's task files, read in place
