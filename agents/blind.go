@@ -30,10 +30,17 @@ const (
 	LogWords
 	// AlwaysEscalate escalates at once.
 	AlwaysEscalate
+	// RollbackAll reads the change history and writes every config change
+	// back to its old value.
+	RollbackAll
+	// RollbackLatest writes back only the newest config change: "what
+	// changed just before the page?".
+	RollbackLatest
 )
 
 var blindNames = [...]string{ResetDocs: "reset-docs", ResetBand: "reset-band",
-	RestartUnhealthy: "restart-unhealthy", LogWords: "log-words", AlwaysEscalate: "always-escalate"}
+	RestartUnhealthy: "restart-unhealthy", LogWords: "log-words", AlwaysEscalate: "always-escalate",
+	RollbackAll: "rollback-all", RollbackLatest: "rollback-latest"}
 
 func (p BlindPolicy) String() string {
 	if int(p) < len(blindNames) && blindNames[p] != "" {
@@ -44,7 +51,7 @@ func (p BlindPolicy) String() string {
 
 // BlindPolicies lists the adversaries in a fixed order.
 func BlindPolicies() []BlindPolicy {
-	return []BlindPolicy{ResetDocs, ResetBand, RestartUnhealthy, LogWords, AlwaysEscalate}
+	return []BlindPolicy{ResetDocs, ResetBand, RestartUnhealthy, LogWords, AlwaysEscalate, RollbackAll, RollbackLatest}
 }
 
 // BlindPrefix starts the name every blind policy is run under.
@@ -96,6 +103,7 @@ type Blind struct {
 
 	causes, changes []string
 	over            bool
+	history         []configChange
 
 	// restarted are the services restarted, in order; checks counts the
 	// status reads spent on each since.
@@ -124,6 +132,7 @@ func (b *Blind) Begin(intro string) {
 	b.status, b.config, b.logs = map[string]string{}, nil, map[string][]string{}
 	b.configs = map[string]map[string]string{}
 	b.queue, b.then, b.causes, b.changes, b.over = nil, nil, nil, nil, false
+	b.history = nil
 	b.restarted, b.checks = nil, map[string]int{}
 	switch b.policy {
 	case ResetDocs, ResetBand:
@@ -132,6 +141,9 @@ func (b *Blind) Begin(intro string) {
 	case RestartUnhealthy:
 		b.queue = b.statusReads()
 		b.then = b.afterStatusRestart
+	case RollbackAll, RollbackLatest:
+		b.queue = []move{{action: "list_changes()", reserve: 1}}
+		b.then = b.afterChanges
 	case LogWords:
 		for _, s := range b.intro.Services {
 			// Room for a config read and a write after the logs.
@@ -244,7 +256,48 @@ func (b *Blind) read(obs string) {
 		b.config = configValues(obs)
 	case "inspect_logs":
 		b.logs[b.lastService] = logLines(obs)
+	case "list_changes":
+		b.history = configChanges(obs)
 	}
+}
+
+// afterChanges writes back the config changes the history showed: every
+// one, or the newest.
+func (b *Blind) afterChanges() {
+	for i, c := range b.history {
+		if b.policy == RollbackLatest && i > 0 {
+			break
+		}
+		kd := KeyDoc{Name: c.key}
+		for _, d := range b.k.Keys[b.k.ServiceKinds[c.service]] {
+			if d.Name == c.key {
+				kd = d
+			}
+		}
+		b.queue = append(b.queue, move{
+			action: "update_config(" + c.service + ", " + c.key + ", " + c.old + ")",
+			write:  true,
+			cause:  c.service + ": " + called(kd, c.new) + " (" + c.key + " changed from " + c.old + " to " + c.new + ")",
+			change: "rolled " + c.service + " " + c.key + " back to " + c.old,
+		})
+	}
+}
+
+// configChange is one config entry of the change history.
+type configChange struct{ service, key, old, new string }
+
+// configChanges reads the config entries of a list_changes observation,
+// newest first as it lists them: "  Fri 17:30  dba-oncall  database
+// config max_connections: 300 -> 20".
+func configChanges(obs string) []configChange {
+	var out []configChange
+	for _, line := range strings.Split(obs, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 9 && f[4] == "config" && strings.HasSuffix(f[5], ":") && f[7] == "->" {
+			out = append(out, configChange{service: f[3], key: strings.TrimSuffix(f[5], ":"), old: f[6], new: f[8]})
+		}
+	}
+	return out
 }
 
 // statusReads learns every service's status in as few reads as the
