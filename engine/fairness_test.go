@@ -105,10 +105,11 @@ const fairnessGoalRejected, fairnessGoalAccepted = 0.02, 0.01
 // development.
 var fairnessGated = map[string]bool{"dev": true, "dev2": true, "holdout": true}
 
-// fairnessHeldOut are the slices nobody tunes the reader to; none is held
-// out now: holdout2 and holdout3 were each counted once, blind, then
-// opened (see fairnessCeiling). The next blind slice goes here.
-var fairnessHeldOut = map[string]bool{}
+// fairnessHeldOut are the slices nobody tunes the reader to: holdout4
+// (written 2026-11-24, first counted with rubric 3 as committed with it).
+// holdout2 and holdout3 were each counted once, blind, then opened (see
+// fairnessCeiling).
+var fairnessHeldOut = map[string]bool{"holdout4": true}
 
 // fairnessCeiling holds the counts of slices that do not meet the goal
 // yet; they may only go down.
@@ -117,6 +118,7 @@ var fairnessCeiling = map[string][2]int{
 	// wrong accepted; holdout3 39 of 195, 0 of 148.
 	"holdout2": {11, 3}, // right rejected, wrong accepted
 	"holdout3": {30, 0},
+	"holdout4": {31, 3}, // its first blind count
 	// adversarial holds only wrong answers, written against the reader's
 	// own rules (sibling settings, wrong direction, wrong service for a
 	// paraphrased setting or a quantity): none may be accepted.
@@ -133,7 +135,7 @@ func TestFairness(t *testing.T) {
 	for _, tk := range suiteTasks(t) {
 		tasks[tk.ID] = tk
 	}
-	for _, slice := range []string{"dev", "dev2", "holdout", "holdout2", "holdout3", "adversarial"} {
+	for _, slice := range []string{"dev", "dev2", "holdout", "holdout2", "holdout3", "holdout4", "adversarial"} {
 		r := gradeFairness(t, tasks, readFairness(t, slice))
 		rr := float64(r.rightRejected) / float64(max(1, r.right))
 		wa := float64(r.wrongAccepted) / float64(max(1, r.wrong))
