@@ -262,7 +262,10 @@ func (b *build) lowerChanges() {
 	rng := changeRand(b.siteIncident().Name, "clock")
 	day := rng.IntN(5) // Monday to Friday
 	alert := alertEarliest + rng.IntN(alertSpread)
-	// The alert fires after every change written for its own day.
+	// The alert fires after every change written for its own day, and soon
+	// after the latest of them: an alert that cites "the 02:40 migration"
+	// or "the 14:05 rollout" is raised within the hour, not at the next
+	// business hour.
 	var late *pendingChange
 	for i := range b.pending {
 		p := &b.pending[i]
@@ -270,7 +273,7 @@ func (b *build) lowerChanges() {
 			late = p
 		}
 	}
-	if late != nil && late.use.At.Minute+minAge > alert {
+	if late != nil {
 		alert = min(late.use.At.Minute+minAge+rng.IntN(60), dayMinutes-1)
 		if late.use.At.Minute >= alert {
 			b.errAt(late.use.AtRange, "Change too late", "A change on the alert's day must be made before the alert, and this one leaves it no time before midnight; make it earlier.")

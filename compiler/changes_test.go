@@ -75,6 +75,22 @@ func TestChangeHistoryOfShippedIncidents(t *testing.T) {
 				t.Errorf("%s: benign change on %s: new %#x, initial %#x, docs %#x, old %#x", in.Name, name, c.New, init[c.Slot], a.Slots[c.Slot].Default, c.Old)
 			}
 		}
+		// An alert follows the latest change pinned to its day within the
+		// hour (orders_statements_cut's "since the 14:05 config rollout").
+		latest := int32(-1)
+		for _, fu := range in.Faults {
+			if fu.Change == nil || !fu.Change.At.Set {
+				continue
+			}
+			for _, c := range a.Changes {
+				if c.Fault >= 0 && in.Faults[c.Fault] == fu && c.Minute/(24*60) == a.AlertMinute/(24*60) {
+					latest = max(latest, c.Minute)
+				}
+			}
+		}
+		if latest >= 0 && (a.AlertMinute-latest < minAge || a.AlertMinute-latest >= minAge+60) {
+			t.Errorf("%s: alert at minute %d, %d minutes after the change pinned to its day", in.Name, a.AlertMinute, a.AlertMinute-latest)
+		}
 		if benign < minBenign || benign > maxBenign {
 			t.Errorf("%s: %d benign changes, want %d to %d", in.Name, benign, minBenign, maxBenign)
 		}

@@ -14,7 +14,9 @@ incident "login_wall_after_migration" {
   fault "db_maintenance_mode" {
     target    = "database"
     admin_pid = 7719
-    change {}
+    change {
+      at = "01:50"
+    }
   }
   distractor "web_short_keepalive" {
     target = "web_server"

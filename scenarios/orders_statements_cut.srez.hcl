@@ -13,7 +13,9 @@ incident "orders_statements_cut" {
   fault "db_query_timeout_low" {
     target     = "database"
     timeout_ms = 40
-    change {}
+    change {
+      at = "14:05"
+    }
   }
   distractor "elevated_metric" {
     target = "web_server"
