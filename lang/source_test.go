@@ -3,7 +3,11 @@ package lang
 import (
 	"bytes"
 	"math/rand/v2"
+	"sort"
+	"strings"
 	"testing"
+
+	"github.com/agext/levenshtein"
 
 	"github.com/apparentlymart/go-textseg/v15/textseg"
 )
@@ -61,6 +65,58 @@ func TestLineIndex(t *testing.T) {
 			if boundary && got != naive {
 				t.Fatalf("%q at %d: got %+v, want %+v", src, off, got, naive)
 			}
+		}
+	}
+}
+
+// sortedSuggest is the suggestion as first written: every distance in
+// full, over the sorted candidates.
+func sortedSuggest(name string, candidates []string) string {
+	sorted := append([]string(nil), candidates...)
+	sort.Strings(sorted)
+	best, bestD := "", 1<<30
+	for _, c := range sorted {
+		if d := levenshtein.Distance(name, c, nil); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	limit := 2
+	if len(name) >= 9 {
+		limit = 3
+	}
+	if bestD <= limit {
+		return best
+	}
+	return ""
+}
+
+// TestSuggestBoundedAgrees: cutting distances short and skipping
+// candidates by length picks what the full computation picks, ties and
+// non-ASCII names included.
+func TestSuggestBoundedAgrees(t *testing.T) {
+	letters := []string{"a", "b", "c", "_", "é", "日", "x"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	word := func() string {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(letters[rng.IntN(len(letters))])
+		}
+		return b.String()
+	}
+	for range 20000 {
+		name := word()
+		candidates := make([]string, rng.IntN(8))
+		for i := range candidates {
+			candidates[i] = word()
+			if rng.IntN(3) == 0 && len(name) > 0 {
+				// A near miss of name.
+				r := []rune(name)
+				r[rng.IntN(len(r))] = 'z'
+				candidates[i] = string(r)
+			}
+		}
+		if got, want := suggest(name, candidates), sortedSuggest(name, candidates); got != want {
+			t.Fatalf("suggest(%q, %q) = %q, want %q", name, candidates, got, want)
 		}
 	}
 }
