@@ -806,7 +806,7 @@ func (c *checker) incident(in *Incident) {
 	}
 	in.ExpertCalls = make([]*action.Call, len(in.Expert))
 	for i, act := range in.Expert {
-		call, d := action.Parse(act)
+		call, d := parseAction(act)
 		if d == nil {
 			in.ExpertCalls[i] = &call
 		}

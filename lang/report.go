@@ -3,7 +3,6 @@ package lang
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -13,33 +12,41 @@ import (
 )
 
 // WriteText writes diagnostics as "FILE:LINE:COL: error: SUMMARY" with the
-// detail and the source line under a caret, in the style of HCL.
+// detail and the source line under a caret, in the style of HCL. It
+// writes once, so an unbuffered writer is not written line by line.
 func WriteText(w io.Writer, files []*File, ds Diagnostics) {
-	byName := map[string]*File{}
+	byName := make(map[string]*File, len(files))
 	for _, f := range files {
 		byName[f.Name] = f
 	}
+	var b []byte
 	for _, d := range ds {
 		if d.Subject != nil {
-			fmt.Fprintf(w, "%s:%d:%d: %s: %s\n", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column, d.Severity, d.Summary)
-		} else {
-			fmt.Fprintf(w, "%s: %s\n", d.Severity, d.Summary)
+			b = append(b, d.Subject.Filename...)
+			b = strconv.AppendInt(append(b, ':'), int64(d.Subject.Start.Line), 10)
+			b = strconv.AppendInt(append(b, ':'), int64(d.Subject.Start.Column), 10)
+			b = append(b, ": "...)
 		}
+		b = append(append(append(b, d.Severity.String()...), ": "...), d.Summary...)
+		b = append(b, '\n')
 		if d.Detail != "" {
-			fmt.Fprintf(w, "  %s\n", d.Detail)
+			b = append(append(append(b, "  "...), d.Detail...), '\n')
 		}
 		if d.Subject != nil {
 			if f := byName[d.Subject.Filename]; f != nil {
-				writeSnippet(w, f.Src, *d.Subject)
+				b = appendSnippet(b, f.Src, *d.Subject)
 			}
 		}
-		fmt.Fprintln(w)
+		b = append(b, '\n')
+	}
+	if len(b) > 0 {
+		w.Write(b)
 	}
 }
 
-func writeSnippet(w io.Writer, src []byte, r Range) {
+func appendSnippet(b []byte, src []byte, r Range) []byte {
 	if r.Start.Byte > len(src) || r.Start.Byte < 0 {
-		return
+		return b
 	}
 	lineStart := bytes.LastIndexByte(src[:r.Start.Byte], '\n') + 1
 	lineEnd := bytes.IndexByte(src[lineStart:], '\n')
@@ -83,8 +90,11 @@ func writeSnippet(w io.Writer, src []byte, r Range) {
 		caret = utf8.RuneCountInString(prefix) + n
 		width = min(width, max(1, utf8.RuneCountInString(line)-caret))
 	}
-	fmt.Fprintf(w, "  %4d | %s\n", r.Start.Line, strings.ReplaceAll(line, "\t", " "))
-	fmt.Fprintf(w, "       | %s%s\n", strings.Repeat(" ", caret), strings.Repeat("^", width))
+	num := strconv.Itoa(r.Start.Line) // as %4d writes it
+	b = append(append(b, "  "...), strings.Repeat(" ", max(0, 4-len(num)))...)
+	b = append(append(append(b, num...), " | "...), strings.ReplaceAll(line, "\t", " ")...)
+	b = append(append(b, "\n       | "...), strings.Repeat(" ", caret)...)
+	return append(append(b, strings.Repeat("^", width)...), '\n')
 }
 
 // WriteJSON writes diagnostics as a JSON array, the bytes
@@ -161,8 +171,25 @@ func appendPosJSON(b []byte, p Pos) []byte {
 }
 
 // appendJSONString appends s as encoding/json writes a string (HTML
-// characters escaped, invalid UTF-8 replaced).
+// characters escaped, invalid UTF-8 replaced): itself, quoted, when it
+// holds nothing to escape, else as json.Marshal writes it.
 func appendJSONString(b []byte, s string) ([]byte, error) {
-	q, err := json.Marshal(s)
-	return append(b, q...), err
+	for i := 0; i < len(s); i++ {
+		if !plainJSON[s[i]] {
+			q, err := json.Marshal(s)
+			return append(b, q...), err
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"'), nil
 }
+
+// plainJSON holds the bytes encoding/json writes as they are in a string:
+// printable ASCII but the quote, the backslash and <, > and &.
+var plainJSON = func() (t [256]bool) {
+	for c := ' '; c < 0x7f; c++ {
+		t[c] = !strings.ContainsRune(`"\<>&`, c)
+	}
+	return t
+}()
