@@ -62,6 +62,13 @@ func (idx *lineIndex) lineClusters(src []byte, line int) []int {
 	if !isASCII(src[start:end]) {
 		for off := start; off < end; {
 			cs = append(cs, off)
+			if off+1 < end && src[off] < utf8.RuneSelf && src[off+1] < utf8.RuneSelf {
+				// Two ASCII bytes of a line have a cluster boundary
+				// between them: only CR LF (never in one line) and a
+				// non-ASCII mark after a character make one cluster.
+				off++
+				continue
+			}
 			adv, _, err := textseg.ScanGraphemeClusters(src[off:end], true)
 			if err != nil || adv <= 0 {
 				adv = 1

@@ -3,6 +3,7 @@ package lang
 import (
 	"bytes"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -34,7 +35,8 @@ func naivePos(src []byte, off int) Pos {
 // ASCII, accents written as combining marks, emoji with joiners, flags,
 // CR LF, tabs and invalid UTF-8.
 func TestLineIndex(t *testing.T) {
-	pieces := []string{"a", "bc", " ", "\t", "\n", "\r\n", "é", "e\u0301", "👩‍👩‍👧", "🇫🇷", "\xff", "日本", "{x}", "\n\n"}
+	pieces := []string{"a", "bc", " ", "\t", "\n", "\r\n", "é", "e\u0301", "👩‍👩‍👧", "🇫🇷", "\xff", "日本", "{x}", "\n\n",
+		"\r", "\u0301", "#\ufe0f\u20e3", "x\u200d", "\xcc"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 200 {
 		var b bytes.Buffer
@@ -117,6 +119,40 @@ func TestSuggestBoundedAgrees(t *testing.T) {
 		}
 		if got, want := suggest(name, candidates), sortedSuggest(name, candidates); got != want {
 			t.Fatalf("suggest(%q, %q) = %q, want %q", name, candidates, got, want)
+		}
+	}
+}
+
+// TestLineClustersAsTextseg: a line's clusters, found with a shortcut
+// between ASCII bytes, are those textseg gives, over random bytes.
+func TestLineClustersAsTextseg(t *testing.T) {
+	alphabet := []byte("ab \t\r\n#*09\x80\xcc\x81\xe2\x80\x8d\xef\xb8\x8f\xff")
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 3000 {
+		src := make([]byte, rng.IntN(40))
+		for i := range src {
+			src[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		idx := newLineIndex(src)
+		for line, start := range idx.starts {
+			end := len(src)
+			if line+1 < len(idx.starts) {
+				end = idx.starts[line+1] - 1
+			}
+			var want []int
+			if !isASCII(src[start:end]) {
+				for off := start; off < end; {
+					want = append(want, off)
+					adv, _, err := textseg.ScanGraphemeClusters(src[off:end], true)
+					if err != nil || adv <= 0 {
+						adv = 1
+					}
+					off += adv
+				}
+			}
+			if got := idx.lineClusters(src, line); !slices.Equal(got, want) {
+				t.Fatalf("%q line %d: clusters %v, want %v", src, line, got, want)
+			}
 		}
 	}
 }
