@@ -171,8 +171,8 @@ func appendPosJSON(b []byte, p Pos) []byte {
 }
 
 // appendJSONString appends s as encoding/json writes a string (HTML
-// characters escaped, invalid UTF-8 replaced): itself, quoted, when it
-// holds nothing to escape, else as json.Marshal writes it.
+// characters escaped, invalid UTF-8 replaced): directly when it is
+// printable ASCII without <, > or &, else as json.Marshal writes it.
 func appendJSONString(b []byte, s string) ([]byte, error) {
 	for i := 0; i < len(s); i++ {
 		if !plainJSON[s[i]] {
@@ -181,15 +181,20 @@ func appendJSONString(b []byte, s string) ([]byte, error) {
 		}
 	}
 	b = append(b, '"')
-	b = append(b, s...)
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '"' || c == '\\' {
+			b = append(b, '\\')
+		}
+		b = append(b, s[i])
+	}
 	return append(b, '"'), nil
 }
 
-// plainJSON holds the bytes encoding/json writes as they are in a string:
-// printable ASCII but the quote, the backslash and <, > and &.
+// plainJSON holds the bytes appendJSONString writes itself: printable
+// ASCII but <, > and &, which encoding/json writes as \u003c and so on.
 var plainJSON = func() (t [256]bool) {
 	for c := ' '; c < 0x7f; c++ {
-		t[c] = !strings.ContainsRune(`"\<>&`, c)
+		t[c] = !strings.ContainsRune("<>&", c)
 	}
 	return t
 }()
