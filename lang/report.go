@@ -174,27 +174,28 @@ func appendPosJSON(b []byte, p Pos) []byte {
 // characters escaped, invalid UTF-8 replaced): directly when it is
 // printable ASCII without <, > or &, else as json.Marshal writes it.
 func appendJSONString(b []byte, s string) ([]byte, error) {
-	for i := 0; i < len(s); i++ {
-		if !plainJSON[s[i]] {
-			q, err := json.Marshal(s)
-			return append(b, q...), err
-		}
-	}
+	quote := len(b)
 	b = append(b, '"')
+	from := 0
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == '"' || c == '\\' {
-			b = append(b, '\\')
+		switch c := s[i]; {
+		case plainJSON[c]:
+		case c == '"' || c == '\\':
+			b = append(append(b, s[from:i]...), '\\', c)
+			from = i + 1
+		default:
+			q, err := json.Marshal(s)
+			return append(b[:quote], q...), err
 		}
-		b = append(b, s[i])
 	}
-	return append(b, '"'), nil
+	return append(append(b, s[from:]...), '"'), nil
 }
 
-// plainJSON holds the bytes appendJSONString writes itself: printable
-// ASCII but <, > and &, which encoding/json writes as \u003c and so on.
+// plainJSON holds the bytes encoding/json writes as they are in a string:
+// printable ASCII but the quote, the backslash and <, > and &.
 var plainJSON = func() (t [256]bool) {
 	for c := ' '; c < 0x7f; c++ {
-		t[c] = !strings.ContainsRune("<>&", c)
+		t[c] = !strings.ContainsRune(`"\<>&`, c)
 	}
 	return t
 }()
