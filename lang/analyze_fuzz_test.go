@@ -1,10 +1,10 @@
 package lang_test
 
 import (
-	"bytes"
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -62,9 +62,9 @@ func FuzzAnalyze(f *testing.F) {
 		}
 	}
 
-	byName := map[string][]byte{}
+	stdLines := map[string]*sourceLines{}
 	for _, sf := range std {
-		byName[sf.Name] = sf.Src
+		stdLines[sf.Name] = newSourceLines(sf.Src)
 	}
 	base := lang.NewBase(std)
 	f.Fuzz(func(t *testing.T, src []byte) {
@@ -73,9 +73,15 @@ func FuzzAnalyze(f *testing.F) {
 		if m == nil {
 			t.Fatal("nil module")
 		}
-		files := map[string][]byte{fuzzFile: src}
-		for n, s := range byName {
-			files[n] = s
+		var input *sourceLines // built for the first diagnostic in the input
+		files := func(name string) *sourceLines {
+			if name != fuzzFile {
+				return stdLines[name]
+			}
+			if input == nil {
+				input = newSourceLines(src)
+			}
+			return input
 		}
 		for i, d := range diags {
 			if d == nil {
@@ -113,23 +119,41 @@ func FuzzAnalyze(f *testing.F) {
 	})
 }
 
+// sourceLines is a file's source and the offset of each of its lines'
+// first byte.
+type sourceLines struct {
+	src    []byte
+	starts []int
+}
+
+func newSourceLines(src []byte) *sourceLines {
+	s := &sourceLines{src: src, starts: []int{0}}
+	for i, c := range src {
+		if c == '\n' {
+			s.starts = append(s.starts, i+1)
+		}
+	}
+	return s
+}
+
 // checkSubject checks that r lies within the file it names and that its
 // lines and columns agree with its byte offsets.
-func checkSubject(t *testing.T, d *lang.Diagnostic, what string, r lang.Range, files map[string][]byte) {
+func checkSubject(t *testing.T, d *lang.Diagnostic, what string, r lang.Range, files func(name string) *sourceLines) {
 	t.Helper()
-	src, ok := files[r.Filename]
-	if !ok {
+	sl := files(r.Filename)
+	if sl == nil {
 		t.Errorf("%s: %s names an unknown file %q", d.Error(), what, r.Filename)
 		return
 	}
+	src := sl.src
 	if r.Start.Byte < 0 || r.Start.Byte > r.End.Byte || r.End.Byte > len(src) {
 		t.Errorf("%s: %s bytes [%d,%d) outside the %d bytes of %s", d.Error(), what, r.Start.Byte, r.End.Byte, len(src), r.Filename)
 		return
 	}
 	for _, p := range []lang.Pos{r.Start, r.End} {
-		before := src[:p.Byte]
-		line := 1 + bytes.Count(before, []byte{'\n'})
-		lineLen := p.Byte - (bytes.LastIndexByte(before, '\n') + 1)
+		// The line holding p.Byte is the last to start at or before it.
+		line := sort.SearchInts(sl.starts, p.Byte+1)
+		lineLen := p.Byte - sl.starts[line-1]
 		if p.Line != line || p.Column < 1 || p.Column > lineLen+1 {
 			t.Errorf("%s: %s position %+v: want line %d and a column in [1,%d]", d.Error(), what, p, line, lineLen+1)
 		}

@@ -152,18 +152,41 @@ func withinLimits(src []byte) bool {
 	var n nesting
 	run := 0       // the nameBytes before i, in code
 	ident := false // src[i-run:i] is (the start of) an identifier
+	taken := 0     // src[i:taken] may be taken into a name by a lead byte before i
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		if 0xC2 <= c && c <= 0xF3 {
 			// HCL's identifier machine reads a multi-byte character as
 			// its first byte (0xC2 to 0xF3) and any three after it
-			// ("\xc9}" is a name, not a brace): those bytes must be
-			// inert. Any other byte outside ASCII is a token of its own.
+			// ("\xc9}" is a name, not a brace; "\xc9 " a name with a
+			// space). Any other byte outside ASCII is a token of its own.
 			for k := i + 1; k < min(i+4, len(src)); k++ {
-				if !nameByte[src[k]] {
+				if !takeable[src[k]] {
 					return false
 				}
 			}
+			taken = max(taken, i+4)
+		}
+		if i < taken && !nameByte[c] {
+			// Read either way, a takeable byte only lengthens the name
+			// (it counts in the run) or adds an operator; it closes and
+			// resets nothing.
+			run++
+			if run > MaxNumberLiteralBytes {
+				return false
+			}
+			ident = false
+			switch byteKind[c] {
+			case kindOp:
+				if n.stepType(hclsyntax.TokenPlus, "") > MaxNestingDepth {
+					return false
+				}
+			case kindEquals:
+				if i+1 < len(src) && src[i+1] == '=' && n.stepType(hclsyntax.TokenEqualOp, "") > MaxNestingDepth {
+					return false
+				}
+			}
+			continue
 		}
 		if nameByte[c] {
 			run++
@@ -278,8 +301,14 @@ var (
 	// identStart and identContinue are the ASCII bytes that start and
 	// continue an identifier.
 	identStart, identContinue [256]bool
-	byteKind                  [256]uint8
-	bracketTokens             [256]hclsyntax.TokenType
+	// takeable holds the bytes withinLimits follows after a lead byte
+	// (0xC2 to 0xF3) whether HCL's lexer takes them into a name or not:
+	// nameBytes, blanks, operators, commas, newlines and the other bytes
+	// that open or close nothing. Brackets, quotes, comment starts and
+	// '~' (of "~}") are not.
+	takeable      [256]bool
+	byteKind      [256]uint8
+	bracketTokens [256]hclsyntax.TokenType
 )
 
 func init() {
@@ -307,6 +336,13 @@ func init() {
 		byteKind[c] = kindOp
 	}
 	byteKind['='] = kindEquals
+	for c := 0; c < 256; c++ {
+		switch byteKind[c] {
+		case kindOpen, kindClose, kindQuote, kindComment:
+		default:
+			takeable[c] = c != '~'
+		}
+	}
 }
 
 func (idx *lineIndex) diagnostic(name string, src []byte, start, end int, summary, detail string) *Diagnostic {

@@ -126,19 +126,23 @@ func AnalyzeWith(std, files []*File) (*Module, Diagnostics) {
 // returns and must not be modified; the checker only writes to the
 // declaration it checks, and a Base's are already checked.
 type Base struct {
-	files []*File
-	m     *Module
-	diags Diagnostics
-	decls map[*Decl]bool
+	files  []*File
+	m      *Module
+	diags  Diagnostics
+	decls  map[*Decl]bool
+	firsts map[string]map[string]*Decl // see checker.baseFirsts
 }
 
 // NewBase analyses a standard library on its own.
 func NewBase(std []*File) *Base {
 	std = append([]*File(nil), std...)
 	m, diags := analyze(nil, std)
-	b := &Base{files: std, m: m, diags: diags, decls: map[*Decl]bool{}}
+	b := &Base{files: std, m: m, diags: diags, decls: map[*Decl]bool{}, firsts: map[string]map[string]*Decl{}}
 	for _, d := range m.decls() {
 		b.decls[d] = true
+	}
+	for _, k := range declKinds(m) {
+		b.firsts[k.what] = firstByName(k.decls)
 	}
 	return b
 }
@@ -206,7 +210,7 @@ func analyze(base *Base, files []*File) (*Module, Diagnostics) {
 	}
 	c := &checker{m: m, files: byName}
 	if base != nil {
-		c.checked = base.decls
+		c.checked, c.baseFirsts = base.decls, base.firsts
 	}
 	c.check()
 	for _, d := range c.diags {

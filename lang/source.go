@@ -1,8 +1,10 @@
 package lang
 
 import (
+	"bytes"
 	"sort"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/agext/levenshtein"
 	"github.com/apparentlymart/go-textseg/v15/textseg"
@@ -15,44 +17,70 @@ import (
 // clusters, as HCL's do, so that our ranges and HCL's agree. Counting from
 // the start of the file for each position was quadratic: 100,000 {holes}
 // in one log template took 38 s.
+//
+// A line's clusters are found the first time a position on it is asked
+// for: most lines of a file never are, and segmenting every non-ASCII
+// line up front was a tenth of an analysis of a file with a few stray
+// bytes.
 type lineIndex struct {
 	starts []int // byte offset of each line's first byte
-	// clusters holds, for each line with a non-ASCII byte, the offsets of
-	// its grapheme clusters' starts; ASCII lines have none.
+	// mu guards clusters, which holds, for each line a position was asked
+	// on, the offsets of its grapheme clusters' starts (nil for an ASCII
+	// line). Indexes are shared by analyses that run at once.
+	mu       sync.Mutex
 	clusters map[int][]int
 }
 
 func newLineIndex(src []byte) *lineIndex {
-	idx := &lineIndex{starts: []int{0}}
-	for i, c := range src {
-		if c == '\n' {
-			idx.starts = append(idx.starts, i+1)
+	idx := &lineIndex{starts: make([]int, 1, 1+bytes.Count(src, newline))}
+	for off := 0; ; {
+		nl := bytes.IndexByte(src[off:], '\n')
+		if nl < 0 {
+			break
 		}
+		off += nl + 1
+		idx.starts = append(idx.starts, off)
 	}
-	for line, start := range idx.starts {
-		end := len(src)
-		if line+1 < len(idx.starts) {
-			end = idx.starts[line+1] - 1
-		}
-		seg := src[start:end]
-		if isASCII(seg) {
-			continue
-		}
-		if idx.clusters == nil {
-			idx.clusters = map[int][]int{}
-		}
-		var cs []int
+	return idx
+}
+
+var newline = []byte{'\n'}
+
+// lineClusters returns the grapheme clusters' starts of line (0-based) of
+// src, nil when the line is ASCII.
+func (idx *lineIndex) lineClusters(src []byte, line int) []int {
+	idx.mu.Lock()
+	defer idx.mu.Unlock()
+	if cs, ok := idx.clusters[line]; ok {
+		return cs
+	}
+	start, end := idx.starts[line], len(src)
+	if line+1 < len(idx.starts) {
+		end = idx.starts[line+1] - 1
+	}
+	var cs []int
+	if !isASCII(src[start:end]) {
 		for off := start; off < end; {
 			cs = append(cs, off)
+			if off+1 < end && src[off] < utf8.RuneSelf && src[off+1] < utf8.RuneSelf {
+				// Two ASCII bytes of a line have a cluster boundary
+				// between them: only CR LF (never in one line) and a
+				// non-ASCII mark after a character make one cluster.
+				off++
+				continue
+			}
 			adv, _, err := textseg.ScanGraphemeClusters(src[off:end], true)
 			if err != nil || adv <= 0 {
 				adv = 1
 			}
 			off += adv
 		}
-		idx.clusters[line] = cs
 	}
-	return idx
+	if idx.clusters == nil {
+		idx.clusters = map[int][]int{}
+	}
+	idx.clusters[line] = cs
+	return cs
 }
 
 // pos is the position of byte offset off of src, the source the index was
@@ -61,8 +89,8 @@ func (idx *lineIndex) pos(src []byte, off int) Pos {
 	off = min(max(off, 0), len(src))
 	line := sort.Search(len(idx.starts), func(i int) bool { return idx.starts[i] > off }) - 1
 	start := idx.starts[line]
-	cs, ok := idx.clusters[line]
-	if !ok {
+	cs := idx.lineClusters(src, line)
+	if cs == nil {
 		// Every ASCII byte is a grapheme cluster of its own (the one
 		// exception, CR LF, cannot occur: a line holds no LF).
 		return Pos{Line: line + 1, Column: 1 + off - start, Byte: off}
@@ -155,26 +183,36 @@ func fromHCLDiags(ds hcl.Diagnostics) Diagnostics {
 }
 
 // suggest returns the candidate nearest to name, if it is near enough to be
-// a likely misspelling. Candidates are sorted first so ties are stable.
+// a likely misspelling; of equally near ones, the first in sorted order.
 func suggest(name string, candidates []string) string {
-	sorted := append([]string(nil), candidates...)
-	sort.Strings(sorted)
-	best, bestD := "", 1<<30
-	for _, c := range sorted {
-		d := levenshtein.Distance(name, c, nil)
-		if d < bestD {
-			best, bestD = c, d
-		}
-	}
 	limit := 2
 	if len(name) >= 9 {
 		limit = 3
+	}
+	// A distance is at least the difference in length, so a candidate
+	// whose length differs by more than could still win is skipped, and
+	// no candidate list is copied and sorted: suggestions were 3% of the
+	// time FuzzAnalyze spent on an input. (levenshtein's
+	// own MaxCost cut-off panics on some pairs: v1.2.1, "_abéxé" and
+	// "_bc日cb" at 2.)
+	best, bestD := "", limit+1
+	runes := utf8.RuneCountInString(name)
+	for _, c := range candidates {
+		if abs(utf8.RuneCountInString(c)-runes) > min(limit, bestD) {
+			continue
+		}
+		d := levenshtein.Distance(name, c, nil)
+		if d < bestD || d == bestD && c < best {
+			best, bestD = c, d
+		}
 	}
 	if bestD <= limit {
 		return best
 	}
 	return ""
 }
+
+func abs(n int) int { return max(n, -n) }
 
 func didYouMean(name string, candidates []string) string {
 	if s := suggest(name, candidates); s != "" {

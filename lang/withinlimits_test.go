@@ -18,6 +18,9 @@ var overLimitsTricky = map[string]string{
 	"lead byte before a brace": strings.Repeat("x {\xc9}\n", MaxNestingDepth+1),
 	// ... and a space into a name.
 	"lead byte in a name": "a = " + strings.Repeat("a", MaxNameBytes/2) + "\xc9 " + strings.Repeat("a", MaxNameBytes/2) + "\n",
+	// ... and a comma or a newline, which so resets no operator.
+	"lead byte before commas":   "a = [1" + strings.Repeat(" + x\xc9,1", MaxNestingDepth+1) + "]\n",
+	"lead byte before newlines": "a = 1" + strings.Repeat(" + x\xc9\n1", MaxNestingDepth+1) + "\n",
 	// "~}" is a template sequence's end, not a brace.
 	"tilde braces": strings.Repeat("x {~}\n", MaxNestingDepth+1),
 	// A comment takes its newline, which so resets no operator.
@@ -58,6 +61,26 @@ func TestWithinLimitsClearsShippedFiles(t *testing.T) {
 		}
 		if diags, _ := measureTokens(f.Name, f.Src); len(diags) > 0 {
 			t.Errorf("%s: %s", f.Name, diags[0].Error())
+		}
+	}
+}
+
+// TestWithinLimitsClearsLeadBytesBeforeBlanks: a non-ASCII character
+// at the end of a name, before a blank, an operator or a comma, leaves the
+// fast path open (else measure lexes the file twice; a fuzzer's stray
+// bytes did that to half the files it refused).
+func TestWithinLimitsClearsLeadBytesBeforeBlanks(t *testing.T) {
+	for _, src := range []string{
+		"café = 1\n",
+		"a = [café, b]\n",
+		"a = café+1\n",
+		"a = \xc9\n\xc9\t\xc9\r\n",
+	} {
+		if !withinLimits([]byte(src)) {
+			t.Errorf("%q: not cleared", src)
+		}
+		if diags, _ := measureTokens("f.srez.hcl", []byte(src)); len(diags) > 0 {
+			t.Errorf("%q: %s", src, diags[0].Error())
 		}
 	}
 }
