@@ -72,7 +72,6 @@ func BindCall(t *engine.Task, call Call) engine.Action {
 		for i, a := range t.Tools[ti].Args {
 			params[i] = a.Name
 		}
-		call.Args = append([]Arg(nil), call.Args...)
 		if d := call.Order(params); d != nil {
 			return engine.InvalidAction(engine.ErrArity, d.Detail)
 		}

@@ -298,6 +298,28 @@ func (c *Call) Order(params []string) *Error {
 	return nil
 }
 
+// Resolution reads a native resolve_incident action's root cause and fix,
+// positional or named; ok is false for any other text.
+func Resolution(text string) (rootCause, fix string, ok bool) {
+	call, d := Parse(text)
+	if d != nil || call.Tool != "resolve_incident" || call.Order([]string{"root_cause", "fix"}) != nil {
+		return "", "", false
+	}
+	for i, arg := range call.Args {
+		s := arg.Value.S
+		if arg.Value.K != value.String {
+			s = arg.Value.String()
+		}
+		switch i {
+		case 0:
+			rootCause = s
+		case 1:
+			fix = s
+		}
+	}
+	return rootCause, fix, true
+}
+
 // isIntText reports whether s is an optional sign and one or more digits.
 func isIntText(s string) bool {
 	if s != "" && (s[0] == '+' || s[0] == '-') {

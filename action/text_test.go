@@ -327,3 +327,20 @@ func BenchmarkParseAction(b *testing.B) {
 		}
 	}
 }
+
+// TestResolution: a resolution reads the same whether its arguments are
+// positional or named, in any order; another tool is no resolution.
+func TestResolution(t *testing.T) {
+	for _, text := range []string{
+		`resolve_incident("pool too small", "raised pool_size")`,
+		`resolve_incident(fix="raised pool_size", root_cause="pool too small")`,
+	} {
+		rc, fix, ok := action.Resolution(text)
+		if !ok || rc != "pool too small" || fix != "raised pool_size" {
+			t.Errorf("%s: read %q, %q, %v", text, rc, fix, ok)
+		}
+	}
+	if _, _, ok := action.Resolution(`escalate("x")`); ok {
+		t.Error("escalate read as a resolution")
+	}
+}

@@ -129,9 +129,7 @@ func regradeWhy(t *engine.Task, old, now *record.Line) []string {
 	if old.Metrics.Diagnosed != now.Metrics.Diagnosed {
 		rootCause := ""
 		if n := len(now.Trajectory); n > 0 {
-			if call, d := action.Parse(now.Trajectory[n-1].Action); d == nil && call.Tool == "resolve_incident" && call.Order([]string{"root_cause", "fix"}) == nil && len(call.Args) > 0 {
-				rootCause = call.Args[0].Value.S
-			}
+			rootCause, _, _ = action.Resolution(now.Trajectory[n-1].Action)
 		}
 		v := t.DiagnoseText(rootCause)
 		if v.OK {

@@ -173,7 +173,7 @@ func buildLexicon(t *Task) *diagLexicon {
 		p := strings.Join(ws, " ")
 		lx.byFirst[ws[0]] = append(lx.byFirst[ws[0]], lexEntry{words: ws, kind: kind, id: id,
 			comp: kind == lexState && (comparatives[p] || changeVerbs[p]), change: kind == lexState && changeVerbs[p],
-			correction: kind == lexState && corrections[p], causative: kind == lexEffect && causatives[p], adverb: kind == lexEffect && p == "then"})
+			correction: kind == lexState && corrections[p], causative: kind == lexEffect && causatives[p], adverb: kind == lexEffect && adverbEffects[p]})
 		if kind == lexState && changeVerbs[p] {
 			for _, aux := range [...]string{"was", "were", "been", "got", "is", "are", "has been", "had been"} {
 				aw := append(strings.Fields(aux), ws...)
@@ -789,7 +789,7 @@ func (r *reader) scan(lx *diagLexicon) {
 		it := item{kind: e.kind, id: e.id, comp: e.comp, change: e.change, pos: wordIdx, end: wordIdx + len(e.words) - 1, seg: seg, cl: cl, ident: tk.ident, tok: int32(i)}
 		if e.kind == lexService {
 			it.prep = r.afterPreposition(i)
-			it.callee = i > 0 && r.word(i-1) == "upstream"
+			it.callee = i > 0 && calleeMarks[r.word(i-1)]
 		}
 		if e.correction {
 			eff = false
@@ -1175,7 +1175,7 @@ func (r *reader) claimAt(t *Task, lx *diagLexicon, k int, fixed int16) {
 		// ("the pool is too small"), else the nearest after it ("an
 		// undersized pool"); failing both, a service ("the database is
 		// down").
-		bj := bindState(t, lx, r, items, k)
+		bj := r.bindState(t, lx, k)
 		if bj < 0 {
 			// "web_server: down", a structured cause {"what": "down"}:
 			// a bare state after a stated cause is about the service.
@@ -1277,8 +1277,7 @@ func (r *reader) slowedDown(it item) bool {
 		return false
 	}
 	for j := int(it.tok) - 1; j >= 0 && j >= int(it.tok)-5; j-- {
-		switch r.word(j) {
-		case "slow", "slows", "slowed", "slowing", "bring", "brings", "bringing", "brought", "drag", "drags", "dragging":
+		if slowingVerbs[r.word(j)] {
 			return true
 		}
 	}
@@ -1765,14 +1764,22 @@ func (r *reader) attribute(t *Task, lx *diagLexicon, k int, topicOwner, fixed in
 	// too low") is about the system at hand: a setting or mechanism several
 	// services have is the faulty one's when only one of them is faulty.
 	faulty, several := int16(-1), false
-	for ci := range t.Claims {
-		c := &t.Claims[ci]
-		if it.kind == lexMech && int32(c.Mechanism) != it.id || it.kind == lexTopic && !slices.Contains(lx.topicClaims[it.id], int32(ci)) || it.kind != lexMech && it.kind != lexTopic {
-			continue
-		}
-		if faultOn(t, c.Service) && c.Service != faulty {
+	consider := func(svc int16) {
+		if faultOn(t, svc) && svc != faulty {
 			several = several || faulty >= 0
-			faulty = c.Service
+			faulty = svc
+		}
+	}
+	switch it.kind {
+	case lexTopic:
+		for _, ci := range lx.topicClaims[it.id] {
+			consider(t.Claims[ci].Service)
+		}
+	case lexMech:
+		for ci := range t.Claims {
+			if int32(t.Claims[ci].Mechanism) == it.id {
+				consider(t.Claims[ci].Service)
+			}
 		}
 	}
 	switch {
@@ -1796,7 +1803,8 @@ func hasTopic(t *Task, lx *diagLexicon, svc int16, id int32) bool {
 	return false
 }
 
-func bindState(t *Task, lx *diagLexicon, rd *reader, items []item, k int) int {
+func (r *reader) bindState(t *Task, lx *diagLexicon, k int) int {
+	items := r.items
 	it := items[k]
 	// "the proxy worker exited": a state goes with a part that can be in
 	// it (or in its opposite), passing over one that cannot.
@@ -1846,8 +1854,8 @@ func bindState(t *Task, lx *diagLexicon, rd *reader, items []item, k int) int {
 		return j
 	}
 	// "it's oversized": the pronoun takes up the setting denied before.
-	be := rd.word(int(it.tok) - 1)
-	pronounBefore := be == "it" || rd.word(int(it.tok)-2) == "it" && (be == "s" || be == "is" || be == "was")
+	be := r.word(int(it.tok) - 1)
+	pronounBefore := be == "it" || r.word(int(it.tok)-2) == "it" && (be == "s" || be == "is" || be == "was")
 	if State(it.id) != StateDown && !qualifiesSymptom && !symptomBefore {
 		// "pool_size=10, far too small", "the balancer probes /status,
 		// web_server answers 404": a state with no topic in its clause

@@ -284,6 +284,19 @@ var symptomIdioms = []string{
 	"dead row", "dead rows", "dead row versions", "dead tuples", "dead tuple",
 }
 
+// adverbEffects are effect connectives that, right after a service, are
+// adverbs of its verb ("the balancer then gives up").
+var adverbEffects = map[string]bool{"then": true}
+
+// calleeMarks before a service name it as the one called
+// ("upstream=database"), not the subject of its caller's log line.
+var calleeMarks = map[string]bool{"upstream": true}
+
+// slowingVerbs before "down" make it a slowdown ("the misses slow the web
+// tier down"), not a process that is down.
+var slowingVerbs = map[string]bool{"slow": true, "slows": true, "slowed": true, "slowing": true, "bring": true,
+	"brings": true, "bringing": true, "brought": true, "drag": true, "drags": true, "dragging": true}
+
 // corrections say what a value should be ("cache_host = cache01.internal
 // -> should be cache.internal"): after "->" they still assert that the
 // setting before them is wrong, not an effect.

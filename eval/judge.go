@@ -15,7 +15,6 @@ import (
 	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/record"
-	"github.com/srezc/srezc/value"
 )
 
 // The optional model judge (srezc eval --judge, srezc regrade --judge)
@@ -60,10 +59,6 @@ type JudgeParam struct {
 	Description string `json:"description,omitempty"`
 }
 
-// resolveParams are resolve_incident's parameters, in order, for reading
-// a recorded resolution whose arguments were named.
-var resolveParams = []string{"root_cause", "fix"}
-
 // JudgeAnswer is the agent's resolve_incident arguments.
 type JudgeAnswer struct {
 	RootCause string `json:"root_cause"`
@@ -95,22 +90,11 @@ func ResolutionOf(r *record.Line) (a JudgeAnswer, ok bool) {
 		}
 		return JudgeAnswer{RootCause: text}, true
 	}
-	call, d := action.Parse(text)
-	if d != nil || call.Tool != "resolve_incident" || call.Order(resolveParams) != nil {
+	rootCause, fix, ok := action.Resolution(text)
+	if !ok {
 		return JudgeAnswer{RootCause: text}, true
 	}
-	for i, arg := range call.Args {
-		s := arg.Value.S
-		if arg.Value.K != value.String {
-			s = arg.Value.String()
-		}
-		switch i {
-		case 0:
-			a.RootCause = s
-		case 1:
-			a.Fix = s
-		}
-	}
+	a.RootCause, a.Fix = rootCause, fix
 	return a, true
 }
 
