@@ -49,6 +49,7 @@ func (b *build) lowerClaims() {
 					c := engine.Claim{Service: int16(si), Kind: fk.Name, Mechanism: int16(mech),
 						Topics: keyTopics(ck), States: st, Against: st.Opposite()}
 					c.HasBand, c.Low, c.High, c.Unit = ck.HasBand, ck.Low, ck.High, ck.Unit
+					c.Gloss = engine.GlossWords(ck.Description)
 					t.Claims = append(t.Claims, c)
 					covered[ck.Name] |= st
 				}
@@ -65,6 +66,7 @@ func (b *build) lowerClaims() {
 					c := engine.Claim{Service: int16(si), Kind: fk.Name, Mechanism: int16(mech),
 						Topics: keyTopics(ck), States: st, Against: st.Opposite()}
 					c.HasBand, c.Low, c.High, c.Unit = ck.HasBand, ck.Low, ck.High, ck.Unit
+					c.Gloss = engine.GlossWords(ck.Description)
 					t.Claims = append(t.Claims, c)
 					covered[ck.Name] |= st
 				}
@@ -110,6 +112,7 @@ func (b *build) lowerClaims() {
 			if st != 0 {
 				c := engine.Claim{Service: int16(si), Mechanism: -1, Topics: keyTopics(ck), States: st}
 				c.HasBand, c.Low, c.High, c.Unit = ck.HasBand, ck.Low, ck.High, ck.Unit
+				c.Gloss = engine.GlossWords(ck.Description)
 				t.Claims = append(t.Claims, c)
 			}
 		}

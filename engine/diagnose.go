@@ -70,6 +70,10 @@ type Claim struct {
 	// quantity an answer gives in a unit of the same kind ("5 s", "400
 	// open connections") is read as a value of it.
 	Unit string `json:"unit,omitempty"`
+	// Gloss are the stems of the content words of the setting's
+	// description (GlossWords): an answer that names the setting by what
+	// it does ("the number of processes serving requests") names it.
+	Gloss []string `json:"gloss,omitempty"`
 }
 
 // DiagnosisVerdict is the reader's account of one answer, for the grader,
@@ -138,6 +142,8 @@ type diagLexicon struct {
 	mechOwner []int16
 	// claimUnit[claim] is the unit of the claim's setting, if it has one.
 	claimUnit []unitScale
+	// gloss maps a description stem to the settings it describes.
+	gloss map[string][]glossEntry
 }
 
 var comparatives = map[string]bool{
@@ -230,6 +236,7 @@ func buildLexicon(t *Task) *diagLexicon {
 			}
 		}
 	}
+	lx.buildGloss(t, topicID)
 	lx.mechOwner = make([]int16, len(t.Mechanisms))
 	for i := range lx.mechOwner {
 		lx.mechOwner[i] = -2
@@ -385,6 +392,23 @@ type reader struct {
 	// lastArrow is the clause after the answer's last "->", or -1.
 	lastArrow int
 	wasEff    []bool
+	// tokInfo[i] is where token i sits (gloss.go).
+	tokInfo    []tokInfo
+	glossScore []uint8
+	glossFirst []int32
+	glossMark  []int32
+	glossStems []string
+	stems      map[string]string
+}
+
+// tokInfo is a token's place in the answer as scan found it: its segment,
+// clause and word index, whether it is denied or an effect, and whether it
+// is a mark, a number or part of a name (of a service, setting, part or
+// mechanism).
+type tokInfo struct {
+	seg, cl, word int32
+	neg, eff      bool
+	covered       bool
 }
 
 // tokenize folds text into words and marks. Identifiers joined by '_'
@@ -724,6 +748,7 @@ func (r *reader) serviceByName(t *Task, lx *diagLexicon, name string) int16 {
 // marks each match's segment, clause, denial and effect.
 func (r *reader) scan(lx *diagLexicon) {
 	r.items = r.items[:0]
+	r.tokInfo = r.tokInfo[:0]
 	r.lastArrow = -1
 	seg, cl := 0, 0
 	neg, eff := false, false
@@ -743,6 +768,7 @@ func (r *reader) scan(lx *diagLexicon) {
 			if tk.punct == '>' {
 				r.lastArrow = cl
 			}
+			r.tokInfo = append(r.tokInfo, tokInfo{seg: int32(seg), cl: int32(cl), word: int32(wordIdx), neg: neg, eff: eff, covered: true})
 			i++
 			continue
 		}
@@ -781,6 +807,7 @@ func (r *reader) scan(lx *diagLexicon) {
 				r.quantity(lx, &it, i, suffix)
 				r.items = append(r.items, it)
 			}
+			r.tokInfo = append(r.tokInfo, tokInfo{seg: int32(seg), cl: int32(cl), word: int32(wordIdx), neg: neg, eff: eff, covered: ok})
 			i++
 			wordIdx++
 			continue
@@ -810,6 +837,10 @@ func (r *reader) scan(lx *diagLexicon) {
 		it.neg, it.eff = neg, eff
 		if e.kind != lexEffect {
 			r.items = append(r.items, it)
+		}
+		named := e.kind == lexService || e.kind == lexTopic || e.kind == lexMech
+		for j := range e.words {
+			r.tokInfo = append(r.tokInfo, tokInfo{seg: int32(seg), cl: int32(it.cl), word: int32(wordIdx + j), neg: neg, eff: eff, covered: named})
 		}
 		i += len(e.words)
 		wordIdx += len(e.words)
@@ -1087,6 +1118,8 @@ func (r *reader) readClaims(t *Task, lx *diagLexicon, text string, fixed int16) 
 			}
 		}
 	}
+	r.glossTopics(t, lx, fixed)
+	items = r.items
 	// A cause stated as one ("load_balancer: queueing requests", a
 	// structured cause) blames its service whatever it says, unless it
 	// denies it ("web_server: not at fault, only a victim").
@@ -2054,6 +2087,10 @@ func lexiconFor(t *Task) *diagLexicon {
 		for _, tp := range c.Topics {
 			key.WriteString(tp)
 			key.WriteByte(1)
+		}
+		for _, g := range c.Gloss {
+			key.WriteString(g)
+			key.WriteByte(3)
 		}
 	}
 	k := key.String()

@@ -286,6 +286,17 @@ func TestStuffedAnswersRejected(t *testing.T) {
 			everyState = append(everyState, one...)
 		}
 		answers["every setting in every state"] = strings.Join(everyState, ". ")
+		// Every setting by what it does: its description's words, in
+		// every state.
+		var glossed []string
+		for _, c := range tk.Claims {
+			if len(c.Gloss) > 0 {
+				for _, st := range states {
+					glossed = append(glossed, "the "+strings.Join(c.Gloss, " ")+" is "+st)
+				}
+			}
+		}
+		answers["every setting by its description, every state"] = strings.Join(glossed, ". ")
 		for _, s := range services {
 			perService = append(perService, "the "+s+" has "+strings.Join(mechs, ", "))
 			quantLow = append(quantLow, "the "+s+" "+quantities("1"))

@@ -213,6 +213,7 @@ func (h *hasher) body(t *Task) {
 		h.f(c.Low)
 		h.f(c.High)
 		h.s(c.Unit)
+		h.ss(c.Gloss)
 	}
 	r := &t.Rubric
 	h.s(r.Name)

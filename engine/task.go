@@ -7,7 +7,7 @@ import (
 
 // FormatVersion changes whenever the meaning or encoding of the IR changes;
 // DecodeTask rejects any other version.
-const FormatVersion = 3
+const FormatVersion = 4
 
 // RendererVersion changes whenever an agent-visible rendering changes.
 const RendererVersion = "obs/5"
@@ -16,7 +16,7 @@ const RendererVersion = "obs/5"
 // metrics and success are computed from an episode. Bump it when any of
 // them changes meaning, so that results of different versions are never
 // compared as if they were alike.
-const RubricVersion = 3
+const RubricVersion = 4
 
 // StrID indexes Task.Strings; ids at or past len(Task.Strings) name strings
 // an agent wrote during one episode.

@@ -1,0 +1,58 @@
+package engine_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/srezc/srezc/engine"
+)
+
+func TestGlossWords(t *testing.T) {
+	for _, c := range []struct {
+		description string
+		want        []string
+	}{
+		// What follows "before", ";" or "(" says what happens, not what
+		// the setting is.
+		{"Memory the cache may use for data before it evicts keys.", []string{"cach", "data", "memori"}},
+		{"Client connections the listener holds open at once; further connections are refused.", []string{"client", "connect", "hold", "listen", "open"}},
+		{"Restrict connections to administrators (used during migrations).", []string{"administr", "connect", "restrict"}},
+		{"Worker processes serving requests; each serves about 32 requests/s.", []string{"process", "request", "serv", "worker"}},
+		{"", nil},
+	} {
+		if got := engine.GlossWords(c.description); !slices.Equal(got, c.want) {
+			t.Errorf("GlossWords(%q) = %q, want %q", c.description, got, c.want)
+		}
+	}
+}
+
+// TestSettingNamedByWhatItDoes: a clause that names no setting but
+// describes one in its description's words names it, in the state the
+// clause gives; a sibling setting or the wrong direction said the same way
+// is still wrong, and a symptom in the words of a description's
+// consequence names nothing.
+func TestSettingNamedByWhatItDoes(t *testing.T) {
+	tasks := map[string]*engine.Task{}
+	for _, tk := range suiteTasks(t) {
+		tasks[tk.ID] = tk
+	}
+	for _, c := range []struct {
+		incident, answer string
+		ok               bool
+	}{
+		{"capacity_drill_fallout", "The drill shrank the number of processes the web tier runs to serve requests and nobody restored it.", true},
+		{"capacity_drill_fallout", "The drill raised the number of processes the web tier runs to serve requests far too high.", false},
+		{"one_backend_melting", "The balancer is pinning each client to whichever web host served it first.", true},
+		{"one_backend_melting", "The balancer holds far too few client connections open at once.", false},
+		{"checkout_db_refusals", "The web tier's worker processes serving requests are too few.", false},
+		{"checkout_db_refusals", "The extra connections are refused with too many clients.", false},
+	} {
+		tk := tasks[c.incident]
+		if tk == nil {
+			t.Fatalf("no incident %s", c.incident)
+		}
+		if v := tk.DiagnoseText(c.answer); v.OK != c.ok {
+			t.Errorf("%s: %q graded %v, want %v (%v; read %v)", c.incident, c.answer, v.OK, c.ok, v.Reasons, v.Read)
+		}
+	}
+}
