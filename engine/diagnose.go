@@ -397,8 +397,11 @@ type reader struct {
 	glossScore []uint8
 	glossFirst []int32
 	glossMark  []int32
-	glossStems []string
-	stems      map[string]string
+	// glossTouched lists the settings a clause's words scored.
+	glossTouched []int32
+	glossNamed   []bool
+	glossStems   []string
+	stems        map[string]string
 }
 
 // tokInfo is a token's place in the answer as scan found it: its segment,
@@ -499,6 +502,8 @@ func (r *reader) tokenize(text string) {
 			switch {
 			case c == '-' && prev == ' ' && next == ' ':
 				r.mark(',') // a dash between clauses
+			case c == '+' && prev == ' ' && next == ' ':
+				r.mark('.') // "pg autovac off + mq dedup off": causes listed
 			case c == '-' && (prev == 0 || prev == '\n'):
 				r.mark('.') // a list item
 			case c == '"' || c == '“' || c == '”':
@@ -518,6 +523,12 @@ func (r *reader) tokenize(text string) {
 				}
 				start := len(r.norm)
 				r.norm = append(r.norm, w...)
+				r.flush(start, false)
+			case (c == '→' || c == '>' && prev == '-') && r.transitionAt(text[i+n:]):
+				// "max_connections 300 -> 20", "true → false": a change
+				// history's old and new value, read as "300 to 20".
+				start := len(r.norm)
+				r.norm = append(r.norm, "to"...)
 				r.flush(start, false)
 			case c == '→' || c == '>' && prev == '-' || c == '>' && prev == '=':
 				r.mark('>') // "index disabled -> seq scans": what follows is an effect
@@ -548,6 +559,41 @@ func (r *reader) tokenize(text string) {
 
 func isWordRune(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) }
 
+// transitionAt reports whether an arrow with rest after it stands between
+// two values: the last word is a number or a truth value, and so is the
+// next.
+func (r *reader) transitionAt(rest string) bool {
+	n := len(r.toks)
+	if n == 0 || r.toks[n-1].punct != 0 {
+		return false
+	}
+	if !isValueWord(r.norm[r.toks[n-1].start:r.toks[n-1].end]) {
+		return false
+	}
+	rest = strings.TrimLeft(rest, " ")
+	end := strings.IndexFunc(rest, func(c rune) bool { return !isWordRune(c) && c != '.' })
+	if end < 0 {
+		end = len(rest)
+	}
+	return end > 0 && isValueWord([]byte(strings.TrimRight(value.Fold(rest[:end]), ".")))
+}
+
+// isValueWord reports whether w is a number (with a unit suffix: "2048mb")
+// or a truth value.
+func isValueWord(w []byte) bool {
+	if len(w) == 0 {
+		return false
+	}
+	if w[0] >= '0' && w[0] <= '9' {
+		return true
+	}
+	switch string(w) {
+	case "true", "false", "on", "off", "enabled", "disabled":
+		return true
+	}
+	return false
+}
+
 // flush ends the word started at norm[start:], splitting an identifier at
 // '_' and '-' unless it is opaque.
 func (r *reader) flush(start int, opaque bool) {
@@ -564,10 +610,25 @@ func (r *reader) flush(start int, opaque bool) {
 	for i := start; i <= end; i++ {
 		if i == end || r.norm[i] == '_' || r.norm[i] == '-' {
 			if i > s {
-				r.toks = append(r.toks, token{start: int32(s), end: int32(i), ident: ident})
+				// An identifier's parts are its name's (max_conn).
+				if long, ok := shorthand[string(r.norm[s:i])]; ok && !ident {
+					r.expand(long)
+				} else {
+					r.toks = append(r.toks, token{start: int32(s), end: int32(i), ident: ident})
+				}
 			}
 			s = i + 1
 		}
+	}
+}
+
+// expand appends the words of long, a shorthand's full form, as tokens:
+// their text goes after the answer's own in norm, which tokens index.
+func (r *reader) expand(long []string) {
+	for _, w := range long {
+		at := len(r.norm)
+		r.norm = append(r.norm, w...)
+		r.toks = append(r.toks, token{start: int32(at), end: int32(len(r.norm))})
 	}
 }
 
@@ -1204,6 +1265,11 @@ func (r *reader) claimAt(t *Task, lx *diagLexicon, k int, fixed int16) {
 		if r.slowedDown(it) {
 			return
 		}
+		// "autovacuum_enabled true -> false": the old value, then the new.
+		if onOff := StateOn | StateOff; State(it.id)&onOff != 0 && k+1 < len(items) && items[k+1].kind == lexState &&
+			State(items[k+1].id) == State(it.id)^onOff && items[k+1].pos == it.end+2 && r.word(int(it.tok)+it.end-it.pos+1) == "to" {
+			return
+		}
 		// Bind to a topic in the clause: the nearest before the state
 		// ("the pool is too small"), else the nearest after it ("an
 		// undersized pool"); failing both, a service ("the database is
@@ -1467,6 +1533,30 @@ func (r *reader) valueClaim(t *Task, lx *diagLexicon, k int, fixed int16) bool {
 	if tj < 0 {
 		return false
 	}
+	// "max_connections 300 -> 20", "from 8 to 3": a change's old and new
+	// values say which way it moved; after a fix verb ("raised pool_size
+	// 6 -> 50") they say how it was put right, so the fault lies the
+	// other way.
+	if k+1 < len(items) {
+		if nx := items[k+1]; nx.kind == lexNumber && nx.cl == it.cl && nx.pos-it.end <= 3 && r.word(int(nx.tok)-1) == "to" &&
+			nx.num != it.num && sameDimension(nx.dim, it.dim) {
+			st := StateLow
+			if nx.num > it.num {
+				st = StateHigh
+			}
+			if r.fixedBefore(tj) || r.word(int(nx.tok)-2) == "back" {
+				// "from 1 back to 8": put back.
+				st = st.Opposite()
+			}
+			svc := r.attribute(t, lx, tj, lx.owner[items[tj].id], fixed)
+			for _, ci := range lx.topicClaims[items[tj].id] {
+				if c := &t.Claims[ci]; c.Service == svc || svc == eachOwner {
+					r.appendClaim(t, c.Service, ci, st)
+				}
+			}
+			return true
+		}
+	}
 	// "max_connections=1500 (was 6000)", "consumer_concurrency=3 (normal
 	// 8)": a value beside the one it replaced says which way it moved,
 	// wherever both lie in the band.
@@ -1493,6 +1583,23 @@ func (r *reader) valueClaim(t *Task, lx *diagLexicon, k int, fixed int16) bool {
 		r.topicValue(t, lx, k, tj, r.attribute(t, lx, tj, lx.owner[items[tj].id], fixed))
 	}
 	return true
+}
+
+// fixedBefore reports whether a fix verb of the answer's own opens the
+// clause of item j ("raised pool_size 6 -> 50", "restored max_connections
+// 20 -> 300").
+func (r *reader) fixedBefore(j int) bool {
+	for i := int(r.items[j].tok) - 1; i >= 0 && r.toks[i].punct == 0; i-- {
+		if restoreWords[string(r.norm[r.toks[i].start:r.toks[i].end])] {
+			return true
+		}
+	}
+	for i := j - 1; i >= 0 && r.items[i].cl == r.items[j].cl; i-- {
+		if r.items[i].kind == lexState && r.items[i].change {
+			return r.fixVerb(i)
+		}
+	}
+	return false
 }
 
 // literalAt reports whether token i is a path ('/': "/status") or a host

@@ -137,7 +137,7 @@ var statePhrases = []struct {
 	{"doesn t serve", StateWrong}, {"don t serve", StateWrong}, {"don t have", StateWrong}, {"do not have", StateWrong}, {"does not serve", StateWrong}, {"isn t served", StateWrong},
 	{"not served", StateWrong}, {"never served", StateWrong}, {"not serving", StateWrong}, {"isn t serving", StateWrong}, {"doesn t have", StateWrong},
 	{"broken", StateWrong}, {"faulty", StateWrong}, {"at fault", StateWrong}, {"is the culprit", StateWrong},
-	{"to blame", StateWrong}, {"is the problem", StateWrong}, {"changed", StateWrong}, {"should be", StateWrong}, {"should have been", StateWrong},
+	{"to blame", StateWrong}, {"is the problem", StateWrong}, {"changed", StateWrong}, {"switched to", StateWrong}, {"should be", StateWrong}, {"should have been", StateWrong},
 	{"instead of", StateWrong}, {"stuck at", StateWrong},
 	// "the cache is also failing", "web_server is failing on its own": a
 	// second problem asserted beside the first, not a victim of it.
@@ -387,3 +387,17 @@ var scarce = map[string]bool{"only": true, "just": true, "mere": true, "merely":
 // backend gets ("95% of requests").
 var shareWords = map[string]bool{"traffic": true, "requests": true, "request": true, "load": true,
 	"connections": true, "the": true, "all": true}
+
+// restoreWords before a setting say the answer put it back: a change
+// quoted after them is the fix, not the fault ("reverted max_connections
+// 20 -> 300").
+var restoreWords = map[string]bool{"restored": true, "reverted": true, "restore": true, "revert": true,
+	"reset": true, "undid": true, "undo": true, "rolled": true}
+
+// shorthand is on-call shorthand for ordinary words, read as the words
+// ("LB conn limit", "lb hc path", "pg idx"). Services' and settings' own
+// short names are the stdlib's (component phrases, config aka).
+var shorthand = map[string][]string{
+	"conn": {"connection"}, "conns": {"connections"}, "hc": {"health", "check"}, "idx": {"index"},
+	"cfg": {"config"}, "conf": {"config"},
+}

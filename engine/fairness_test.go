@@ -105,20 +105,25 @@ const fairnessGoalRejected, fairnessGoalAccepted = 0.02, 0.01
 // development.
 var fairnessGated = map[string]bool{"dev": true, "dev2": true, "holdout": true}
 
-// fairnessHeldOut are the slices nobody tunes the reader to: holdout4
-// (written 2026-11-24, first counted with rubric 3 as committed with it).
-// holdout2 and holdout3 were each counted once, blind, then opened (see
-// fairnessCeiling).
-var fairnessHeldOut = map[string]bool{"holdout4": true}
+// fairnessHeldOut are the slices nobody tunes the reader to: holdout5
+// (written 2026-11-24, first counted with rubric 4's description reading:
+// 37 of 195 right rejected, 4 of 148 wrong accepted, as with rubric 3).
+// holdout2, holdout3 and holdout4 were each counted once, blind, then
+// opened (see fairnessCeiling).
+var fairnessHeldOut = map[string]bool{"holdout5": true}
 
 // fairnessCeiling holds the counts of slices that do not meet the goal
 // yet; they may only go down.
 var fairnessCeiling = map[string][2]int{
 	// First blind counts: holdout2 30 of 198 right rejected, 4 of 160
-	// wrong accepted; holdout3 39 of 195, 0 of 148.
-	"holdout2": {11, 3}, // right rejected, wrong accepted
-	"holdout3": {30, 0},
-	"holdout4": {31, 3}, // its first blind count
+	// wrong accepted; holdout3 39 of 195, 0 of 148; holdout4 31 of 195,
+	// 3 of 148.
+	"holdout2": {10, 3}, // right rejected, wrong accepted
+	"holdout3": {26, 0},
+	"holdout4": {16, 2},
+	// holdout5 after the change-history rules holdout4 drove (its
+	// disagreements unread).
+	"holdout5": {28, 4},
 	// adversarial holds only wrong answers, written against the reader's
 	// own rules (sibling settings, wrong direction, wrong service for a
 	// paraphrased setting or a quantity): none may be accepted.
@@ -135,12 +140,15 @@ func TestFairness(t *testing.T) {
 	for _, tk := range suiteTasks(t) {
 		tasks[tk.ID] = tk
 	}
-	for _, slice := range []string{"dev", "dev2", "holdout", "holdout2", "holdout3", "holdout4", "adversarial"} {
+	for _, slice := range []string{"dev", "dev2", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "adversarial"} {
 		r := gradeFairness(t, tasks, readFairness(t, slice))
 		rr := float64(r.rightRejected) / float64(max(1, r.right))
 		wa := float64(r.wrongAccepted) / float64(max(1, r.wrong))
-		t.Logf("%s: %d right, %d rejected (%.1f%%); %d wrong, %d accepted (%.1f%%)", slice, r.right, r.rightRejected, 100*rr, r.wrong, r.wrongAccepted, 100*wa)
-		if !fairnessHeldOut[slice] || os.Getenv("SREZC_FAIRNESS_HOLDOUT") != "" {
+		show := !fairnessHeldOut[slice] || os.Getenv("SREZC_FAIRNESS_HOLDOUT") != ""
+		if show {
+			t.Logf("%s: %d right, %d rejected (%.1f%%); %d wrong, %d accepted (%.1f%%)", slice, r.right, r.rightRejected, 100*rr, r.wrong, r.wrongAccepted, 100*wa)
+		}
+		if show {
 			for _, d := range r.disagreements {
 				t.Log(d)
 			}
@@ -148,7 +156,7 @@ func TestFairness(t *testing.T) {
 		missed := rr > fairnessGoalRejected || wa > fairnessGoalAccepted
 		if missed && fairnessGated[slice] {
 			t.Errorf("%s: %d of %d right answers rejected, %d of %d wrong accepted: the goal is right rejected ≤ %.0f%%, wrong accepted ≤ %.0f%%", slice, r.rightRejected, r.right, r.wrongAccepted, r.wrong, 100*fairnessGoalRejected, 100*fairnessGoalAccepted)
-		} else if missed {
+		} else if missed && show {
 			t.Logf("%s: not yet at the goal (right rejected ≤ %.0f%%, wrong accepted ≤ %.0f%%)", slice, 100*fairnessGoalRejected, 100*fairnessGoalAccepted)
 		}
 		if c, ok := fairnessCeiling[slice]; ok && (r.rightRejected > c[0] || r.wrongAccepted > c[1]) {

@@ -125,19 +125,31 @@ func (r *reader) glossTopics(t *Task, lx *diagLexicon, fixed int16) {
 	}
 	score, first, mark := r.glossScore[:n], r.glossFirst[:n], r.glossMark[:n]
 	info := r.tokInfo
+	if len(info) == 0 {
+		return
+	}
+	// named[cl]: clause cl names a setting, a part or a mechanism, denies
+	// something, or gives a quantity (which the reader reads by its unit:
+	// "only accept 20 connections").
+	named := resize(r.glossNamed, int(info[len(info)-1].cl)+1)
+	r.glossNamed = named
+	for _, it := range r.items {
+		if it.cl < len(named) && (it.kind == lexTopic || it.kind == lexMech || it.kind == lexNeg || it.neg || it.kind == lexNumber && it.dim != dimNone) {
+			named[it.cl] = true
+		}
+	}
 	for a := 0; a < len(info); {
 		b := a
 		for b < len(info) && info[b].cl == info[a].cl {
 			b++
 		}
 		cl, seg := info[a].cl, info[a].seg
-		if r.clauseNamesThing(cl) || info[a].neg || info[a].eff {
+		if named[cl] || info[a].neg || info[a].eff {
 			a = b
 			continue
 		}
-		clear(score)
-		clear(mark)
 		r.glossStems = r.glossStems[:0]
+		touched := r.glossTouched[:0]
 		for i := a; i < b; i++ {
 			tk := r.toks[i]
 			if tk.punct != 0 || info[i].covered || info[i].neg || info[i].eff {
@@ -158,23 +170,33 @@ func (r *reader) glossTopics(t *Task, lx *diagLexicon, fixed int16) {
 				mark[e.topic] = stem
 				if score[e.topic] == 0 {
 					first[e.topic] = int32(i)
+					touched = append(touched, e.topic)
 				}
 				score[e.topic]++
 			}
 		}
 		best, second := int32(-1), uint8(0)
-		for id, sc := range score {
-			switch {
+		for _, id := range touched {
+			switch sc := score[id]; {
 			case best < 0 || sc > score[best]:
 				if best >= 0 {
 					second = score[best]
 				}
-				best = int32(id)
+				best = id
 			case sc > second:
 				second = sc
 			}
 		}
-		if best >= 0 && score[best] >= minGlossOverlap && score[best] > second {
+		top := uint8(0)
+		if best >= 0 {
+			top = score[best]
+		}
+		// Leave score and mark clear for the next clause.
+		for _, id := range touched {
+			score[id], mark[id] = 0, 0
+		}
+		r.glossTouched = touched
+		if top >= minGlossOverlap && top > second {
 			i := first[best]
 			it := item{kind: lexTopic, id: best, pos: int(info[i].word), end: int(info[i].word), seg: int(seg), cl: int(cl), tok: i, unitTok: -1}
 			at, _ := slices.BinarySearchFunc(r.items, it.pos, func(x item, pos int) int { return x.pos - pos })
@@ -182,18 +204,6 @@ func (r *reader) glossTopics(t *Task, lx *diagLexicon, fixed int16) {
 		}
 		a = b
 	}
-}
-
-// clauseNamesThing reports whether clause cl names a setting, a part or a
-// mechanism, denies something, or gives a quantity (which the reader
-// reads by its unit: "only accept 20 connections").
-func (r *reader) clauseNamesThing(cl int32) bool {
-	for _, it := range r.items {
-		if it.cl == int(cl) && (it.kind == lexTopic || it.kind == lexMech || it.kind == lexNeg || it.neg || it.kind == lexNumber && it.dim != dimNone) {
-			return true
-		}
-	}
-	return false
 }
 
 // glossMayBeAbout reports whether a setting of svc can be what a clause

@@ -56,3 +56,42 @@ func TestSettingNamedByWhatItDoes(t *testing.T) {
 		}
 	}
 }
+
+// TestChangeHistoryAndShorthand: a change quoted as the history shows it
+// ("300 -> 20", "true → false") says which way the setting moved, or,
+// after a restore, which way it was put right; "+" lists causes; on-call
+// shorthand reads as its words.
+func TestChangeHistoryAndShorthand(t *testing.T) {
+	tasks := map[string]*engine.Task{}
+	for _, tk := range suiteTasks(t) {
+		tasks[tk.ID] = tk
+	}
+	for _, c := range []struct {
+		incident, answer string
+		ok               bool
+	}{
+		{"checkout_db_refusals", "k.tanaka changed database max_connections 300 -> 20 on Tue 16:05; pool_size is 50.", true},
+		{"checkout_db_refusals", "database max_connections 20 -> 300", false},
+		{"checkout_db_refusals", "restored database max_connections 20 -> 300", true},
+		{"checkout_db_refusals", "restored database max_connections 300 -> 20", false},
+		{"mq_backlog", "scaled message_queue consumers from 1 back to 8", true},
+		{"mq_backlog", "message_queue consumer_concurrency 8→1 (Mon 18:36)", true},
+		{"creeping_order_latency", "database autovacuum_enabled true → false", true},
+		{"creeping_order_latency", "database autovacuum_enabled false -> true", false},
+		{"jobs_never_catch_up", "pg autovac off + mq dedup off", true},
+		{"jobs_never_catch_up", "pg autovac off + cache ttl too short", false},
+		{"listener_cut_at_peak", "LB conn limit cut to 1500, too low for peak", true},
+		{"listener_cut_at_peak", "db conn limit cut to 1500, too low for peak", false},
+		{"catalog_reads_spill", "cache eviction policy switched to allkeys-random", false},
+		// An arrow between a value and what it caused stays an effect.
+		{"db_pool", "database pool_size 6 -> requests time out", true},
+	} {
+		tk := tasks[c.incident]
+		if tk == nil {
+			t.Fatalf("no incident %s", c.incident)
+		}
+		if v := tk.DiagnoseText(c.answer); v.OK != c.ok {
+			t.Errorf("%s: %q graded %v, want %v (%v; read %v)", c.incident, c.answer, v.OK, c.ok, v.Reasons, v.Read)
+		}
+	}
+}

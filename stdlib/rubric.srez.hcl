@@ -33,7 +33,7 @@ rubric "native" {
   # ------------------------------------------------------------ components
 
   component "database" {
-    phrases = ["database", "db", "postgres", "postgresql", "postmaster", "sql", "primary", "the primary", "database primary"]
+    phrases = ["database", "db", "pg", "postgres", "postgresql", "postmaster", "sql", "primary", "the primary", "database primary"]
   }
 
   component "web_server" {
