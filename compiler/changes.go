@@ -306,6 +306,7 @@ func (b *build) lowerChanges() {
 		}
 		t.Changes = append(t.Changes, c)
 	}
+	b.benignAfterFault(rng)
 	sort.SliceStable(t.Changes, func(i, j int) bool {
 		ai, aj := t.Age(&t.Changes[i]), t.Age(&t.Changes[j])
 		if ai != aj {
@@ -313,6 +314,43 @@ func (b *build) lowerChanges() {
 		}
 		return t.Changes[i].Slot < t.Changes[j].Slot
 	})
+}
+
+// minAfterAge is the youngest a benign change made after a fault's may
+// be: someone touched the site minutes before the page.
+const minAfterAge = 5
+
+// benignAfterFault moves one benign change (drawn, not pinned) to after the
+// newest fault's change when that would otherwise be the newest entry, so
+// "roll back the latest change" is no answer: which change broke the site
+// is for the evidence to say, not the order of the list.
+func (b *build) benignAfterFault(rng *rand.Rand) {
+	t := b.t
+	newest, faultAge := -1, 0
+	for i := range t.Changes {
+		if a := t.Age(&t.Changes[i]); newest < 0 || a < t.Age(&t.Changes[newest]) {
+			newest = i
+		}
+	}
+	if newest < 0 || t.Changes[newest].Fault < 0 {
+		return
+	}
+	faultAge = t.Age(&t.Changes[newest])
+	if faultAge <= minAfterAge {
+		return
+	}
+	var movable []int
+	for i := range b.pending {
+		if p := &b.pending[i]; p.fault < 0 && p.use == nil {
+			movable = append(movable, i)
+		}
+	}
+	if len(movable) == 0 {
+		return
+	}
+	i := movable[rng.IntN(len(movable))]
+	age := minAfterAge + rng.IntN(faultAge-minAfterAge)
+	t.Changes[i].Minute = int32(((int(t.AlertMinute)-age)%engine.MinutesPerWeek + engine.MinutesPerWeek) % engine.MinutesPerWeek)
 }
 
 // actorPool is who changes a service kind: the actors of every benign
