@@ -144,6 +144,9 @@ type diagLexicon struct {
 	claimUnit []unitScale
 	// gloss maps a description stem to the settings it describes.
 	gloss map[string][]glossEntry
+	// topicID maps every topic phrase, other names of limits included, to
+	// its topic.
+	topicID map[string]int32
 }
 
 var comparatives = map[string]bool{
@@ -237,6 +240,7 @@ func buildLexicon(t *Task) *diagLexicon {
 		}
 	}
 	lx.buildGloss(t, topicID)
+	lx.topicID = topicID
 	lx.mechOwner = make([]int16, len(t.Mechanisms))
 	for i := range lx.mechOwner {
 		lx.mechOwner[i] = -2
@@ -375,6 +379,9 @@ type token struct {
 	start, end int32
 	punct      byte // 0 for a word; ',' for a clause break, '.' for a segment break, ':' for a head mark
 	ident      bool // part of an identifier written with '_' (max_connections)
+	// field is a name written right before '=' ("active=6/6"): a log
+	// field's name, not a word of the sentence.
+	field bool
 }
 
 // reader holds the buffers one reading reuses, so an episode's grader
@@ -400,6 +407,7 @@ type reader struct {
 	// glossTouched lists the settings a clause's words scored.
 	glossTouched []int32
 	glossNamed   []bool
+	phrase       []byte
 	glossStems   []string
 	stems        map[string]string
 }
@@ -489,6 +497,10 @@ func (r *reader) tokenize(text string) {
 			if !unicode.IsDigit(prev) || !unicode.IsDigit(next) {
 				opaque = true
 			}
+		case c == ':' && inWord && unicode.IsDigit(prev) && unicode.IsDigit(next):
+			// A clock time (16:05) is one opaque word, never two values.
+			r.norm = append(r.norm, ':')
+			opaque = true
 		case c == '/' && !inWord && isWordRune(next):
 			// A path (/healthz) is one opaque word; "expired/rotated"
 			// is two.
@@ -498,6 +510,9 @@ func (r *reader) tokenize(text string) {
 			r.norm = append(r.norm, '/')
 		default:
 			r.flush(wStart, opaque)
+			if c == '=' && inWord && len(r.toks) > 0 {
+				r.toks[len(r.toks)-1].field = true
+			}
 			wStart = -1
 			switch {
 			case c == '-' && prev == ' ' && next == ' ':
@@ -849,6 +864,9 @@ func (r *reader) scan(lx *diagLexicon) {
 			}
 		}
 		for k := range entries {
+			if tk.field && entries[k].kind > lexTopic && len(entries[k].words) == 1 {
+				continue // "active=6/6" says no state
+			}
 			if (from == 0 || entries[k].kind <= lexTopic) && r.matchWordsFrom(i, entries[k].words, from, entries[k].kind == lexState) {
 				best = k
 				break
@@ -1179,6 +1197,7 @@ func (r *reader) readClaims(t *Task, lx *diagLexicon, text string, fixed int16) 
 			}
 		}
 	}
+	r.limitOnTopics(lx)
 	r.glossTopics(t, lx, fixed)
 	items = r.items
 	// A cause stated as one ("load_balancer: queueing requests", a

@@ -227,3 +227,46 @@ func (r *reader) glossMayBeAbout(svc int16, seg int32, fixed int16) bool {
 	}
 	return !named
 }
+
+// limitOnTopics reads "a ceiling on how many clients it lets in", "the cap
+// the web tier puts on the number of requests" as "client ceiling",
+// "request cap": a limit noun, then within a few words "how many X" or
+// "number of X", names the limit on X where the stdlib has one by that
+// name.
+func (r *reader) limitOnTopics(lx *diagLexicon) {
+	for i := range r.toks {
+		if r.toks[i].punct != 0 || r.tokInfo[i].covered || !slices.Contains(limitNouns, r.word(i)) {
+			continue
+		}
+		for j := i + 1; j < len(r.toks) && j <= i+6 && r.toks[j].punct == 0; j++ {
+			w, next := r.word(j), r.word(j+1)
+			if !(w == "how" && next == "many" || w == "number" && next == "of") || j+2 >= len(r.toks) || r.toks[j+2].punct != 0 {
+				continue
+			}
+			x := r.norm[r.toks[j+2].start:r.toks[j+2].end]
+			id, ok := r.limitTopic(lx, x, r.word(i))
+			if !ok && len(x) > 1 && x[len(x)-1] == 's' {
+				id, ok = r.limitTopic(lx, x[:len(x)-1], r.word(i))
+			}
+			if ok {
+				// "how many" names what is limited here; it says no state.
+				r.items = slices.DeleteFunc(r.items, func(x item) bool {
+					return x.kind == lexState && int(x.tok) >= j && int(x.tok) <= j+2
+				})
+				info := r.tokInfo[i]
+				it := item{kind: lexTopic, id: id, pos: int(info.word), end: int(info.word), seg: int(info.seg), cl: int(info.cl), neg: info.neg, eff: info.eff, tok: int32(i), unitTok: -1}
+				at, _ := slices.BinarySearchFunc(r.items, it.pos, func(x item, pos int) int { return x.pos - pos })
+				r.items = slices.Insert(r.items, at, it)
+				r.tokInfo[i].covered = true
+			}
+			break
+		}
+	}
+}
+
+// limitTopic is the topic named "x noun" ("client ceiling"), if any.
+func (r *reader) limitTopic(lx *diagLexicon, x []byte, noun string) (int32, bool) {
+	r.phrase = append(append(append(r.phrase[:0], x...), ' '), noun...)
+	id, ok := lx.topicID[string(r.phrase)]
+	return id, ok
+}

@@ -46,6 +46,10 @@ func TestSettingNamedByWhatItDoes(t *testing.T) {
 		{"one_backend_melting", "The balancer holds far too few client connections open at once.", false},
 		{"checkout_db_refusals", "The web tier's worker processes serving requests are too few.", false},
 		{"checkout_db_refusals", "The extra connections are refused with too many clients.", false},
+		// A limit "on how many X" is the X limit; "how many" says no state.
+		{"checkout_db_refusals", "The database server's ceiling on how many clients it lets in was lowered to twenty.", true},
+		{"checkout_db_refusals", "The database's limit on the number of connections was raised too high.", false},
+		{"checkout_db_refusals", "The balancer's cap on how many connections it holds was cut.", false},
 	} {
 		tk := tasks[c.incident]
 		if tk == nil {
