@@ -80,6 +80,8 @@ var statePhrases = []struct {
 }{
 	// low
 	{"too low", StateLow}, {"too small", StateLow}, {"too few", StateLow}, {"too short", StateLow},
+	// "so few workers that ...": a degree, not "so" leading to an effect.
+	{"so few", StateLow}, {"so little", StateLow}, {"so small", StateLow}, {"so short", StateLow}, {"so low", StateLow},
 	{"too little", StateLow}, {"too tight", StateLow}, {"too aggressive", StateLow}, {"too strict", StateLow},
 	{"too restrictive", StateLow}, {"too conservative", StateLow}, {"too narrow", StateLow}, {"too quickly", StateLow},
 	{"too soon", StateLow}, {"too early", StateLow}, {"too fast", StateLow},
@@ -109,6 +111,7 @@ var statePhrases = []struct {
 	{"before it s done", StateLow}, {"before they re done", StateLow}, {"before processing finishes", StateLow},
 	// high
 	{"too high", StateHigh}, {"too large", StateHigh}, {"too big", StateHigh}, {"too many", StateHigh},
+	{"so many", StateHigh}, {"so much", StateHigh}, {"so large", StateHigh}, {"so big", StateHigh}, {"so high", StateHigh},
 	{"too long", StateHigh}, {"too much", StateHigh}, {"too generous", StateHigh}, {"too lenient", StateHigh},
 	{"too permissive", StateHigh}, {"oversized", StateHigh}, {"over sized", StateHigh},
 	{"overprovisioned", StateHigh}, {"over provisioned", StateHigh}, {"excessive", StateHigh},

@@ -87,6 +87,9 @@ func TestChangeHistoryAndShorthand(t *testing.T) {
 		{"listener_cut_at_peak", "LB conn limit cut to 1500, too low for peak", true},
 		{"listener_cut_at_peak", "db conn limit cut to 1500, too low for peak", false},
 		{"catalog_reads_spill", "cache eviction policy switched to allkeys-random", false},
+		// "so many X that ...": a degree, not an effect.
+		{"capacity_change_fallout", "web_server runs so many workers that it swaps; the balancer's idle timeout is too short", true},
+		{"capacity_change_fallout", "web_server runs so few workers that it queues; the balancer's idle timeout is too short", false},
 		// An arrow between a value and what it caused stays an effect.
 		{"db_pool", "database pool_size 6 -> requests time out", true},
 	} {
