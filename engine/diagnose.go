@@ -163,7 +163,7 @@ var comparatives = map[string]bool{
 var changeVerbs = map[string]bool{
 	"reduced": true, "lowered": true, "decreased": true, "shrunk": true, "shrank": true, "cut": true,
 	"halved": true, "capped": true, "raised": true, "increased": true, "bumped": true, "doubled": true,
-	"tripled": true, "inflated": true, "scaled up": true, "scaled down": true,
+	"tripled": true, "inflated": true, "scaled up": true, "scaled down": true, "re enabled": true, "reenabled": true,
 }
 
 func buildLexicon(t *Task) *diagLexicon {

@@ -111,6 +111,9 @@ var statePhrases = []struct {
 	{"before it s done", StateLow}, {"before they re done", StateLow}, {"before processing finishes", StateLow},
 	// high
 	{"too high", StateHigh}, {"too large", StateHigh}, {"too big", StateHigh}, {"too many", StateHigh},
+	// "re-enabled autovacuum": a change verb, so before its setting it
+	// says how the answer fixed it, and the setting was off.
+	{"re enabled", StateOn}, {"reenabled", StateOn},
 	{"so many", StateHigh}, {"so much", StateHigh}, {"so large", StateHigh}, {"so big", StateHigh}, {"so high", StateHigh},
 	{"too long", StateHigh}, {"too much", StateHigh}, {"too generous", StateHigh}, {"too lenient", StateHigh},
 	{"too permissive", StateHigh}, {"oversized", StateHigh}, {"over sized", StateHigh},
@@ -151,6 +154,9 @@ var statePhrases = []struct {
 	{"a second problem", StateWrong}, {"independently", StateWrong},
 	// off
 	{"disabled", StateOff}, {"disable", StateOff}, {"off", StateOff}, {"turned off", StateOff},
+	// "turned autovacuum back on", "nobody switched read routing back
+	// on": it was off.
+	{"back on", StateOff}, {"is back on", StateOn}, {"was back on", StateOn}, {"are back on", StateOn}, {"s back on", StateOn},
 	{"switched off", StateOff}, {"not enabled", StateOff}, {"false", StateOff}, {"removed", StateOff},
 	{"missing", StateOff}, {"absent", StateOff}, {"dropped", StateOff}, {"deleted", StateOff},
 	{"unusable", StateOff}, {"not used", StateOff}, {"unused", StateOff}, {"not being used", StateOff},

@@ -90,6 +90,12 @@ func TestChangeHistoryAndShorthand(t *testing.T) {
 		// "so many X that ...": a degree, not an effect.
 		{"capacity_change_fallout", "web_server runs so many workers that it swaps; the balancer's idle timeout is too short", true},
 		{"capacity_change_fallout", "web_server runs so few workers that it queues; the balancer's idle timeout is too short", false},
+		// "re-enabled X", "turned X back on": X was off; "X is back on"
+		// says it is on.
+		{"creeping_order_latency", "re-enabled autovacuum on the database", true},
+		{"creeping_order_latency", "turned autovacuum back on for the database", true},
+		{"creeping_order_latency", "autovacuum on the database is back on but too aggressive", false},
+		{"sawtooth_latency", "nobody turned the database's read replica back on", true},
 		// An arrow between a value and what it caused stays an effect.
 		{"db_pool", "database pool_size 6 -> requests time out", true},
 	} {
