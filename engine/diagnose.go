@@ -867,7 +867,7 @@ func (r *reader) scan(lx *diagLexicon) {
 			if tk.field && entries[k].kind > lexTopic && len(entries[k].words) == 1 {
 				continue // "active=6/6" says no state
 			}
-			if (from == 0 || entries[k].kind <= lexTopic) && r.matchWordsFrom(i, entries[k].words, from, entries[k].kind == lexState) {
+			if (from == 0 || entries[k].kind <= lexTopic) && r.matchWordsFrom(i, entries[k].words, from, entries[k].kind == lexState || entries[k].kind == lexTopic) {
 				best = k
 				break
 			}
@@ -1198,6 +1198,7 @@ func (r *reader) readClaims(t *Task, lx *diagLexicon, text string, fixed int16) 
 		}
 	}
 	r.limitOnTopics(lx)
+	r.hostOfTopics(lx)
 	r.glossTopics(t, lx, fixed)
 	items = r.items
 	// A cause stated as one ("load_balancer: queueing requests", a

@@ -410,3 +410,9 @@ var shorthand = map[string][]string{
 	"conn": {"connection"}, "conns": {"connections"}, "hc": {"health", "check"}, "idx": {"index"},
 	"cfg": {"config"}, "conf": {"config"},
 }
+
+// hostNouns name where a service is found; hostLinks may stand between
+// the service and the noun ("the cache at an old name").
+var hostNouns = map[string]bool{"name": true, "address": true, "hostname": true, "host": true, "dns": true}
+var hostLinks = map[string]bool{"at": true, "under": true, "by": true, "a": true, "an": true, "the": true, "its": true,
+	"old": true, "wrong": true, "stale": true, "new": true, "bad": true, "different": true, "previous": true}

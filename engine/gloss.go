@@ -270,3 +270,39 @@ func (r *reader) limitTopic(lx *diagLexicon, x []byte, noun string) (int32, bool
 	id, ok := lx.topicID[string(r.phrase)]
 	return id, ok
 }
+
+// hostOfTopics reads "looking for the cache at an old name", "the cache
+// under a name that isn't in DNS" as the cache's host setting, the
+// caller's: a service, then within a few linking words a host noun, names
+// the setting "SERVICE host" where the stdlib has one by that name.
+func (r *reader) hostOfTopics(lx *diagLexicon) {
+	for k := 0; k < len(r.items); k++ {
+		svc := r.items[k]
+		if svc.kind != lexService {
+			continue
+		}
+		first := int(svc.tok) + svc.end - svc.pos + 1
+		for i := first; i < len(r.toks) && i <= first+3 && r.toks[i].punct == 0 && !r.tokInfo[i].covered; i++ {
+			w := r.word(i)
+			if !hostNouns[w] {
+				if hostLinks[w] {
+					continue
+				}
+				break
+			}
+			r.phrase = r.phrase[:0]
+			for j := int(svc.tok); j < first; j++ {
+				r.phrase = append(append(r.phrase, r.norm[r.toks[j].start:r.toks[j].end]...), ' ')
+			}
+			r.phrase = append(r.phrase, "host"...)
+			if id, ok := lx.topicID[string(r.phrase)]; ok {
+				info := r.tokInfo[i]
+				it := item{kind: lexTopic, id: id, pos: int(info.word), end: int(info.word), seg: int(info.seg), cl: int(info.cl), neg: info.neg, eff: info.eff, tok: int32(i), unitTok: -1}
+				at, _ := slices.BinarySearchFunc(r.items, it.pos, func(x item, pos int) int { return x.pos - pos })
+				r.items = slices.Insert(r.items, at, it)
+				r.tokInfo[i].covered = true
+			}
+			break
+		}
+	}
+}

@@ -50,6 +50,10 @@ func TestSettingNamedByWhatItDoes(t *testing.T) {
 		{"checkout_db_refusals", "The database server's ceiling on how many clients it lets in was lowered to twenty.", true},
 		{"checkout_db_refusals", "The database's limit on the number of connections was raised too high.", false},
 		{"checkout_db_refusals", "The balancer's cap on how many connections it holds was cut.", false},
+		// "the cache at an old name" is the caller's cache host.
+		{"two_faults", "The app is looking for the cache at an old name that no longer exists, and the database only has ten connections.", true},
+		{"two_faults", "The web app is pointed at an old cache adress that no longer exists, and the database's connection pool is tiny.", true},
+		{"cache_auth_token", "The app is looking for the cache at an old name that no longer exists.", false},
 	} {
 		tk := tasks[c.incident]
 		if tk == nil {
