@@ -277,6 +277,9 @@ func buildLexicon(t *Task) *diagLexicon {
 	for _, p := range verdictDenials {
 		add(p, lexNeg, 1)
 	}
+	for _, p := range pluralVerdicts {
+		add(p, lexNeg, 3)
+	}
 	for _, p := range effects {
 		add(p, lexEffect, 0)
 	}
@@ -837,7 +840,7 @@ func (r *reader) scan(lx *diagLexicon) {
 				seg++
 			}
 			if tk.punct == ':' {
-				r.items = append(r.items, item{kind: lexClause, id: 1, pos: wordIdx, seg: seg, cl: cl})
+				r.items = append(r.items, item{kind: lexClause, id: 1, pos: wordIdx, end: wordIdx - 1, seg: seg, cl: cl})
 			}
 			cl++
 			neg, eff = false, tk.punct == '>'
@@ -941,9 +944,11 @@ func (r *reader) scan(lx *diagLexicon) {
 			// "the keep-alive is short but not the issue", "work_mem is
 			// high, within range": a verdict alone in its clause judges
 			// the clause before it in its sentence.
+			// "..., but neither explains the scans": a plural verdict
+			// judges every clause before it in its sentence.
 			spill := d.cl > 0 && !r.clauseHasSubject(d.cl)
 			for k := range r.items {
-				if c := r.items[k].cl; c == d.cl || spill && c == d.cl-1 && r.items[k].seg == d.seg {
+				if c := r.items[k].cl; c == d.cl || spill && (c == d.cl-1 || d.id == 3 && c < d.cl) && r.items[k].seg == d.seg {
 					r.items[k].neg = true
 				}
 			}

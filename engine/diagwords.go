@@ -157,7 +157,7 @@ var statePhrases = []struct {
 	// "turned autovacuum back on", "nobody switched read routing back
 	// on": it was off.
 	{"back on", StateOff}, {"is back on", StateOn}, {"was back on", StateOn}, {"are back on", StateOn}, {"s back on", StateOn},
-	{"switched off", StateOff}, {"not enabled", StateOff}, {"false", StateOff}, {"removed", StateOff},
+	{"out of use", StateOff}, {"switched off", StateOff}, {"not enabled", StateOff}, {"false", StateOff}, {"removed", StateOff},
 	{"missing", StateOff}, {"absent", StateOff}, {"dropped", StateOff}, {"deleted", StateOff},
 	{"unusable", StateOff}, {"not used", StateOff}, {"unused", StateOff}, {"not being used", StateOff},
 	{"no longer used", StateOff}, {"not routed", StateOff}, {"no longer routed", StateOff}, {"bypassed", StateOff},
@@ -225,6 +225,9 @@ var negations = []string{
 	"ruled out", "rule out", "rules out", "ruling out", "excluded", "exclude", "not the cause",
 	"only affected", "just a symptom", "not at fault", "no evidence", "not related", "not relevant",
 	"won t", "wouldn t", "will not", "would not",
+	// "I initially suspected the keep-alive": a suspicion given up.
+	"initially suspected", "first suspected", "originally suspected", "at first suspected", "had suspected",
+	"initially thought", "at first thought", "first thought",
 }
 
 // exculpations say a service stated as a cause is not one ("web_server:
@@ -243,7 +246,15 @@ var verdictDenials = []string{
 	// "adding consumers won't help": what would not fix it is not the cause.
 	"won t help", "wouldn t help", "will not help", "would not help", "doesn t help", "does not help",
 	"didn t help", "did not help", "not help",
+	// "its warning is cosmetic", "that change doesn't explain the scans".
+	"cosmetic", "doesn t explain", "does not explain", "didn t explain", "did not explain",
+	"can t explain", "cannot explain", "wouldn t explain", "would not explain", "doesn t account for",
 }
+
+// pluralVerdicts deny every clause before them in their sentence: "I
+// suspected the keep-alive, and the cache warns, but neither explains it".
+var pluralVerdicts = []string{"neither explains", "neither explain", "neither of them", "neither of these",
+	"none of them", "none of these", "none of that", "none explains", "none explain"}
 
 // effects lead from a cause to what it caused; what follows one in its
 // clause describes victims, not causes.

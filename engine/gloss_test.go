@@ -100,6 +100,11 @@ func TestChangeHistoryAndShorthand(t *testing.T) {
 		{"creeping_order_latency", "turned autovacuum back on for the database", true},
 		{"creeping_order_latency", "autovacuum on the database is back on but too aggressive", false},
 		{"sawtooth_latency", "nobody turned the database's read replica back on", true},
+		// Suspicions given up and plural verdicts deny what came before.
+		{"cascade_index", "I initially suspected the web tier's short keep-alive, and the cache has an overcommit warning, but neither explains a Seq Scan. Committing to: the database's orders index is invalid.", true},
+		{"cascade_index", "The web tier's keep-alive is short, and the cache has an overcommit warning; the database's orders index is invalid.", false},
+		{"retries_mostly_succeed", "Not the cache - its warning is cosmetic. Not an undersized database pool either: it's oversized, 400 against a server limit of 200.", true},
+		{"invoice_backlog_overdrive", "the database's replica is out of use and the primary is overloaded with reads", true},
 		// An arrow between a value and what it caused stays an effect.
 		{"db_pool", "database pool_size 6 -> requests time out", true},
 	} {
