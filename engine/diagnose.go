@@ -1999,6 +1999,13 @@ func (r *reader) bindState(t *Task, lx *diagLexicon, k int) int {
 				return j
 			}
 		}
+		// "nobody restored the number of request workers": else its
+		// object, however long the phrase that names it.
+		for j := k + 1; j < len(items) && items[j].cl == it.cl && items[j].pos-it.end <= bindBefore; j++ {
+			if o := items[j]; o.kind == lexTopic && !o.eff && !o.neg {
+				return j
+			}
+		}
 		return nearestInClause(items, k, lexTopic, fits)
 	}
 	// "too many clients already (server limit 20)": a state that

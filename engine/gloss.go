@@ -272,9 +272,10 @@ func (r *reader) limitTopic(lx *diagLexicon, x []byte, noun string) (int32, bool
 }
 
 // hostOfTopics reads "looking for the cache at an old name", "the cache
-// under a name that isn't in DNS" as the cache's host setting, the
-// caller's: a service, then within a few linking words a host noun, names
-// the setting "SERVICE host" where the stdlib has one by that name.
+// under a name that isn't in DNS", "the cache at cache-old.internal" as the
+// cache's host setting, the caller's: a service, then within a few linking
+// words a host noun or a host name, names the setting "SERVICE host" where
+// the stdlib has one by that name.
 func (r *reader) hostOfTopics(lx *diagLexicon) {
 	for k := 0; k < len(r.items); k++ {
 		svc := r.items[k]
@@ -284,7 +285,8 @@ func (r *reader) hostOfTopics(lx *diagLexicon) {
 		first := int(svc.tok) + svc.end - svc.pos + 1
 		for i := first; i < len(r.toks) && i <= first+3 && r.toks[i].punct == 0 && !r.tokInfo[i].covered; i++ {
 			w := r.word(i)
-			if !hostNouns[w] {
+			// "the cache at cache-old.internal": a host name names it too.
+			if !hostNouns[w] && r.literalAt(i) != '.' {
 				if hostLinks[w] {
 					continue
 				}

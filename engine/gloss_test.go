@@ -54,6 +54,11 @@ func TestSettingNamedByWhatItDoes(t *testing.T) {
 		{"two_faults", "The app is looking for the cache at an old name that no longer exists, and the database only has ten connections.", true},
 		{"two_faults", "The web app is pointed at an old cache adress that no longer exists, and the database's connection pool is tiny.", true},
 		{"cache_auth_token", "The app is looking for the cache at an old name that no longer exists.", false},
+		{"two_faults", "The web tier looks up the cache at cache-old.internal, which doesn't resolve; the database's pool only has 10 connections.", true},
+		{"cache_auth_token", "The web tier looks up the cache at cache-old.internal, which doesn't resolve.", false},
+		// "nobody restored X": X, however long the phrase naming it.
+		{"capacity_drill_fallout", "After the capacity drill nobody restored the number of request workers on the app servers.", true},
+		{"flash_sale_rejections", "After the capacity drill nobody restored the number of request workers on the app servers.", false},
 	} {
 		tk := tasks[c.incident]
 		if tk == nil {
