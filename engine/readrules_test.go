@@ -1,0 +1,60 @@
+package engine_test
+
+import (
+	"testing"
+
+	"github.com/srezc/srezc/engine"
+)
+
+// TestChangeHistoryAndShorthand: a change quoted as the history shows it
+// ("300 -> 20", "true → false") says which way the setting moved, or,
+// after a restore, which way it was put right; "+" lists causes; on-call
+// shorthand reads as its words.
+func TestChangeHistoryAndShorthand(t *testing.T) {
+	tasks := map[string]*engine.Task{}
+	for _, tk := range suiteTasks(t) {
+		tasks[tk.ID] = tk
+	}
+	for _, c := range []struct {
+		incident, answer string
+		ok               bool
+	}{
+		{"checkout_db_refusals", "k.tanaka changed database max_connections 300 -> 20 on Tue 16:05; pool_size is 50.", true},
+		{"checkout_db_refusals", "database max_connections 20 -> 300", false},
+		{"checkout_db_refusals", "restored database max_connections 20 -> 300", true},
+		{"checkout_db_refusals", "restored database max_connections 300 -> 20", false},
+		{"mq_backlog", "scaled message_queue consumers from 1 back to 8", true},
+		{"mq_backlog", "message_queue consumer_concurrency 8→1 (Mon 18:36)", true},
+		{"creeping_order_latency", "database autovacuum_enabled true → false", true},
+		{"creeping_order_latency", "database autovacuum_enabled false -> true", false},
+		{"jobs_never_catch_up", "pg autovac off + mq dedup off", true},
+		{"jobs_never_catch_up", "pg autovac off + cache ttl too short", false},
+		{"listener_cut_at_peak", "LB conn limit cut to 1500, too low for peak", true},
+		{"listener_cut_at_peak", "db conn limit cut to 1500, too low for peak", false},
+		{"catalog_reads_spill", "cache eviction policy switched to allkeys-random", false},
+		// "so many X that ...": a degree, not an effect.
+		{"capacity_change_fallout", "web_server runs so many workers that it swaps; the balancer's idle timeout is too short", true},
+		{"capacity_change_fallout", "web_server runs so few workers that it queues; the balancer's idle timeout is too short", false},
+		// "re-enabled X", "turned X back on": X was off; "X is back on"
+		// says it is on.
+		{"creeping_order_latency", "re-enabled autovacuum on the database", true},
+		{"creeping_order_latency", "turned autovacuum back on for the database", true},
+		{"creeping_order_latency", "autovacuum on the database is back on but too aggressive", false},
+		{"sawtooth_latency", "nobody turned the database's read replica back on", true},
+		// Suspicions given up and plural verdicts deny what came before.
+		{"cascade_index", "I initially suspected the web tier's short keep-alive, and the cache has an overcommit warning, but neither explains a Seq Scan. Committing to: the database's orders index is invalid.", true},
+		{"cascade_index", "The web tier's keep-alive is short, and the cache has an overcommit warning; the database's orders index is invalid.", false},
+		{"retries_mostly_succeed", "Not the cache - its warning is cosmetic. Not an undersized database pool either: it's oversized, 400 against a server limit of 200.", true},
+		{"invoice_backlog_overdrive", "the database's replica is out of use and the primary is overloaded with reads", true},
+		// An arrow between a value and what it caused stays an effect.
+		{"db_pool", "database pool_size 6 -> requests time out", true},
+	} {
+		tk := tasks[c.incident]
+		if tk == nil {
+			t.Fatalf("no incident %s", c.incident)
+		}
+		if v := tk.DiagnoseText(c.answer); v.OK != c.ok {
+			t.Errorf("%s: %q graded %v, want %v (%v; read %v)", c.incident, c.answer, v.OK, c.ok, v.Reasons, v.Read)
+		}
+	}
+}
