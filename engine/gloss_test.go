@@ -32,14 +32,7 @@ func TestGlossWords(t *testing.T) {
 // is still wrong, and a symptom in the words of a description's
 // consequence names nothing.
 func TestSettingNamedByWhatItDoes(t *testing.T) {
-	tasks := map[string]*engine.Task{}
-	for _, tk := range suiteTasks(t) {
-		tasks[tk.ID] = tk
-	}
-	for _, c := range []struct {
-		incident, answer string
-		ok               bool
-	}{
+	checkReadings(t, []readCase{
 		{"capacity_drill_fallout", "The drill shrank the number of processes the web tier runs to serve requests and nobody restored it.", true},
 		{"capacity_drill_fallout", "The drill raised the number of processes the web tier runs to serve requests far too high.", false},
 		{"one_backend_melting", "The balancer is pinning each client to whichever web host served it first.", true},
@@ -59,13 +52,5 @@ func TestSettingNamedByWhatItDoes(t *testing.T) {
 		// "nobody restored X": X, however long the phrase naming it.
 		{"capacity_drill_fallout", "After the capacity drill nobody restored the number of request workers on the app servers.", true},
 		{"flash_sale_rejections", "After the capacity drill nobody restored the number of request workers on the app servers.", false},
-	} {
-		tk := tasks[c.incident]
-		if tk == nil {
-			t.Fatalf("no incident %s", c.incident)
-		}
-		if v := tk.DiagnoseText(c.answer); v.OK != c.ok {
-			t.Errorf("%s: %q graded %v, want %v (%v; read %v)", c.incident, c.answer, v.OK, c.ok, v.Reasons, v.Read)
-		}
-	}
+	})
 }

@@ -11,14 +11,7 @@ import (
 // after a restore, which way it was put right; "+" lists causes; on-call
 // shorthand reads as its words.
 func TestChangeHistoryAndShorthand(t *testing.T) {
-	tasks := map[string]*engine.Task{}
-	for _, tk := range suiteTasks(t) {
-		tasks[tk.ID] = tk
-	}
-	for _, c := range []struct {
-		incident, answer string
-		ok               bool
-	}{
+	checkReadings(t, []readCase{
 		{"checkout_db_refusals", "k.tanaka changed database max_connections 300 -> 20 on Tue 16:05; pool_size is 50.", true},
 		{"checkout_db_refusals", "database max_connections 20 -> 300", false},
 		{"checkout_db_refusals", "restored database max_connections 20 -> 300", true},
@@ -48,7 +41,23 @@ func TestChangeHistoryAndShorthand(t *testing.T) {
 		{"invoice_backlog_overdrive", "the database's replica is out of use and the primary is overloaded with reads", true},
 		// An arrow between a value and what it caused stays an effect.
 		{"db_pool", "database pool_size 6 -> requests time out", true},
-	} {
+	})
+}
+
+// readCase is an answer to an incident and whether it is right.
+type readCase struct {
+	incident, answer string
+	ok               bool
+}
+
+// checkReadings grades each case against its shipped incident.
+func checkReadings(t *testing.T, cases []readCase) {
+	t.Helper()
+	tasks := map[string]*engine.Task{}
+	for _, tk := range suiteTasks(t) {
+		tasks[tk.ID] = tk
+	}
+	for _, c := range cases {
 		tk := tasks[c.incident]
 		if tk == nil {
 			t.Fatalf("no incident %s", c.incident)
