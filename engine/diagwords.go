@@ -425,5 +425,5 @@ var shorthand = map[string][]string{
 // hostNouns name where a service is found; hostLinks may stand between
 // the service and the noun ("the cache at an old name").
 var hostNouns = map[string]bool{"name": true, "address": true, "hostname": true, "host": true, "dns": true}
-var hostLinks = map[string]bool{"at": true, "under": true, "by": true, "a": true, "an": true, "the": true, "its": true,
+var hostLinks = map[string]bool{"at": true, "under": true, "up": true, "by": true, "a": true, "an": true, "the": true, "its": true,
 	"old": true, "wrong": true, "stale": true, "new": true, "bad": true, "different": true, "previous": true}
