@@ -107,10 +107,12 @@ var fairnessGated = map[string]bool{"dev": true, "dev2": true, "holdout": true}
 
 // fairnessHeldOut are the slices nobody tunes the reader to: holdout5
 // (written 2026-11-24, first counted with rubric 4's description reading:
-// 37 of 195 right rejected, 4 of 148 wrong accepted, as with rubric 3).
-// holdout2, holdout3 and holdout4 were each counted once, blind, then
-// opened (see fairnessCeiling).
-var fairnessHeldOut = map[string]bool{"holdout5": true}
+// 37 of 195 right rejected, 4 of 148 wrong accepted, as with rubric 3) and
+// holdout6 (written the same day, first counted with the rules opening
+// holdout4 drove: 20 of 195, 2 of 148; 24 and 2 with rubric 3). holdout2,
+// holdout3 and holdout4 were each counted once, blind, then opened (see
+// fairnessCeiling).
+var fairnessHeldOut = map[string]bool{"holdout5": true, "holdout6": true}
 
 // fairnessCeiling holds the counts of slices that do not meet the goal
 // yet; they may only go down.
@@ -121,9 +123,10 @@ var fairnessCeiling = map[string][2]int{
 	"holdout2": {7, 3}, // right rejected, wrong accepted
 	"holdout3": {20, 0},
 	"holdout4": {13, 2},
-	// holdout5 after the change-history rules holdout4 drove (its
-	// disagreements unread).
-	"holdout5": {28, 4},
+	// holdout5 after the rules opening holdout4 drove (its disagreements
+	// unread), and holdout6's first count.
+	"holdout5": {26, 4},
+	"holdout6": {20, 2},
 	// adversarial holds only wrong answers, written against the reader's
 	// own rules (sibling settings, wrong direction, wrong service for a
 	// paraphrased setting or a quantity): none may be accepted.
@@ -140,7 +143,7 @@ func TestFairness(t *testing.T) {
 	for _, tk := range suiteTasks(t) {
 		tasks[tk.ID] = tk
 	}
-	for _, slice := range []string{"dev", "dev2", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "adversarial"} {
+	for _, slice := range []string{"dev", "dev2", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "adversarial"} {
 		r := gradeFairness(t, tasks, readFairness(t, slice))
 		rr := float64(r.rightRejected) / float64(max(1, r.right))
 		wa := float64(r.wrongAccepted) / float64(max(1, r.wrong))
