@@ -939,6 +939,15 @@ func (r *reader) scan(lx *diagLexicon) {
 			}
 		}
 	}
+	// "Not the cause: load_balancer - ...", "Ruled out: the cache":
+	// a denial heading its segment denies all of it.
+	for k, d := range r.items {
+		if d.kind == lexNeg && (k == 0 || r.items[k-1].seg != d.seg) && k+1 < len(r.items) && r.items[k+1].kind == lexClause && r.items[k+1].id == 1 && r.items[k+1].pos == d.end+1 && r.items[k+1].seg == d.seg {
+			for j := k + 1; j < len(r.items) && r.items[j].seg == d.seg; j++ {
+				r.items[j].neg = true
+			}
+		}
+	}
 	for _, d := range r.items {
 		if d.kind == lexNeg && d.id >= 1 {
 			// "the keep-alive is short but not the issue", "work_mem is

@@ -246,6 +246,7 @@ var verdictDenials = []string{
 	// "adding consumers won't help": what would not fix it is not the cause.
 	"won t help", "wouldn t help", "will not help", "would not help", "doesn t help", "does not help",
 	"didn t help", "did not help", "not help",
+	"is correct", "are correct", "looks correct", "look correct", "was correct", "is right", "are right", "looks right",
 	// "its warning is cosmetic", "that change doesn't explain the scans".
 	"cosmetic", "doesn t explain", "does not explain", "didn t explain", "did not explain",
 	"can t explain", "cannot explain", "wouldn t explain", "would not explain", "doesn t account for",

@@ -39,6 +39,11 @@ func TestChangeHistoryAndShorthand(t *testing.T) {
 		{"cascade_index", "The web tier's keep-alive is short, and the cache has an overcommit warning; the database's orders index is invalid.", false},
 		{"retries_mostly_succeed", "Not the cache - its warning is cosmetic. Not an undersized database pool either: it's oversized, 400 against a server limit of 200.", true},
 		{"invoice_backlog_overdrive", "the database's replica is out of use and the primary is overloaded with reads", true},
+		// A denial heading its segment ("Not the cause:") denies all of
+		// it; "is correct" is a verdict.
+		{"gateway_no_upstreams", "Root cause: web_server process exited (code 1) and the supervisor never restarted it.\nNot the cause: load_balancer - its probe path /healthz is correct, it simply has no live backend.", true},
+		{"gateway_no_upstreams", "web_server process exited (code 1). load_balancer - its probe path /healthz is wrong.", false},
+		{"invoice_backlog_overdrive", "Adding consumers won't help: the bottleneck is the database primary, which takes all reads because replica routing is disabled.", true},
 		// An arrow between a value and what it caused stays an effect.
 		{"db_pool", "database pool_size 6 -> requests time out", true},
 	})
