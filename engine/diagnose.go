@@ -1654,6 +1654,9 @@ func (r *reader) literalAt(i int) byte {
 
 // saysMore reports whether the answer says anything beyond bare values.
 func (r *reader) saysMore() bool {
+	if r.lastArrow >= 0 {
+		return true // "cache ttl 10s -> db x3": the value is said to cause something
+	}
 	for _, o := range r.items {
 		if o.kind == lexState || o.kind == lexMech || o.kind == lexIdiom {
 			return true

@@ -44,6 +44,11 @@ func TestChangeHistoryAndShorthand(t *testing.T) {
 		{"gateway_no_upstreams", "Root cause: web_server process exited (code 1) and the supervisor never restarted it.\nNot the cause: load_balancer - its probe path /healthz is correct, it simply has no live backend.", true},
 		{"gateway_no_upstreams", "web_server process exited (code 1). load_balancer - its probe path /healthz is wrong.", false},
 		{"invoice_backlog_overdrive", "Adding consumers won't help: the bottleneck is the database primary, which takes all reads because replica routing is disabled.", true},
+		// A value said to cause something says more than the bare value,
+		// judged against its band.
+		{"statements_tripled", "cache ttl 10s + mq retries 40 -> db x3", true},
+		{"checkout_db_refusals", "database max_connections 300 -> refusals", false},
+		{"checkout_db_refusals", "database max_connections 900 -> refusals", false},
 		// An arrow between a value and what it caused stays an effect.
 		{"db_pool", "database pool_size 6 -> requests time out", true},
 	})
