@@ -1565,6 +1565,9 @@ func (r *reader) valueClaim(t *Task, lx *diagLexicon, k int, fixed int16) bool {
 		tj = k + 1 // "8 workers"
 	}
 	if tj < 0 {
+		tj = r.pronounTopic(k)
+	}
+	if tj < 0 {
 		return false
 	}
 	// "max_connections 300 -> 20", "from 8 to 3": a change's old and new
@@ -1634,6 +1637,26 @@ func (r *reader) fixedBefore(j int) bool {
 		}
 	}
 	return false
+}
+
+// pronounTopic is the setting a pronoun before number item k stands for
+// ("the statement deadline: it is set to 20 ms", "the pool, which is
+// only 10"): the nearest setting before it in its sentence, or -1.
+func (r *reader) pronounTopic(k int) int {
+	it := r.items[k]
+	i := int(it.tok) - 1
+	for i >= 0 && valueWords[r.word(i)] {
+		i--
+	}
+	if !pronouns[r.word(i)] {
+		return -1
+	}
+	for j := k - 1; j >= 0 && r.items[j].seg == it.seg && it.pos-r.items[j].end <= bindBefore+3; j-- {
+		if o := r.items[j]; o.kind == lexTopic && !o.eff && !o.neg {
+			return j
+		}
+	}
+	return -1
 }
 
 // literalAt reports whether token i is a path ('/': "/status") or a host

@@ -428,3 +428,6 @@ var shorthand = map[string][]string{
 var hostNouns = map[string]bool{"name": true, "address": true, "hostname": true, "host": true, "dns": true}
 var hostLinks = map[string]bool{"at": true, "under": true, "up": true, "by": true, "a": true, "an": true, "the": true, "its": true,
 	"old": true, "wrong": true, "stale": true, "new": true, "bad": true, "different": true, "previous": true}
+
+// pronouns stand for the setting named before them ("it is set to 20 ms").
+var pronouns = map[string]bool{"it": true, "which": true, "that": true, "this": true}

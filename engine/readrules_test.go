@@ -49,6 +49,9 @@ func TestChangeHistoryAndShorthand(t *testing.T) {
 		{"statements_tripled", "cache ttl 10s + mq retries 40 -> db x3", true},
 		{"checkout_db_refusals", "database max_connections 300 -> refusals", false},
 		{"checkout_db_refusals", "database max_connections 900 -> refusals", false},
+		// A pronoun before a value stands for the setting named before it.
+		{"confirmations_stuck", "The actual cause is the database's statement deadline: it is set to twenty milliseconds, so normal queries are killed before they finish.", true},
+		{"confirmations_stuck", "The actual cause is the database's statement deadline: it is set to twenty seconds, so runaway queries hold connections.", false},
 		// An arrow between a value and what it caused stays an effect.
 		{"db_pool", "database pool_size 6 -> requests time out", true},
 	})
