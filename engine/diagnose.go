@@ -585,7 +585,7 @@ func (r *reader) transitionAt(rest string) bool {
 	if n == 0 || r.toks[n-1].punct != 0 {
 		return false
 	}
-	if !isValueWord(r.norm[r.toks[n-1].start:r.toks[n-1].end]) {
+	if w := r.norm[r.toks[n-1].start:r.toks[n-1].end]; !(w[0] >= '0' && w[0] <= '9' || truthValues[string(w)]) {
 		return false
 	}
 	rest = strings.TrimLeft(rest, " ")
@@ -593,24 +593,23 @@ func (r *reader) transitionAt(rest string) bool {
 	if end < 0 {
 		end = len(rest)
 	}
-	return end > 0 && isValueWord([]byte(strings.TrimRight(value.Fold(rest[:end]), ".")))
-}
-
-// isValueWord reports whether w is a number (with a unit suffix: "2048mb")
-// or a truth value.
-func isValueWord(w []byte) bool {
-	if len(w) == 0 {
+	next := strings.TrimRight(rest[:end], ".")
+	if next == "" {
 		return false
 	}
-	if w[0] >= '0' && w[0] <= '9' {
+	if next[0] >= '0' && next[0] <= '9' {
 		return true
 	}
-	switch string(w) {
-	case "true", "false", "on", "off", "enabled", "disabled":
-		return true
+	for v := range truthValues {
+		if strings.EqualFold(next, v) {
+			return true
+		}
 	}
 	return false
 }
+
+// truthValues are the values a flag is shown with.
+var truthValues = map[string]bool{"true": true, "false": true, "on": true, "off": true, "enabled": true, "disabled": true}
 
 // flush ends the word started at norm[start:], splitting an identifier at
 // '_' and '-' unless it is opaque.

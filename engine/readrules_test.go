@@ -80,3 +80,27 @@ func checkReadings(t *testing.T, cases []readCase) {
 		}
 	}
 }
+
+// TestWarmReadingAllocatesNothing: an episode's reader, once it has read
+// an answer, reads it again without allocating, whatever rules it takes
+// (an arrow between values, shorthand, a setting named by its
+// description, a limit "on how many", a host name).
+func TestWarmReadingAllocatesNothing(t *testing.T) {
+	cases := map[string]string{
+		"checkout_db_refusals":   "k.tanaka changed database max_connections 300 -> 20 on Tue 16:05; the database server's ceiling on how many clients it lets in is too low",
+		"capacity_drill_fallout": "The drill shrank the number of processes the web tier runs to serve requests + LB conn limit fine",
+		"two_faults":             "The app is looking for the cache at cache-old.internal; pg pool too small",
+		"creeping_order_latency": "database autovacuum_enabled true → false; re-enabled it",
+	}
+	for _, tk := range suiteTasks(t) {
+		answer, ok := cases[tk.ID]
+		if !ok {
+			continue
+		}
+		ep := engine.NewEpisode(tk)
+		ep.DiagnoseAnswer(answer)
+		if n := testing.AllocsPerRun(20, func() { ep.DiagnoseAnswer(answer) }); n != 0 {
+			t.Errorf("%s: %v allocations reading %q warm", tk.ID, n, answer)
+		}
+	}
+}
