@@ -65,6 +65,9 @@ func progOf(t *Task) progID {
 // final and before episodes run concurrently (the compiler and DecodeTask
 // do); it is not safe to call while episodes of t are being created.
 func (t *Task) Prepare() {
+	for _, s := range t.Sites {
+		s.Prepare()
+	}
 	if t.prepared != nil && t.prepared.of == progOf(t) {
 		return
 	}

@@ -25,7 +25,7 @@ incident "retries_mostly_succeed" {
     "inspect_logs(web_server)",
     "inspect_logs(database)",
     "inspect_config(database)",
-    "update_config(database, pool_size, 50)",
-    "resolve_incident(\"database: pool too large for the server's max connections\", \"reduced pool_size to 50\")",
+    "update_config(database, pool_size, $before)",
+    "resolve_incident(\"database: pool too large for the server's max connections\", \"reduced pool_size back to its previous value\")",
   ]
 }
