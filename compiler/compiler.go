@@ -396,7 +396,7 @@ func (b *build) layoutSlots() {
 			sl.Unit, sl.HasBand, sl.Low, sl.High = c.Unit, c.HasBand, c.Low, c.High
 			svc.Config = append(svc.Config, id)
 		}
-			b.drawSite(i, ss)
+		b.drawSite(i, ss)
 		// The site's configuration replaces defaults in the baseline; the
 		// slots keep the kind's defaults as their documented default.
 		for _, e := range ss.Config {
