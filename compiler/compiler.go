@@ -200,8 +200,8 @@ type Options struct {
 	// incident's system draws its site (vary; sites.go). Compiling
 	// variant 0 compiles the others too, as the task's Sites.
 	Site int
-	// oneSite compiles variant Site alone: a variant of a task, or a
-	// counterfactual world on one variant's site.
+	// oneSite compiles variant Site alone: a variant of a task. A
+	// counterfactual world (SiteFrom) is always one variant's.
 	oneSite bool
 }
 
@@ -273,7 +273,7 @@ func CompileIncident(m *lang.Module, in *lang.Incident, opt Options) (*engine.Ta
 		}
 	}
 	diags := b.uncertified()
-	if !opt.oneSite && b.varies() {
+	if !opt.oneSite && opt.SiteFrom == nil && b.varies() {
 		var failed bool
 		diags, failed = b.compileSites(diags)
 		if failed {

@@ -61,16 +61,18 @@ func (b *build) drawSite(svc int, ss *lang.SystemService) {
 }
 
 // drawIn draws a value of [lo, hi] on a grid a site's operators would
-// pick: a hundredth of the range's order of magnitude (3000 to 6000 in
-// steps of 100; 16 to 40 in steps of 1), whole numbers for an int.
+// pick: multiples of a tenth of the range's order of magnitude (3000 to
+// 6000 in steps of 100; 1536 to 2200 in steps of 10 from 1540; 16 to 40
+// in steps of 1), whole numbers for an int.
 func drawIn(intN func(int) int, lo, hi float64, whole bool) float64 {
 	span := hi - lo
 	step := math.Pow(10, math.Floor(math.Log10(span))-1)
 	if whole && step < 1 {
 		step = 1
 	}
-	n := int(math.Floor(span/step + 1e-9))
-	x := lo + float64(intN(n+1))*step
+	first := math.Ceil(lo/step-1e-9) * step
+	n := int(math.Floor((hi-first)/step + 1e-9))
+	x := first + float64(intN(n+1))*step
 	if whole {
 		x = math.Round(x)
 	} else {
@@ -81,14 +83,23 @@ func drawIn(intN func(int) int, lo, hi float64, whole bool) float64 {
 
 // compileSites compiles the task's other site variants and attaches them
 // as its Sites. A variant's diagnostics are the task's, each saying which
-// variant it is about; failed reports a variant that did not compile.
+// variant it is about, except those every earlier variant had too (one
+// error, reported once); failed reports a variant that did not compile.
 func (b *build) compileSites(diags lang.Diagnostics) (lang.Diagnostics, bool) {
 	t := b.t
+	seen := map[string]bool{}
+	for _, d := range diags {
+		seen[d.Detail] = true
+	}
 	for k := 1; k < SiteVariants; k++ {
 		opt := b.opt
-		opt.Site, opt.oneSite, opt.DumpAfter = k, true, ""
+		opt.Site, opt.oneSite, opt.DumpAfter, opt.KeepUncertified = k, true, "", true
 		st, ds := CompileIncident(b.m, b.in, opt)
 		for _, d := range ds {
+			if seen[d.Detail] {
+				continue
+			}
+			seen[d.Detail] = true
 			c := *d
 			c.Detail = fmt.Sprintf("On site variant %d of %d (%s): %s", k+1, SiteVariants, b.siteText(st), d.Detail)
 			diags = append(diags, &c)
