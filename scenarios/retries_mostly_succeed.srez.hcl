@@ -4,7 +4,7 @@
 
 incident "retries_mostly_succeed" {
   title      = "Intermittent 500s after a capacity change"
-  alert      = "Web tier 5xx ratio steady at about 6% since this morning's capacity change; latency is normal and retries usually succeed."
+  alert      = "Web tier 5xx ratio up and steady since this morning's capacity change; latency is normal and retries usually succeed."
   difficulty = "medium"
   split      = "dev"
   tags       = ["database", "config", "victim-alert"]
@@ -13,7 +13,7 @@ incident "retries_mostly_succeed" {
 
   fault "db_pool_too_large" {
     target = "database"
-    size   = 400
+    size   = 500
     change {}
   }
   distractor "noisy_warning" {
