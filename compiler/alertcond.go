@@ -52,7 +52,7 @@ func (b *build) deriveAlert() {
 	si := certify.AlertingService(t, ep.Row())
 	bindAlertCondition(t, si, ep.Row())
 	if t.Alert != "" {
-		if si < 0 && len(t.Faults) > 0 && b.varies() {
+		if si < 0 && len(t.Faults) > 0 && b.varies() && b.opt.SiteFrom == nil {
 			// An authored alert over latent faults: on a drawn site, a
 			// fault stated in absolute values may land inside what the
 			// site tolerates.

@@ -200,6 +200,9 @@ type Options struct {
 	// incident's system draws its site (vary; sites.go). Compiling
 	// variant 0 compiles the others too, as the task's Sites.
 	Site int
+	// siteCorner, when set, replaces the draw of a varied key's grid
+	// point (a test walks the ranges' corners).
+	siteCorner func(n int) int
 	// oneSite compiles variant Site alone: a variant of a task. A
 	// counterfactual world (SiteFrom) is always one variant's.
 	oneSite bool
@@ -279,11 +282,15 @@ func CompileIncident(m *lang.Module, in *lang.Incident, opt Options) (*engine.Ta
 		if failed {
 			return nil, diags
 		}
+		b.t.ShareSites()
 	}
 	if err := b.t.Validate(); err != nil {
 		b.errAt(in.DefRange, "Internal compiler error", err.Error())
 		return nil, b.diags
 	}
+	// The task is final: its episodes share everything derived from it,
+	// the alert's checks included.
+	b.t.Prepare()
 	if b.t.Hash == "" || len(b.t.Sites) > 0 {
 		b.t.Hash = engine.ComputeHash(b.t)
 		for _, s := range b.t.Sites {

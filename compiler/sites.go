@@ -50,7 +50,11 @@ func (b *build) drawSite(svc int, ss *lang.SystemService) {
 			continue // the checker reported it
 		}
 		kind := b.t.Slots[id].Kind
-		x := drawIn(rng.IntN, v.Low, v.High, kind == value.Int)
+		intN := rng.IntN
+		if b.opt.siteCorner != nil {
+			intN = b.opt.siteCorner
+		}
+		x := drawIn(intN, v.Low, v.High, kind == value.Int)
 		switch kind {
 		case value.Int:
 			b.base[id] = value.OfInt(int64(x))

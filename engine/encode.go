@@ -85,6 +85,7 @@ func DecodeTask(data []byte) (*Task, error) {
 			s.Hash = hash
 		}
 	}
+	t.ShareSites()
 	if err := t.Validate(); err != nil {
 		return nil, err
 	}

@@ -79,7 +79,7 @@ type Episode struct {
 	// site; sites holds what each variant's episodes derive, built the
 	// first time a seed picks it.
 	foundBuf []bool
-	sites    []*siteBinding
+	sites    []siteBinding
 
 	// seen holds canonical hashes of valid actions, invalid those of invalid ones.
 	seen    []uint64
@@ -121,7 +121,9 @@ type Episode struct {
 	alert []healthCheck
 }
 
-// siteBinding is what an episode derives from one site variant.
+// siteBinding is what an episode derives from one site variant: the
+// task's prepared data, but the alert's checks of a task still being
+// compiled (prepared.alertOf).
 type siteBinding struct {
 	prep   *prepared
 	alert  []healthCheck
@@ -141,7 +143,7 @@ func NewEpisode(t *Task) *Episode {
 		n:        n,
 		ring:     make([]uint64, t.History*n),
 		foundBuf: make([]bool, evidence),
-		sites:    make([]*siteBinding, t.SiteCount()),
+		sites:    make([]siteBinding, t.SiteCount()),
 		seen:     make([]uint64, 0, t.Budget+1),
 		invalid:  make([]uint64, 0, t.Budget+1),
 		ticks:    newTickState(t),
@@ -159,15 +161,13 @@ func (e *Episode) bindSite(k int) {
 	if k > 0 {
 		t = e.base.Sites[k-1]
 	}
-	b := e.sites[k]
-	if b == nil {
-		b = &siteBinding{prep: preparedFor(t), alert: alertChecks(t)}
-		for si := range t.Slots {
-			if t.Slots[si].Class == ClassConfig && !isRemedySlot(t, SlotID(si)) {
-				b.judged = append(b.judged, SlotID(si))
-			}
+	b := &e.sites[k]
+	if b.prep == nil {
+		p := preparedFor(t)
+		b.prep, b.alert, b.judged = p, p.alert, p.judged
+		if p.alertOf != alertIDOf(t) {
+			b.alert = alertChecks(t)
 		}
-		e.sites[k] = b
 	}
 	e.t, e.prep, e.alert, e.judged = t, b.prep, b.alert, b.judged
 	e.found = e.foundBuf[:len(t.Evidence)]
@@ -216,7 +216,7 @@ func (e *Episode) Fork() *Episode {
 	f.ring = append([]uint64(nil), e.ring...)
 	f.foundBuf = append([]bool(nil), e.foundBuf...)
 	f.found = f.foundBuf[:len(e.found)]
-	f.sites = append([]*siteBinding(nil), e.sites...)
+	f.sites = append([]siteBinding(nil), e.sites...)
 	f.seen = append(make([]uint64, 0, cap(e.seen)), e.seen...)
 	f.invalid = append(make([]uint64, 0, cap(e.invalid)), e.invalid...)
 	f.strBuf = append([]byte(nil), e.strBuf...)

@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"reflect"
+	"slices"
+
 	"github.com/srezc/srezc/srezero"
 	"github.com/srezc/srezc/value"
 )
@@ -412,6 +415,43 @@ func (t *Task) Site(seed uint64) *Task {
 		return t
 	}
 	return t.Sites[k-1]
+}
+
+// ShareSites makes every site variant share with the task the parts they
+// hold equal (program, slots, strings, services, tools, vocabulary), so a
+// variant costs memory, and an episode switching variants costs cache, only
+// for what differs: its initial state, history, remedies and plans. Call
+// it before Prepare.
+func (t *Task) ShareSites() {
+	for _, s := range t.Sites {
+		if s == nil {
+			continue
+		}
+		share(&s.Code, t.Code)
+		share(&s.Updates, t.Updates)
+		share(&s.Slots, t.Slots)
+		share(&s.Strings, t.Strings)
+		share(&s.AlertSlots, t.AlertSlots)
+		shareDeep(&s.Logs, t.Logs)
+		shareDeep(&s.Services, t.Services)
+		shareDeep(&s.Tools, t.Tools)
+		shareDeep(&s.Noise, t.Noise)
+		shareDeep(&s.Components, t.Components)
+		shareDeep(&s.Mechanisms, t.Mechanisms)
+		shareDeep(&s.Claims, t.Claims)
+	}
+}
+
+func share[S ~[]E, E comparable](dst *S, src S) {
+	if slices.Equal(*dst, src) {
+		*dst = src
+	}
+}
+
+func shareDeep[S ~[]E, E any](dst *S, src S) {
+	if reflect.DeepEqual(*dst, src) {
+		*dst = src
+	}
 }
 
 // StatusHealthy is the status word every service kind uses for health.
