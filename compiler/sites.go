@@ -87,23 +87,32 @@ func drawIn(intN func(int) int, lo, hi float64, whole bool) float64 {
 
 // compileSites compiles the task's other site variants and attaches them
 // as its Sites. A variant's diagnostics are the task's, each saying which
-// variant it is about, except those every earlier variant had too (one
-// error, reported once); failed reports a variant that did not compile.
+// variant it is about, except where an earlier variant already has an
+// error at the same place: the same error on another draw (its numbers
+// may differ) is reported once, as the root an author fixes first. failed
+// reports a variant that did not compile.
 func (b *build) compileSites(diags lang.Diagnostics) (lang.Diagnostics, bool) {
 	t := b.t
 	seen := map[string]bool{}
+	at := map[lang.Range]bool{}
 	for _, d := range diags {
 		seen[d.Detail] = true
+		if d.Subject != nil {
+			at[*d.Subject] = true
+		}
 	}
 	for k := 1; k < SiteVariants; k++ {
 		opt := b.opt
 		opt.Site, opt.oneSite, opt.DumpAfter, opt.KeepUncertified = k, true, "", true
 		st, ds := CompileIncident(b.m, b.in, opt)
 		for _, d := range ds {
-			if seen[d.Detail] {
+			if seen[d.Detail] || d.Subject != nil && at[*d.Subject] {
 				continue
 			}
 			seen[d.Detail] = true
+			if d.Subject != nil {
+				at[*d.Subject] = true
+			}
 			c := *d
 			c.Detail = fmt.Sprintf("On site variant %d of %d (%s): %s", k+1, SiteVariants, b.siteText(st), d.Detail)
 			diags = append(diags, &c)
