@@ -32,11 +32,13 @@ func EncodeTask(t *Task) ([]byte, error) {
 	c := *t
 	c.Hash = ""
 	if len(t.Sites) > 0 {
-		// Every variant carries the task's hash; the file holds it once.
+		// Every variant carries the task's hash, and the program and
+		// layout it shares with the task; the file holds them once.
 		c.Sites = make([]*Task, len(t.Sites))
 		for i, s := range t.Sites {
 			cs := *s
 			cs.Hash = ""
+			cs.omitShared(t)
 			c.Sites[i] = &cs
 		}
 	}
@@ -76,6 +78,11 @@ func DecodeTask(data []byte) (*Task, error) {
 	if dec.More() {
 		return nil, errors.New("IR body: data after the task")
 	}
+	for _, s := range t.Sites {
+		if s != nil {
+			s.inheritShared(&t)
+		}
+	}
 	if ComputeHash(&t) != hash {
 		return nil, errors.New("IR hash mismatch: the file is corrupt or was edited")
 	}
@@ -91,6 +98,68 @@ func DecodeTask(data []byte) (*Task, error) {
 	}
 	t.Prepare()
 	return &t, nil
+}
+
+// omitShared drops from a site variant's copy what it holds equal to its
+// task and is never empty in a native task; inheritShared restores it.
+func (s *Task) omitShared(t *Task) {
+	if slices.Equal(s.Code, t.Code) {
+		s.Code = nil
+	}
+	if slices.Equal(s.Updates, t.Updates) {
+		s.Updates = nil
+	}
+	if slices.Equal(s.Slots, t.Slots) {
+		s.Slots = nil
+	}
+	if slices.Equal(s.Strings, t.Strings) {
+		s.Strings = nil
+	}
+	if reflect.DeepEqual(s.Services, t.Services) {
+		s.Services = nil
+	}
+	if reflect.DeepEqual(s.Tools, t.Tools) {
+		s.Tools = nil
+	}
+	if reflect.DeepEqual(s.Logs, t.Logs) {
+		s.Logs = nil
+	}
+	if reflect.DeepEqual(s.Components, t.Components) {
+		s.Components = nil
+	}
+	if reflect.DeepEqual(s.Mechanisms, t.Mechanisms) {
+		s.Mechanisms = nil
+	}
+}
+
+func (s *Task) inheritShared(t *Task) {
+	if len(s.Code) == 0 {
+		s.Code = t.Code
+	}
+	if len(s.Updates) == 0 {
+		s.Updates = t.Updates
+	}
+	if len(s.Slots) == 0 {
+		s.Slots = t.Slots
+	}
+	if len(s.Strings) == 0 {
+		s.Strings = t.Strings
+	}
+	if len(s.Services) == 0 {
+		s.Services = t.Services
+	}
+	if len(s.Tools) == 0 {
+		s.Tools = t.Tools
+	}
+	if len(s.Logs) == 0 {
+		s.Logs = t.Logs
+	}
+	if len(s.Components) == 0 {
+		s.Components = t.Components
+	}
+	if len(s.Mechanisms) == 0 {
+		s.Mechanisms = t.Mechanisms
+	}
 }
 
 // validateSites checks that every site variant is a valid task of the same
