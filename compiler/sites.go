@@ -183,3 +183,32 @@ func actionValue(v value.Value) string {
 	}
 	return strconv.Quote(v.S)
 }
+
+// SourceExpert is a task's expert plan as an incident's source would write
+// it: a config write whose value differs between the site variants (each
+// restores its drawn site's value) is written with lang.SiteValue, so the
+// incident compiled from that source restores per variant too. Mutation
+// and suite generation write derived experts back through it.
+func SourceExpert(t *engine.Task) []string {
+	out := append([]string(nil), t.Expert...)
+	for i, text := range out {
+		if !strings.HasPrefix(text, "update_config(") || !strings.HasSuffix(text, ")") {
+			continue
+		}
+		comma := strings.LastIndex(text, ",")
+		differs := false
+		for _, s := range t.Sites {
+			if len(s.Expert) != len(t.Expert) {
+				return append([]string(nil), t.Expert...) // plans of other shapes: keep the literal values
+			}
+			other := s.Expert[i]
+			if other != text && comma > 0 && strings.LastIndex(other, ",") == comma && other[:comma] == text[:comma] {
+				differs = true
+			}
+		}
+		if differs {
+			out[i] = text[:comma] + ", " + lang.SiteValue + ")"
+		}
+	}
+	return out
+}

@@ -317,6 +317,13 @@ func TestSiteValueInExpert(t *testing.T) {
 	if len(seen) < 2 {
 		t.Errorf("the expert restores one value on every variant: %v", seen)
 	}
+	// Written back as source (mutation, suite generation), the plan
+	// restores per variant again.
+	src := SourceExpert(tk)
+	in := shippedModule(t).Incident("launch_day_refusals")
+	if strings.Join(src, "\n") != strings.Join(in.Expert, "\n") {
+		t.Errorf("SourceExpert = %q, want the source's %q", src, in.Expert)
+	}
 }
 
 // drawIn keeps to its grid and its range.
