@@ -668,6 +668,10 @@ func (d *decoder) system(blk *hclsyntax.Block) *System {
 	return s
 }
 
+// maxVaryBound bounds a varied key's range, so every draw is finite and
+// converts to an int exactly.
+const maxVaryBound = 1e15
+
 // vary reads a system service's vary blocks: each attribute is a key and
 // its range, two literal numbers, the lower first.
 func (d *decoder) vary(blocks []*hclsyntax.Block) []VaryKey {
@@ -692,6 +696,10 @@ func (d *decoder) vary(blocks []*hclsyntax.Block) []VaryKey {
 			}
 			if !ok {
 				d.errAt(a.Expr.Range(), "Invalid range", fmt.Sprintf("%q must be a range [LOW, HIGH] of two numbers.", a.Name))
+				continue
+			}
+			if math.Abs(bounds[0]) > maxVaryBound || math.Abs(bounds[1]) > maxVaryBound {
+				d.errAt(a.Expr.Range(), "Value out of range", fmt.Sprintf("The range of %q must lie within ±%g.", a.Name, float64(maxVaryBound)))
 				continue
 			}
 			if !(bounds[0] < bounds[1]) {
