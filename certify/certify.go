@@ -177,6 +177,14 @@ func certifyTask(t *engine.Task, full bool) *Certificate {
 	if t.Profile == record.ProfileSreZero {
 		return certifyRefTask(t)
 	}
+	if len(t.Sites) > 0 {
+		// One site variant, the task itself: every episode below must play
+		// it whatever its seed (each variant is certified as its own task
+		// when it compiles).
+		one := *t
+		one.Sites = nil
+		t = &one
+	}
 	c := &Certificate{ClosestReward: math.Inf(-1)}
 	panel := exploits(t)
 	// The panel ignores the budget: it gets one step more than its longest

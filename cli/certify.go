@@ -17,13 +17,17 @@ import (
 
 // certifyReport is what srezc certify prints, for an author.
 type certifyReport struct {
-	ID        string   `json:"id"`
-	Hash      string   `json:"hash"`
-	Certified bool     `json:"certified"`
-	Failures  []string `json:"failures"`
-	Expert    []string `json:"expert"`
-	Plan      []string `json:"plan"` // the certified informed optimum, when the task certifies
-	Evidence  []string `json:"evidence"`
+	ID        string `json:"id"`
+	Hash      string `json:"hash"`
+	Certified bool   `json:"certified"`
+	// Sites is how many site variants the task has (Sites drawn per
+	// seed); the plans and panel below are the first's, which seeds
+	// divisible by Sites play. Every variant is certified.
+	Sites    int      `json:"sites"`
+	Failures []string `json:"failures"`
+	Expert   []string `json:"expert"`
+	Plan     []string `json:"plan"` // the certified informed optimum, when the task certifies
+	Evidence []string `json:"evidence"`
 	// EvidenceFrom says where Evidence and Optimal come from: "informed
 	// optimum" (derived), or "expert plan" (no optimum could be derived,
 	// e.g. no combination of canonical fixes resolves the incident).
@@ -162,7 +166,7 @@ func (e *env) compileForCertify(m *lang.Module, in *lang.Incident) (*engine.Task
 func certifyReportOf(t *engine.Task) *certifyReport {
 	cert := certify.Certify(t)
 	rep := &certifyReport{
-		ID: t.ID, Hash: t.Hash, Certified: t.Certified,
+		ID: t.ID, Hash: t.Hash, Certified: t.Certified, Sites: t.SiteCount(),
 		Failures: append([]string{}, t.Uncertified...),
 		Expert:   append([]string{}, t.Expert...),
 		Plan:     append([]string{}, t.Plan...),
@@ -240,6 +244,9 @@ func yesNo(b bool) string {
 
 func writeCertifyReport(w io.Writer, r *certifyReport) {
 	fmt.Fprintf(w, "incident   %s\nhash       %s\ncertified  %s\n", r.ID, r.Hash, yesNo(r.Certified))
+	if r.Sites > 1 {
+		fmt.Fprintf(w, "sites      %d variants, each certified; below, the first (seeds divisible by %d)\n", r.Sites, r.Sites)
+	}
 	for _, f := range r.Failures {
 		fmt.Fprintf(w, "  - %s\n", f)
 	}

@@ -246,7 +246,7 @@ func (e *env) mutate(m *lang.Module, mu *lang.Mutation, opt compiler.MutateOptio
 			fmt.Fprintf(e.stdout, "emitted   %s (%s) %s, %d steps\n", id, axes, v.Difficulty, v.Task.Optimal)
 			if src != nil {
 				in := *v.Incident
-				in.Alert, in.Expert, in.Difficulty = v.Task.Alert, v.Task.Expert, v.Difficulty
+				in.Alert, in.Expert, in.Difficulty = v.Task.Alert, compiler.SourceExpert(v.Task), v.Difficulty
 				if emitted > 1 {
 					_, failure = src.WriteString("\n")
 				}

@@ -130,11 +130,14 @@ func (e *env) agentFactory(name, actionsFile string, m *lang.Module) (eval.Agent
 	}
 	switch name {
 	case "scripted":
-		return func(t *engine.Task, _ uint64) (agents.Agent, error) {
-			if len(t.Expert) == 0 {
+		return func(t *engine.Task, seed uint64) (agents.Agent, error) {
+			// The expert of the site variant the seed plays: its fix
+			// values are that site's.
+			plan := t.Site(seed).Expert
+			if len(plan) == 0 {
 				return nil, fmt.Errorf("incident %s has no expert plan", t.ID)
 			}
-			return agents.NewScripted(t.Expert), nil
+			return agents.NewScripted(plan), nil
 		}, nil
 	case "random":
 		return func(_ *engine.Task, seed uint64) (agents.Agent, error) {

@@ -82,7 +82,7 @@ func writeShow(w io.Writer, m *lang.Module, in *lang.Incident, t *engine.Task) {
 			fmt.Fprintf(w, "    mechanism %s; fixed when %s\n", fk.Mechanism, exprText(fk.FixedWhen))
 			for _, r := range fk.Remedies {
 				if r.Effect == "update_config" {
-					v := "its default"
+					v := "the site's value before the fault"
 					if r.Value.K != value.Null {
 						v = r.Value.String()
 					}

@@ -52,6 +52,12 @@ func (b *build) deriveAlert() {
 	si := certify.AlertingService(t, ep.Row())
 	bindAlertCondition(t, si, ep.Row())
 	if t.Alert != "" {
+		if si < 0 && len(t.Faults) > 0 && b.varies() && b.opt.SiteFrom == nil {
+			// An authored alert over latent faults: on a drawn site, a
+			// fault stated in absolute values may land inside what the
+			// site tolerates.
+			b.errAt(b.in.DefRange, "No symptom to alert on", "The alert fires, but no service shows a symptom at step 1 (a status other than healthy, or a metric out of its band): on this site the faults are latent.")
+		}
 		return
 	}
 	b.alerting = si

@@ -153,7 +153,10 @@ func (b *build) detailState(fk *lang.FaultKind, si int, ck *lang.ConfigKey, para
 	if !found {
 		return 0
 	}
-	good := ck.Default
+	good, ok := b.siteConfig(si)[ck.Name]
+	if !ok {
+		good = ck.Default
+	}
 	for _, r := range fk.Remedies {
 		if r.Effect == "update_config" && r.Key == ck.Name && r.Value.K != value.Null {
 			good = r.Value

@@ -196,6 +196,16 @@ type Options struct {
 	// blocks and benign draws, which depend on its own faults (changes.go).
 	// Nil: the incident's own site.
 	SiteFrom *lang.Incident
+	// Site is the site variant to compile, 0 to SiteVariants-1, when the
+	// incident's system draws its site (vary; sites.go). Compiling
+	// variant 0 compiles the others too, as the task's Sites.
+	Site int
+	// siteCorner, when set, replaces the draw of a varied key's grid
+	// point (a test walks the ranges' corners).
+	siteCorner func(n int) int
+	// oneSite compiles variant Site alone: a variant of a task. A
+	// counterfactual world (SiteFrom) is always one variant's.
+	oneSite bool
 }
 
 // CompileModule compiles every healthy incident of a module, in source order.
@@ -265,14 +275,28 @@ func CompileIncident(m *lang.Module, in *lang.Incident, opt Options) (*engine.Ta
 			return b.t, b.uncertified()
 		}
 	}
+	diags := b.uncertified()
+	if !opt.oneSite && opt.SiteFrom == nil && b.varies() {
+		var failed bool
+		diags, failed = b.compileSites(diags)
+		if failed {
+			return nil, diags
+		}
+		b.t.ShareSites()
+	}
 	if err := b.t.Validate(); err != nil {
 		b.errAt(in.DefRange, "Internal compiler error", err.Error())
 		return nil, b.diags
 	}
-	if b.t.Hash == "" {
+	// The task is final: its episodes share everything derived from it,
+	// the alert's checks included.
+	b.t.Prepare()
+	if b.t.Hash == "" || len(b.t.Sites) > 0 {
 		b.t.Hash = engine.ComputeHash(b.t)
+		for _, s := range b.t.Sites {
+			s.Hash = b.t.Hash
+		}
 	}
-	diags := b.uncertified()
 	if len(diags) > 0 && !opt.KeepUncertified {
 		return nil, diags
 	}
@@ -379,6 +403,7 @@ func (b *build) layoutSlots() {
 			sl.Unit, sl.HasBand, sl.Low, sl.High = c.Unit, c.HasBand, c.Low, c.High
 			svc.Config = append(svc.Config, id)
 		}
+		b.drawSite(i, ss)
 		// The site's configuration replaces defaults in the baseline; the
 		// slots keep the kind's defaults as their documented default.
 		for _, e := range ss.Config {
@@ -580,7 +605,9 @@ func (b *build) lowerFaults() {
 				slot := b.slotIndex[slotKey{svc, "config", r.Key}]
 				v := r.Value
 				if v.K == value.Null {
-					v = k.ConfigKey(r.Key).Default
+					// Back to the site's value before the fault: what the
+					// fault's change replaced, drawn per site variant.
+					v = b.base[slot]
 				}
 				v, _ = convertTo(v, t.Slots[slot].Kind)
 				f.Remedies = append(f.Remedies, engine.Remedy{Effect: engine.EffectUpdate, Service: int16(svc), Slot: slot, Value: b.word(v)})
@@ -848,9 +875,12 @@ func (b *build) runWarmup() {
 // step count is the plan's length.
 func (b *build) bindExpert() {
 	t := b.t
-	t.Expert = append([]string(nil), b.in.Expert...)
-	t.Optimal = len(t.Expert)
+	t.Expert = make([]string, len(b.in.Expert))
 	for i, text := range b.in.Expert {
+		t.Expert[i] = b.expertText(i, text)
+	}
+	t.Optimal = len(t.Expert)
+	for i, text := range t.Expert {
 		a := action.Bind(t, text)
 		if a.Err == engine.ErrSyntax {
 			continue // the front end reported it at its exact bytes

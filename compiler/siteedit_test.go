@@ -41,6 +41,9 @@ incident "site_relative" {
   fault "work_mem_doubled_limit_under_pool" {
     target = "database"
     gap    = 15
+    change {
+      key = "work_mem_mb"
+    }
   }
   expert = ["inspect_config(database)"]
 }
@@ -62,17 +65,29 @@ incident "site_relative" {
 	ep := engine.NewEpisode(tk)
 	ep.Reset(1)
 	row := ep.Row()
+	// The site's work memory is drawn per variant: the fault's change
+	// entry's old value is the value before the fault.
+	site := tk.Site(1)
+	var siteWorkMem int64
+	for _, c := range site.Changes {
+		if c.Fault >= 0 && site.Slots[c.Slot].Name == "work_mem_mb" {
+			siteWorkMem = int64(c.Old)
+		}
+	}
 	get := func(key string) value.Value {
 		s := tk.ConfigSlot(db, key)
 		return tk.ValueOf(tk.Slots[s].Kind, row[s])
 	}
 	// pool_size is the kind's default (50): the standard system does not
-	// tune it; work_mem_mb is the site's 96, not the kind's default.
+	// tune it; work_mem_mb is the site's drawn value, not the kind's default.
 	if got := get("max_connections"); got != value.OfInt(35) {
 		t.Errorf("max_connections = %v, want 50 - 15 = 35", got)
 	}
-	if got := get("work_mem_mb"); got != value.OfInt(192) {
-		t.Errorf("work_mem_mb = %v, want the site's 96 doubled", got)
+	if siteWorkMem == 0 {
+		t.Fatal("no change entry of the fault's work_mem_mb")
+	}
+	if got := get("work_mem_mb"); got != value.OfInt(2*siteWorkMem) {
+		t.Errorf("work_mem_mb = %v, want the site's %d doubled", got, siteWorkMem)
 	}
 	// The claim's direction is measured from the same value: 35 is below
 	// the remedy (the default), so the diagnosis must say "low".

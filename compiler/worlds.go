@@ -230,7 +230,7 @@ func (w *worlds) compiled(spec *worldSpec) *certify.World {
 	b, t := w.b, w.b.t
 	in := *b.in
 	in.Faults, in.Distractors, in.Expert, in.ExpertRange = spec.Faults, spec.Distractors, nil, nil
-	ct, diags := CompileIncident(b.m, &in, Options{SkipCertify: true, SiteFrom: b.siteIncident()})
+	ct, diags := CompileIncident(b.m, &in, Options{SkipCertify: true, SiteFrom: b.siteIncident(), Site: b.opt.Site, oneSite: true})
 	if ct == nil || diags.HasErrors() {
 		return nil
 	}

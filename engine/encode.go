@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -29,6 +31,17 @@ func EncodeTask(t *Task) ([]byte, error) {
 	hash := ComputeHash(t)
 	c := *t
 	c.Hash = ""
+	if len(t.Sites) > 0 {
+		// Every variant carries the task's hash, and the program and
+		// layout it shares with the task; the file holds them once.
+		c.Sites = make([]*Task, len(t.Sites))
+		for i, s := range t.Sites {
+			cs := *s
+			cs.Hash = ""
+			cs.omitShared(t)
+			c.Sites[i] = &cs
+		}
+	}
 	body, err := json.Marshal(&c)
 	if err != nil {
 		return nil, err
@@ -65,15 +78,114 @@ func DecodeTask(data []byte) (*Task, error) {
 	if dec.More() {
 		return nil, errors.New("IR body: data after the task")
 	}
+	for _, s := range t.Sites {
+		if s != nil {
+			s.inheritShared(&t)
+		}
+	}
 	if ComputeHash(&t) != hash {
 		return nil, errors.New("IR hash mismatch: the file is corrupt or was edited")
 	}
 	t.Hash = hash
+	for _, s := range t.Sites {
+		if s != nil {
+			s.Hash = hash
+		}
+	}
+	t.ShareSites()
 	if err := t.Validate(); err != nil {
 		return nil, err
 	}
 	t.Prepare()
 	return &t, nil
+}
+
+// omitShared drops from a site variant's copy what it holds equal to its
+// task and is never empty in a native task; inheritShared restores it.
+func (s *Task) omitShared(t *Task) {
+	if slices.Equal(s.Code, t.Code) {
+		s.Code = nil
+	}
+	if slices.Equal(s.Updates, t.Updates) {
+		s.Updates = nil
+	}
+	if slices.Equal(s.Slots, t.Slots) {
+		s.Slots = nil
+	}
+	if slices.Equal(s.Strings, t.Strings) {
+		s.Strings = nil
+	}
+	if reflect.DeepEqual(s.Services, t.Services) {
+		s.Services = nil
+	}
+	if reflect.DeepEqual(s.Tools, t.Tools) {
+		s.Tools = nil
+	}
+	if reflect.DeepEqual(s.Logs, t.Logs) {
+		s.Logs = nil
+	}
+	if reflect.DeepEqual(s.Components, t.Components) {
+		s.Components = nil
+	}
+	if reflect.DeepEqual(s.Mechanisms, t.Mechanisms) {
+		s.Mechanisms = nil
+	}
+}
+
+func (s *Task) inheritShared(t *Task) {
+	if len(s.Code) == 0 {
+		s.Code = t.Code
+	}
+	if len(s.Updates) == 0 {
+		s.Updates = t.Updates
+	}
+	if len(s.Slots) == 0 {
+		s.Slots = t.Slots
+	}
+	if len(s.Strings) == 0 {
+		s.Strings = t.Strings
+	}
+	if len(s.Services) == 0 {
+		s.Services = t.Services
+	}
+	if len(s.Tools) == 0 {
+		s.Tools = t.Tools
+	}
+	if len(s.Logs) == 0 {
+		s.Logs = t.Logs
+	}
+	if len(s.Components) == 0 {
+		s.Components = t.Components
+	}
+	if len(s.Mechanisms) == 0 {
+		s.Mechanisms = t.Mechanisms
+	}
+}
+
+// validateSites checks that every site variant is a valid task of the same
+// shape: an episode sizes its buffers and binds actions by the task it was
+// made for, and plays whichever variant its seed picks.
+func (t *Task) validateSites() error {
+	for i, s := range t.Sites {
+		switch {
+		case s == nil:
+			return fmt.Errorf("site %d is missing", i+1)
+		case len(s.Sites) > 0:
+			return fmt.Errorf("site %d has sites of its own", i+1)
+		case t.Profile != s.Profile || t.Profile == record.ProfileSreZero:
+			return fmt.Errorf("site %d: only native tasks vary their site", i+1)
+		case s.ID != t.ID || s.Budget != t.Budget || s.History != t.History || s.InitTick != t.InitTick || len(s.Updates) != len(t.Updates):
+			return fmt.Errorf("site %d differs from the task in id, budget, history or program shape", i+1)
+		case !slices.Equal(s.Slots, t.Slots) || !slices.Equal(s.Strings, t.Strings):
+			return fmt.Errorf("site %d differs from the task in slots or strings", i+1)
+		case !reflect.DeepEqual(s.Services, t.Services) || !reflect.DeepEqual(s.Tools, t.Tools):
+			return fmt.Errorf("site %d differs from the task in services or tools", i+1)
+		}
+		if err := s.Validate(); err != nil {
+			return fmt.Errorf("site %d: %v", i+1, err)
+		}
+	}
+	return nil
 }
 
 // Validate checks every id and span of a task, and that every program keeps
@@ -84,6 +196,9 @@ func (t *Task) Validate() error {
 	svcOK := func(s int16) bool { return s >= 0 && int(s) < len(t.Services) }
 	if t.Format != FormatVersion {
 		return fmt.Errorf("task format %d, want %d", t.Format, FormatVersion)
+	}
+	if err := t.validateSites(); err != nil {
+		return err
 	}
 	switch t.Profile {
 	case record.ProfileSreZero:
@@ -387,6 +502,8 @@ func (e *Episode) RestoreState(data []byte) error {
 	var s Episode = *e
 	s.tick = int(r.Uvarint())
 	s.seed = r.Uvarint()
+	// The seed picks the site variant the snapshot was played on.
+	s.bindSite(s.siteOf(s.seed))
 	s.step = r.Len(e.t.Budget)
 	s.done = flag()
 	s.terminal = Terminal(r.Len(int(TermBudget)))
@@ -408,10 +525,10 @@ func (e *Episode) RestoreState(data []byte) error {
 		*p = f()
 	}
 	s.comp = c
-	if r.Len(len(e.found)) != len(e.found) && r.Err == nil {
+	if r.Len(len(s.found)) != len(s.found) && r.Err == nil {
 		r.Err = errors.New("state snapshot has a different evidence set")
 	}
-	found := make([]bool, len(e.found))
+	found := make([]bool, len(s.found))
 	for i := range found {
 		found[i] = flag()
 	}
@@ -449,13 +566,16 @@ func (e *Episode) RestoreState(data []byte) error {
 	if r.Err == nil && len(r.B) != 0 {
 		r.Err = errors.New("state snapshot has trailing bytes")
 	}
-	if r.Err == nil && s.tick < e.t.InitTick {
+	if r.Err == nil && s.tick < s.t.InitTick {
 		r.Err = errors.New("state snapshot tick out of range")
 	}
 	if r.Err != nil {
 		return r.Err
 	}
-	s.found, s.seen, s.invalid, s.strEnd, s.strBuf = found, lists[0], lists[1], strEnd, strBuf
+	s.foundBuf = append([]bool(nil), e.foundBuf...)
+	copy(s.foundBuf, found)
+	s.found = s.foundBuf[:len(found)]
+	s.seen, s.invalid, s.strEnd, s.strBuf = lists[0], lists[1], strEnd, strBuf
 	copy(e.ring, ring)
 	s.ring = e.ring
 	*e = s

@@ -59,6 +59,9 @@ type StepResult struct {
 // Episode is one play of a Task. Its zero value is not usable: call
 // NewEpisode, then Reset.
 type Episode struct {
+	// base is the task the episode was made for; t is the site variant
+	// the current seed plays (Task.Site), which everything reads.
+	base *Task
 	t    *Task
 	n    int
 	ring []uint64
@@ -72,6 +75,11 @@ type Episode struct {
 	rec   record.EpisodeMetrics
 	comp  record.Components
 	found []bool
+	// foundBuf backs found, sized for the largest evidence set of any
+	// site; sites holds what each variant's episodes derive, built the
+	// first time a seed picks it.
+	foundBuf []bool
+	sites    []siteBinding
 
 	// seen holds canonical hashes of valid actions, invalid those of invalid ones.
 	seen    []uint64
@@ -113,38 +121,71 @@ type Episode struct {
 	alert []healthCheck
 }
 
-// NewEpisode allocates an episode's buffers for t. It does not Reset.
+// siteBinding is what an episode derives from one site variant: the
+// task's prepared data, but the alert's checks of a task still being
+// compiled (prepared.alertOf).
+type siteBinding struct {
+	prep   *prepared
+	alert  []healthCheck
+	judged []SlotID
+}
+
+// NewEpisode allocates an episode's buffers for t. It does not Reset; until
+// it does, the episode is on t's first site variant (t itself).
 func NewEpisode(t *Task) *Episode {
 	n := len(t.Slots)
-	p := preparedFor(t)
-	e := &Episode{
-		prep:    p,
-		t:       t,
-		n:       n,
-		ring:    make([]uint64, t.History*n),
-		found:   make([]bool, len(t.Evidence)),
-		seen:    make([]uint64, 0, t.Budget+1),
-		invalid: make([]uint64, 0, t.Budget+1),
-		ticks:   newTickState(t),
-		norm:    make([]byte, 0, 256),
-		rules:   rulesFor(t),
+	evidence := len(t.Evidence)
+	for _, s := range t.Sites {
+		evidence = max(evidence, len(s.Evidence))
 	}
+	e := &Episode{
+		base:     t,
+		n:        n,
+		ring:     make([]uint64, t.History*n),
+		foundBuf: make([]bool, evidence),
+		sites:    make([]siteBinding, t.SiteCount()),
+		seen:     make([]uint64, 0, t.Budget+1),
+		invalid:  make([]uint64, 0, t.Budget+1),
+		ticks:    newTickState(t),
+		norm:     make([]byte, 0, 256),
+		rules:    rulesFor(t),
+	}
+	e.bindSite(0)
 	e.rules.start(e)
-	e.alert = alertChecks(t)
-	for si := range t.Slots {
-		if t.Slots[si].Class == ClassConfig && !e.isRemedySlot(SlotID(si)) {
-			e.judged = append(e.judged, SlotID(si))
+	return e
+}
+
+// bindSite makes the episode play site variant k of its task.
+func (e *Episode) bindSite(k int) {
+	t := e.base
+	if k > 0 {
+		t = e.base.Sites[k-1]
+	}
+	b := &e.sites[k]
+	if b.prep == nil {
+		p := preparedFor(t)
+		b.prep, b.alert, b.judged = p, p.alert, p.judged
+		if p.alertOf != alertIDOf(t) {
+			b.alert = alertChecks(t)
 		}
 	}
-	return e
+	e.t, e.prep, e.alert, e.judged = t, b.prep, b.alert, b.judged
+	e.found = e.foundBuf[:len(t.Evidence)]
+}
+
+// siteOf is the variant index an episode of seed plays (Task.Site).
+func (e *Episode) siteOf(seed uint64) int {
+	return int(seed % uint64(len(e.sites)))
 }
 
 // Task is the compiled task the episode plays.
 func (e *Episode) Task() *Task { return e.t }
 
-// Reset starts the episode over with a seed. The seed draws only noise: the
-// state at step 0 is the compiled initial state.
+// Reset starts the episode over with a seed. The seed picks the site
+// variant (Task.Site) and draws the noise: the state at step 0 is that
+// variant's compiled initial state.
 func (e *Episode) Reset(seed uint64) {
+	e.bindSite(e.siteOf(seed))
 	t := e.t
 	h := t.History
 	for i := 0; i < h; i++ {
@@ -173,7 +214,9 @@ func (e *Episode) Reset(seed uint64) {
 func (e *Episode) Fork() *Episode {
 	f := *e
 	f.ring = append([]uint64(nil), e.ring...)
-	f.found = append([]bool(nil), e.found...)
+	f.foundBuf = append([]bool(nil), e.foundBuf...)
+	f.found = f.foundBuf[:len(e.found)]
+	f.sites = append([]siteBinding(nil), e.sites...)
 	f.seen = append(make([]uint64, 0, cap(e.seen)), e.seen...)
 	f.invalid = append(make([]uint64, 0, cap(e.invalid)), e.invalid...)
 	f.strBuf = append([]byte(nil), e.strBuf...)
@@ -556,9 +599,9 @@ func (e *Episode) wrongChanges() int {
 	return n
 }
 
-func (e *Episode) isRemedySlot(s SlotID) bool {
-	for i := range e.t.Faults {
-		for _, r := range e.t.Faults[i].Remedies {
+func isRemedySlot(t *Task, s SlotID) bool {
+	for i := range t.Faults {
+		for _, r := range t.Faults[i].Remedies {
 			if r.Slot == s {
 				return true
 			}

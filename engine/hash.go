@@ -58,6 +58,14 @@ func SealHash(body [sha256.Size]byte, t *Task) string {
 	h.ss(t.Plan)
 	h.bl(t.Certified)
 	h.ss(t.Uncertified)
+	h.n(len(t.Sites))
+	for _, s := range t.Sites {
+		if s == nil {
+			h.s("")
+			continue
+		}
+		h.s(ComputeHash(s))
+	}
 	sum := sha256.Sum256(h.b)
 	return hex.EncodeToString(sum[:])
 }

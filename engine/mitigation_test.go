@@ -176,13 +176,24 @@ func TestResolvedWhenAdds(t *testing.T) {
 // symptoms at step 1: slots of one service, each anomalous then, and gone
 // once the expert plan has run.
 func TestAlertCondition(t *testing.T) {
-	for _, tk := range suiteTasks(t) {
+	for _, parent := range suiteTasks(t) {
+		for seed := uint64(0); seed < uint64(parent.SiteCount()); seed++ {
+			checkAlertCondition(t, parent, seed)
+		}
+	}
+}
+
+// checkAlertCondition checks the alert condition of the site variant seed
+// plays.
+func checkAlertCondition(t *testing.T, parent *engine.Task, seed uint64) {
+	tk := parent.Site(seed)
+	{
 		if len(tk.AlertSlots) == 0 {
 			t.Errorf("%s: no alert condition", tk.ID)
-			continue
+			return
 		}
-		ep := engine.NewEpisode(tk)
-		ep.Reset(1)
+		ep := engine.NewEpisode(parent)
+		ep.Reset(seed)
 		ep.Advance()
 		svc := tk.Slots[tk.AlertSlots[0]].Service
 		for _, s := range tk.AlertSlots {

@@ -30,9 +30,30 @@ type prepared struct {
 	// healthyWord the healthy status's word.
 	health      []healthCheck
 	healthyWord uint64
+	// alert are the checks of the alert's condition and judged the config
+	// slots a write to which is judged (episode.go), as of the AlertSlots
+	// alertOf identifies: the compiler writes AlertSlots after the warm-up
+	// has prepared the task, so an episode checks alertOf and derives its
+	// own while they differ.
+	alert   []healthCheck
+	alertOf alertID
+	judged  []SlotID
 	// of identifies the program it was derived from, so a copy of the task
 	// whose program was changed does not use it.
 	of progID
+}
+
+// alertID identifies a task's AlertSlots.
+type alertID struct {
+	first *SlotID
+	n     int
+}
+
+func alertIDOf(t *Task) alertID {
+	if len(t.AlertSlots) == 0 {
+		return alertID{}
+	}
+	return alertID{&t.AlertSlots[0], len(t.AlertSlots)}
 }
 
 type progID struct {
@@ -42,6 +63,12 @@ type progID struct {
 	init                       *uint64
 	nCode, nUpd, nSlots, nInit int
 	initTick                   int
+}
+
+// sameProgram reports whether two programs are the same slices, whatever
+// their initial states.
+func (a progID) sameProgram(b progID) bool {
+	return a.code == b.code && a.updates == b.updates && a.slots == b.slots && a.nCode == b.nCode && a.nUpd == b.nUpd && a.nSlots == b.nSlots
 }
 
 func progOf(t *Task) progID {
@@ -65,20 +92,47 @@ func progOf(t *Task) progID {
 // final and before episodes run concurrently (the compiler and DecodeTask
 // do); it is not safe to call while episodes of t are being created.
 func (t *Task) Prepare() {
-	if t.prepared != nil && t.prepared.of == progOf(t) {
-		return
+	if t.prepared == nil || t.prepared.of != progOf(t) {
+		t.prepared = prepare(t, nil)
 	}
-	t.prepared = prepare(t)
+	t.prepared.bindAlert(t)
+	for _, s := range t.Sites {
+		if s.prepared == nil || s.prepared.of != progOf(s) {
+			s.prepared = prepare(s, t.prepared)
+		}
+		s.prepared.bindAlert(s)
+	}
 }
 
-func prepare(t *Task) *prepared {
-	p := &prepared{deps: buildDeps(t), of: progOf(t)}
-	p.slotKey, p.serviceKey = noiseKeys(t)
-	p.health = healthChecks(t)
+// bindAlert derives the alert's checks afresh when AlertSlots changed.
+func (p *prepared) bindAlert(t *Task) {
+	if p.alertOf != alertIDOf(t) || p.alert == nil && len(t.AlertSlots) > 0 {
+		p.alert, p.alertOf = alertChecks(t), alertIDOf(t)
+	}
+}
+
+// prepare derives t's shared data; like, when it was derived from the
+// same program (a site variant sharing its task's code and slots, see
+// ShareSites), lends what depends on the program alone.
+func prepare(t *Task, like *prepared) *prepared {
+	p := &prepared{of: progOf(t)}
+	if like != nil && like.of.sameProgram(p.of) {
+		p.deps, p.slotKey, p.serviceKey, p.health = like.deps, like.slotKey, like.serviceKey, like.health
+	} else {
+		p.deps = buildDeps(t)
+		p.slotKey, p.serviceKey = noiseKeys(t)
+		p.health = healthChecks(t)
+	}
 	if id, ok := t.StringID(StatusHealthy); ok {
 		p.healthyWord = uint64(id)
 	} else {
 		p.healthyWord = math.MaxUint64 // no status can be healthy
+	}
+	p.alert, p.alertOf = alertChecks(t), alertIDOf(t)
+	for si := range t.Slots {
+		if t.Slots[si].Class == ClassConfig && !isRemedySlot(t, SlotID(si)) {
+			p.judged = append(p.judged, SlotID(si))
+		}
 	}
 	h, n := t.History, len(t.Slots)
 	p.initFull = h < 2 || t.InitTick < h || len(t.Init) < h*n
@@ -105,5 +159,5 @@ func preparedFor(t *Task) *prepared {
 	if p := t.prepared; p != nil && p.of == progOf(t) {
 		return p
 	}
-	return prepare(t)
+	return prepare(t, nil)
 }

@@ -11,16 +11,27 @@ import (
 var suiteTasks = worldtest.Suite
 
 type boundPlan struct {
-	ep   *engine.Episode
-	acts []engine.Action
+	ep *engine.Episode
+	// sites holds the expert plan of each site variant, bound; seed s
+	// plays sites[s mod len(sites)] (engine.Task.Site).
+	sites [][]engine.Action
+}
+
+// acts is the bound expert plan of the variant seed plays.
+func (p *boundPlan) acts(seed uint64) []engine.Action {
+	return p.sites[seed%uint64(len(p.sites))]
 }
 
 func boundPlans(tb testing.TB) []boundPlan {
 	var out []boundPlan
 	for _, tk := range suiteTasks(tb) {
 		p := boundPlan{ep: engine.NewEpisode(tk)}
-		for _, s := range tk.Expert {
-			p.acts = append(p.acts, bind(tb, tk, s))
+		for k := 0; k < tk.SiteCount(); k++ {
+			var acts []engine.Action
+			for _, s := range tk.Site(uint64(k)).Expert {
+				acts = append(acts, bind(tb, tk, s))
+			}
+			p.sites = append(p.sites, acts)
 		}
 		out = append(out, p)
 	}
@@ -33,10 +44,11 @@ func boundPlans(tb testing.TB) []boundPlan {
 func TestSuiteStepDoesNotAllocate(t *testing.T) {
 	var buf []byte
 	for _, p := range boundPlans(t) {
+		acts := p.acts(5)
 		allocs := testing.AllocsPerRun(100, func() {
 			p.ep.Reset(5)
-			for i := range p.acts {
-				r := p.ep.Step(&p.acts[i])
+			for i := range acts {
+				r := p.ep.Step(&acts[i])
 				buf = p.ep.AppendText(buf[:0], &r.Obs)
 			}
 		})
@@ -56,10 +68,11 @@ func BenchmarkSuiteStep(b *testing.B) {
 	for n := 0; steps < b.N; n++ {
 		p := &plans[n%len(plans)]
 		p.ep.Reset(uint64(n))
-		for j := range p.acts {
-			p.ep.Step(&p.acts[j])
+		acts := p.acts(uint64(n))
+		for j := range acts {
+			p.ep.Step(&acts[j])
 		}
-		steps += len(p.acts)
+		steps += len(acts)
 	}
 	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
 }

@@ -1,13 +1,16 @@
 package engine
 
 import (
+	"reflect"
+	"slices"
+
 	"github.com/srezc/srezc/srezero"
 	"github.com/srezc/srezc/value"
 )
 
 // FormatVersion changes whenever the meaning or encoding of the IR changes;
 // DecodeTask rejects any other version.
-const FormatVersion = 4
+const FormatVersion = 5
 
 // RendererVersion changes whenever an agent-visible rendering changes.
 const RendererVersion = "obs/5"
@@ -381,12 +384,74 @@ type Task struct {
 	InitTick int      `json:"init_tick"`
 	Init     []uint64 `json:"init"` // History rows, oldest first, ending at InitTick
 
+	// Sites are the task's other site variants: the same incident compiled
+	// on other draws of its system's site (capacity and tuning drawn within
+	// the system's declared ranges), each complete with its own initial
+	// state, change history, remedies, expert plan and certification, and
+	// the same slots, strings, services and tools. Site(seed) picks the one
+	// an episode plays; the task itself is variant 0. Empty when the
+	// system draws nothing.
+	Sites []*Task `json:"sites,omitempty"`
+
 	Hash string `json:"hash,omitempty"`
 	// Behaviour is the hex BodyHash the compiler sealed Hash with: the same
 	// for tasks that differ only in id. Not part of the IR.
 	Behaviour string `json:"-"`
 
 	prepared *prepared // see Prepare; not part of the IR
+}
+
+// SiteCount is how many site variants the task has: itself and Sites.
+func (t *Task) SiteCount() int { return 1 + len(t.Sites) }
+
+// Site is the site variant an episode of seed plays: variant seed mod
+// SiteCount, where 0 is t itself. Every variant carries t's Hash.
+func (t *Task) Site(seed uint64) *Task {
+	if len(t.Sites) == 0 {
+		return t
+	}
+	k := seed % uint64(1+len(t.Sites))
+	if k == 0 {
+		return t
+	}
+	return t.Sites[k-1]
+}
+
+// ShareSites makes every site variant share with the task the parts they
+// hold equal (program, slots, strings, services, tools, vocabulary), so a
+// variant costs memory, and an episode switching variants costs cache, only
+// for what differs: its initial state, history, remedies and plans. Call
+// it before Prepare.
+func (t *Task) ShareSites() {
+	for _, s := range t.Sites {
+		if s == nil {
+			continue
+		}
+		share(&s.Code, t.Code)
+		share(&s.Updates, t.Updates)
+		share(&s.Slots, t.Slots)
+		share(&s.Strings, t.Strings)
+		share(&s.AlertSlots, t.AlertSlots)
+		shareDeep(&s.Logs, t.Logs)
+		shareDeep(&s.Services, t.Services)
+		shareDeep(&s.Tools, t.Tools)
+		shareDeep(&s.Noise, t.Noise)
+		shareDeep(&s.Components, t.Components)
+		shareDeep(&s.Mechanisms, t.Mechanisms)
+		shareDeep(&s.Claims, t.Claims)
+	}
+}
+
+func share[S ~[]E, E comparable](dst *S, src S) {
+	if slices.Equal(*dst, src) {
+		*dst = src
+	}
+}
+
+func shareDeep[S ~[]E, E any](dst *S, src S) {
+	if reflect.DeepEqual(*dst, src) {
+		*dst = src
+	}
 }
 
 // StatusHealthy is the status word every service kind uses for health.

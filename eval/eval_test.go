@@ -32,8 +32,8 @@ func suite(t testing.TB) []*engine.Task {
 	return tasks
 }
 
-func scripted(t *engine.Task, _ uint64) (agents.Agent, error) {
-	return agents.NewScripted(t.Expert), nil
+func scripted(t *engine.Task, seed uint64) (agents.Agent, error) {
+	return agents.NewScripted(t.Site(seed).Expert), nil
 }
 
 func random(_ *engine.Task, seed uint64) (agents.Agent, error) {

@@ -43,7 +43,8 @@ var variants = []struct {
 
 // plans returns each variant's actions for a task from its trace archive.
 func plans(t *testing.T, tk *engine.Task, ar *txtar.Archive) map[string][]string {
-	out := map[string][]string{"expert": tk.Expert}
+	// The expert of the site variant seed 1 plays (playPlan's seed).
+	out := map[string][]string{"expert": tk.Site(1).Expert}
 	for _, f := range ar.Files {
 		if name, ok := strings.CutSuffix(f.Name, ".actions"); ok {
 			var lines []string

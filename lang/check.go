@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -483,6 +484,7 @@ func (c *checker) system(s *System) {
 		}
 		c.checkEdits(ss.Config, k, nil)
 		c.siteConfigInBand(ss, k)
+		c.siteVary(ss, k)
 		bound := map[string]bool{}
 		for _, b := range ss.Roles {
 			r := k.Role(b.Role)
@@ -522,6 +524,44 @@ func (c *checker) siteConfigInBand(ss *SystemService, k *ServiceKind) {
 		}
 		if f := v.AsFloat(); f < ck.Low || f > ck.High {
 			c.errRange(e.Range, "Site configuration outside the healthy band", fmt.Sprintf("%s.%s = %v lies outside its band [%g, %g]; a system's configuration is the healthy baseline.", ss.Name, e.Name, f, ck.Low, ck.High))
+		}
+	}
+}
+
+// siteVary checks a system service's vary entries: each names a numeric
+// key of the kind, once, not pinned by set_config, with a range of the
+// key's type inside its healthy band.
+func (c *checker) siteVary(ss *SystemService, k *ServiceKind) {
+	seen := map[string]bool{}
+	for _, v := range ss.Vary {
+		ck := k.ConfigKey(v.Name)
+		if ck == nil {
+			c.unknown(v.Range, "config key of "+k.Name, v.Name, names(k.Config))
+			continue
+		}
+		if seen[v.Name] {
+			c.errRange(v.Range, "Duplicate varied key", fmt.Sprintf("%s.%s varies twice.", ss.Name, v.Name))
+			continue
+		}
+		seen[v.Name] = true
+		for _, e := range ss.Config {
+			if e.Name == v.Name {
+				c.errRange(v.Range, "Key both pinned and varied", fmt.Sprintf("set_config pins %s.%s; a key either keeps one site value or varies. Remove one of the two.", ss.Name, v.Name))
+			}
+		}
+		switch ck.Kind {
+		case value.Int:
+			if v.Low != math.Trunc(v.Low) || v.High != math.Trunc(v.High) {
+				c.errRange(v.ValueRange, "Incorrect value type", fmt.Sprintf("%q is an int: its range needs whole numbers.", v.Name))
+				continue
+			}
+		case value.Float:
+		default:
+			c.errRange(v.Range, "Key cannot vary", fmt.Sprintf("%q is a %s; only numeric keys vary.", v.Name, ck.Kind))
+			continue
+		}
+		if ck.HasBand && (v.Low < ck.Low || v.High > ck.High) {
+			c.errRange(v.ValueRange, "Site range outside the healthy band", fmt.Sprintf("%s.%s varies over [%g, %g], outside its band [%g, %g]; every site a system draws is a healthy baseline.", ss.Name, v.Name, v.Low, v.High, ck.Low, ck.High))
 		}
 	}
 }
@@ -879,7 +919,7 @@ func (c *checker) incident(in *Incident) {
 	}
 	in.ExpertCalls = make([]*action.Call, len(in.Expert))
 	for i, act := range in.Expert {
-		call, d := parseAction(act)
+		call, d := parseAction(strings.ReplaceAll(act, SiteValue, sitePlaceholder))
 		if d == nil {
 			in.ExpertCalls[i] = &call
 		}
@@ -903,6 +943,22 @@ func (c *checker) incident(in *Incident) {
 		}
 		c.expertArgs(in.ExpertRange[i], act, &call, tool, sys)
 	}
+}
+
+// SiteValue, written as the value of an expert's config write
+// ("update_config(database, pool_size, $before)"), stands for the site's
+// value of that key before the incident's faults: the value the fault's
+// change replaced, which the change history shows. The compiler resolves it
+// per site variant, so the expert restores what each drawn site had.
+const SiteValue = "$before"
+
+// sitePlaceholder is what SiteValue parses as: a bare word of the same
+// length, so every range of the parsed action stays where it was written.
+const sitePlaceholder = "_before"
+
+// IsSiteValue reports whether a parsed expert argument is SiteValue.
+func IsSiteValue(a action.Arg) bool {
+	return a.Bare && a.Value.K == value.String && a.Value.S == sitePlaceholder
 }
 
 // expertArgs checks an expert action's arguments against its tool and the
@@ -965,6 +1021,12 @@ func (c *checker) expertArgs(str Range, act string, call *action.Call, tool *Too
 				return
 			}
 		case "value":
+			if IsSiteValue(arg) {
+				if tool.Effect != "update" {
+					c.errRange(r, "Invalid expert action", fmt.Sprintf("%s stands for the site's value of the key a config write sets; %s writes no config.", SiteValue, tool.Name))
+				}
+				continue
+			}
 			if key != nil && arg.Value.K != key.Kind {
 				c.errRange(r, "Incorrect value type", fmt.Sprintf("%s is %s; %s is %s.", key.Name, article(key.Kind.String()), arg.Value, article(arg.Value.K.String())))
 			}

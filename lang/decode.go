@@ -635,6 +635,7 @@ func (d *decoder) system(blk *hclsyntax.Block) *System {
 		sc := d.content(b.Body, b.DefRange(), schemaAt("system/service"))
 		ss := &SystemService{Decl: d.decl(b), Kind: d.str(sc, "kind")}
 		ss.Config = d.edits("system/service", sc.blocks, false)
+		ss.Vary = d.vary(sc.blocks)
 		ss.KindRange = ss.DefRange
 		if a, ok := sc.attrs["kind"]; ok {
 			ss.KindRange = fromHCL(a.Expr.Range())
@@ -665,6 +666,50 @@ func (d *decoder) system(blk *hclsyntax.Block) *System {
 		s.Services = append(s.Services, ss)
 	}
 	return s
+}
+
+// maxVaryBound bounds a varied key's range, so every draw is finite and
+// converts to an int exactly.
+const maxVaryBound = 1e15
+
+// vary reads a system service's vary blocks: each attribute is a key and
+// its range, two literal numbers, the lower first.
+func (d *decoder) vary(blocks []*hclsyntax.Block) []VaryKey {
+	var out []VaryKey
+	for _, b := range blocks {
+		if b.Type != "vary" {
+			continue
+		}
+		d.content(b.Body, b.DefRange(), schemaAt("system/service/vary"))
+		for _, a := range sortedAttrs(b.Body) {
+			v, ds := a.Expr.Value(nil)
+			ok := !ds.HasErrors() && literal(v) && (v.Type().IsTupleType() || v.Type().IsListType()) && v.LengthInt() == 2
+			var bounds [2]float64
+			if ok {
+				for i, e := range v.AsValueSlice() {
+					if !literal(e) || e.Type() != cty.Number {
+						ok = false
+						break
+					}
+					bounds[i], _ = e.AsBigFloat().Float64()
+				}
+			}
+			if !ok {
+				d.errAt(a.Expr.Range(), "Invalid range", fmt.Sprintf("%q must be a range [LOW, HIGH] of two numbers.", a.Name))
+				continue
+			}
+			if math.Abs(bounds[0]) > maxVaryBound || math.Abs(bounds[1]) > maxVaryBound {
+				d.errAt(a.Expr.Range(), "Value out of range", fmt.Sprintf("The range of %q must lie within ±%g.", a.Name, float64(maxVaryBound)))
+				continue
+			}
+			if !(bounds[0] < bounds[1]) {
+				d.errAt(a.Expr.Range(), "Invalid range", fmt.Sprintf("The range of %q must have its lower bound first and below the upper: [%g, %g].", a.Name, bounds[0], bounds[1]))
+				continue
+			}
+			out = append(out, VaryKey{Name: a.Name, Low: bounds[0], High: bounds[1], Range: fromHCL(a.SrcRange), ValueRange: fromHCL(a.Expr.Range())})
+		}
+	}
+	return out
 }
 
 func (d *decoder) edits(parent string, blocks []*hclsyntax.Block, state bool) []Edit {

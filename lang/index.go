@@ -401,6 +401,9 @@ func (b *indexer) system(s *System) {
 		for _, e := range ss.Config {
 			b.leading(Symbol{Kind: SymConfigKey, Scope: ss.Kind, Name: e.Name}, e.Range)
 		}
+		for _, v := range ss.Vary {
+			b.leading(Symbol{Kind: SymConfigKey, Scope: ss.Kind, Name: v.Name}, v.Range)
+		}
 	}
 	for _, f := range s.Fixtures {
 		b.quoted(svc(f.Name), f.NameRange, true)

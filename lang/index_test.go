@@ -153,7 +153,10 @@ const renameDoc = `service_kind "svc" {
 
 system "mini" {
   service "api" { kind = "svc" }
-  service "api_b" { kind = "svc" }
+  service "api_b" {
+    kind = "svc"
+    vary { limit = [10, 20] }
+  }
 }
 
 fault_kind "limit_low" {
@@ -188,7 +191,7 @@ incident "limit_low" {
 
 // TestRenameConfigKey: renaming a config key edits its declaration and
 // every use of that key (expressions of its kind, the fault kind's edit,
-// remedy and fixed_when, resolved_when and expert actions) and nothing
+// remedy and fixed_when, a system's vary, resolved_when and expert actions) and nothing
 // else: not the fault kind or incident named limit_low.
 func TestRenameConfigKey(t *testing.T) {
 	m, _ := lang.Analyze([]*lang.File{{Name: "r.srez.hcl", Src: []byte(renameDoc)}})
@@ -206,7 +209,7 @@ func TestRenameConfigKey(t *testing.T) {
 		r := edits[i].Range
 		out = append(out[:r.Start.Byte:r.Start.Byte], append([]byte("cap"), out[r.End.Byte:]...)...)
 	}
-	want := strings.NewReplacer(`config "limit"`, `config "cap"`, "config.limit", "config.cap", "set_config { limit", "set_config { cap",
+	want := strings.NewReplacer(`config "limit"`, `config "cap"`, "config.limit", "config.cap", "set_config { limit", "set_config { cap", "vary { limit", "vary { cap",
 		`key = "limit"`, `key = "cap"`, "api, limit", "api, cap").Replace(renameDoc)
 	if string(out) != want {
 		t.Errorf("after rename (%d edits):\n%s", len(edits), out)

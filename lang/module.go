@@ -130,6 +130,18 @@ type SystemService struct {
 	// kind's defaults (set_config). They are the healthy baseline, so
 	// "reset every key to its default" is not a fix.
 	Config []Edit
+	// Vary are the keys each site variant draws (vary): a key listed here
+	// takes a value drawn from its range per variant, so no incident on
+	// the system shows the same site every episode.
+	Vary []VaryKey
+}
+
+// VaryKey is a config key a site draws from [Low, High] (a vary entry).
+type VaryKey struct {
+	Name      string
+	Low, High float64
+	// Range is the whole entry; ValueRange its [LOW, HIGH].
+	Range, ValueRange Range
 }
 
 // Binding binds a role of a kind to a service of a system.
@@ -157,7 +169,7 @@ type Param struct {
 type Remedy struct {
 	Effect   string // "restart_service" or "update_config"
 	Key      string
-	Value    value.Value // null: the key's default
+	Value    value.Value // null: the site's value before the fault
 	Range    Range
 	KeyRange Range
 }

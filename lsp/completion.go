@@ -163,10 +163,14 @@ func completion(m *lang.Module, text string, off int) []protocol.CompletionItem 
 		case "target", "service":
 			servicesOf(m, c, add)
 		}
-	case c.Attr == "" && c.BlockType() == "set_config":
-		// A system service's site tuning: its kind's config keys.
+	case c.Attr == "" && (c.BlockType() == "set_config" || c.BlockType() == "vary"):
+		// A system service's site tuning, pinned or drawn: its kind's
+		// config keys (numeric ones only, for vary).
 		if k := systemServiceKind(m, c); k != nil {
 			for _, ck := range k.Config {
+				if c.BlockType() == "vary" && !ck.Kind.Numeric() {
+					continue
+				}
 				add(ck.Name, protocol.CompletionItemKindProperty, configDoc(ck), ck.Description)
 			}
 		}

@@ -27,7 +27,7 @@ incident "api_worker_squeeze" {
   expert = [
     "inspect_logs(web_server)",
     "inspect_config(web_server, max_workers)",
-    "update_config(web_server, max_workers, 24)",
-    "resolve_incident(\"web server: too few workers\", \"raised max_workers back to 24\")",
+    "update_config(web_server, max_workers, $before)",
+    "resolve_incident(\"web server: too few workers\", \"raised max_workers back to its previous value\")",
   ]
 }

@@ -33,9 +33,9 @@ incident "cache_resize_rollout" {
     "inspect_logs(web_server)",
     "inspect_logs(cache)",
     "inspect_config(cache)",
-    "update_config(cache, max_memory_mb, 2048)",
+    "update_config(cache, max_memory_mb, $before)",
     "update_config(cache, compression_enabled, true)",
     "inspect_metrics(cache)",
-    "resolve_incident(\"cache: memory limit too low and compression disabled, keys evicted\", \"raised max_memory_mb to 2048 and re-enabled compression\")",
+    "resolve_incident(\"cache: memory limit too low and compression disabled, keys evicted\", \"raised max_memory_mb back to its previous value and re-enabled compression\")",
   ]
 }

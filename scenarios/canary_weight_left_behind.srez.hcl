@@ -26,7 +26,7 @@ incident "canary_weight_left_behind" {
     "inspect_logs(web_server)",
     "inspect_logs(load_balancer)",
     "inspect_config(load_balancer, backend_weight_pct)",
-    "update_config(load_balancer, backend_weight_pct, 50)",
-    "resolve_incident(\"load balancer: backend weights skewed toward one host\", \"set backend_weight_pct back to 50\")",
+    "update_config(load_balancer, backend_weight_pct, $before)",
+    "resolve_incident(\"load balancer: backend weights skewed toward one host\", \"set backend_weight_pct back to its previous value\")",
   ]
 }

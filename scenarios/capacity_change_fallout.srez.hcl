@@ -31,8 +31,8 @@ incident "capacity_change_fallout" {
     "inspect_config(load_balancer, idle_timeout_ms)",
     "inspect_logs(web_server)",
     "inspect_metrics(web_server)",
-    "update_config(load_balancer, idle_timeout_ms, 90000)",
-    "update_config(web_server, max_workers, 24)",
-    "resolve_incident(\"load balancer: idle timeout too low; web server: too many workers for host memory\", \"raised idle_timeout_ms to 90000 and set max_workers back to 24\")",
+    "update_config(load_balancer, idle_timeout_ms, $before)",
+    "update_config(web_server, max_workers, $before)",
+    "resolve_incident(\"load balancer: idle timeout too low; web server: too many workers for host memory\", \"raised idle_timeout_ms back to its previous value and set max_workers back to its previous value\")",
   ]
 }

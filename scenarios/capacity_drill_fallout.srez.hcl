@@ -29,7 +29,7 @@ incident "capacity_drill_fallout" {
     "inspect_logs(load_balancer)",
     "inspect_logs(web_server)",
     "inspect_config(web_server)",
-    "update_config(web_server, max_workers, 24)",
-    "resolve_incident(\"web server: too few workers for the load\", \"raised max_workers to 24\")",
+    "update_config(web_server, max_workers, $before)",
+    "resolve_incident(\"web server: too few workers for the load\", \"raised max_workers back to its previous value\")",
   ]
 }

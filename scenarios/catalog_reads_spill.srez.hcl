@@ -25,7 +25,7 @@ incident "catalog_reads_spill" {
     "inspect_metrics(database)",
     "inspect_logs(cache)",
     "inspect_config(cache, max_memory_mb)",
-    "update_config(cache, max_memory_mb, 2048)",
-    "resolve_incident(\"cache: memory limit too low, keys evicted before reuse\", \"raised the cache max_memory_mb back to 2048\")",
+    "update_config(cache, max_memory_mb, $before)",
+    "resolve_incident(\"cache: memory limit too low, keys evicted before reuse\", \"raised the cache max_memory_mb back to its previous value\")",
   ]
 }

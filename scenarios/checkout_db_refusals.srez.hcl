@@ -21,7 +21,7 @@ incident "checkout_db_refusals" {
     "check_status(database)",
     "inspect_logs(database)",
     "inspect_config(database, max_connections)",
-    "update_config(database, max_connections, 300)",
-    "resolve_incident(\"database: server connection limit below the pool\", \"raised max_connections back to 300\")",
+    "update_config(database, max_connections, $before)",
+    "resolve_incident(\"database: server connection limit below the pool\", \"raised max_connections back to its previous value\")",
   ]
 }

@@ -24,7 +24,7 @@ incident "checkout_writes_failing" {
   expert = [
     "inspect_logs(database)",
     "inspect_config(database, wal_keep_size_gb)",
-    "update_config(database, wal_keep_size_gb, 16)",
-    "resolve_incident(\"database: disk full, retained wal filled the data volume\", \"lowered wal_keep_size_gb to 16\")",
+    "update_config(database, wal_keep_size_gb, $before)",
+    "resolve_incident(\"database: disk full, retained wal filled the data volume\", \"lowered wal_keep_size_gb back to its previous value\")",
   ]
 }

@@ -24,7 +24,7 @@ incident "db_pool" {
     "inspect_logs(web_server)",
     "inspect_logs(database)",
     "inspect_config(database, pool_size)",
-    "update_config(database, pool_size, 50)",
-    "resolve_incident(\"database connection pool exhausted\", \"raised the database pool_size to 50\")",
+    "update_config(database, pool_size, $before)",
+    "resolve_incident(\"database connection pool exhausted\", \"raised the database pool_size back to its previous value\")",
   ]
 }

@@ -31,7 +31,7 @@ incident "evening_peak_backfire" {
     "inspect_logs(web_server)",
     "inspect_logs(database)",
     "inspect_config(database)",
-    "update_config(database, max_connections, 300)",
-    "resolve_incident(\"database: max connections set below the pool, connections refused\", \"raised max_connections back to 300; left pool_size at 50\")",
+    "update_config(database, max_connections, $before)",
+    "resolve_incident(\"database: max connections set below the pool, connections refused\", \"raised max_connections back to its previous value; left pool_size as it was\")",
   ]
 }

@@ -24,7 +24,7 @@ incident "export_jobs_waiting" {
     "check_dependencies(web_server)",
     "inspect_metrics(message_queue)",
     "inspect_logs(message_queue)",
-    "update_config(message_queue, consumer_concurrency, 8)",
-    "resolve_incident(\"message queue: too few consumers for the arrival rate\", \"raised consumer_concurrency to 8\")",
+    "update_config(message_queue, consumer_concurrency, $before)",
+    "resolve_incident(\"message queue: too few consumers for the arrival rate\", \"raised consumer_concurrency back to its previous value\")",
   ]
 }

@@ -21,7 +21,7 @@ incident "flash_sale_rejections" {
   expert = [
     "inspect_logs(web_server)",
     "inspect_config(web_server, rate_limit_rps)",
-    "update_config(web_server, rate_limit_rps, 2000)",
-    "resolve_incident(\"web server: rate limit below normal traffic\", \"raised rate_limit_rps to 2000\")",
+    "update_config(web_server, rate_limit_rps, $before)",
+    "resolve_incident(\"web server: rate limit below normal traffic\", \"raised rate_limit_rps back to its previous value\")",
   ]
 }

@@ -24,7 +24,7 @@ incident "jobs_retry_churn" {
   expert = [
     "inspect_logs(message_queue)",
     "inspect_config(message_queue, retry_limit)",
-    "update_config(message_queue, retry_limit, 3)",
-    "resolve_incident(\"message queue: retry storm\", \"set retry_limit back to 3\")",
+    "update_config(message_queue, retry_limit, $before)",
+    "resolve_incident(\"message queue: retry storm\", \"set retry_limit back to its previous value\")",
   ]
 }

@@ -20,7 +20,7 @@ incident "jobs_run_twice" {
   expert = [
     "inspect_logs(message_queue)",
     "inspect_metrics(message_queue)",
-    "update_config(message_queue, visibility_timeout_ms, 45000)",
-    "resolve_incident(\"message queue: visibility timeout too short, jobs redelivered\", \"raised visibility_timeout_ms to 45000\")",
+    "update_config(message_queue, visibility_timeout_ms, $before)",
+    "resolve_incident(\"message queue: visibility timeout too short, jobs redelivered\", \"raised visibility_timeout_ms back to its previous value\")",
   ]
 }

@@ -24,7 +24,7 @@ incident "launch_day_refusals" {
   expert = [
     "inspect_logs(load_balancer)",
     "inspect_config(load_balancer, max_connections)",
-    "update_config(load_balancer, max_connections, 4000)",
-    "resolve_incident(\"load balancer: connection limit too low\", \"raised max_connections back to 4000\")",
+    "update_config(load_balancer, max_connections, $before)",
+    "resolve_incident(\"load balancer: connection limit too low\", \"raised max_connections back to its previous value\")",
   ]
 }

@@ -24,7 +24,7 @@ incident "listener_cut_at_peak" {
     "check_status(load_balancer)",
     "inspect_logs(load_balancer)",
     "inspect_metrics(load_balancer)",
-    "update_config(load_balancer, max_connections, 6000)",
-    "resolve_incident(\"load_balancer: listener connection limit too low for the peak traffic\", \"raised max_connections back to 6000\")",
+    "update_config(load_balancer, max_connections, $before)",
+    "resolve_incident(\"load_balancer: listener connection limit too low for the peak traffic\", \"raised max_connections back to its previous value\")",
   ]
 }

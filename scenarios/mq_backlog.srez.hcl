@@ -24,7 +24,7 @@ incident "mq_backlog" {
     "inspect_metrics(message_queue)",
     "inspect_logs(message_queue)",
     "inspect_config(message_queue, consumer_concurrency)",
-    "update_config(message_queue, consumer_concurrency, 8)",
-    "resolve_incident(\"message queue: too few consumers for the arrival rate\", \"raised consumer_concurrency to 8\")",
+    "update_config(message_queue, consumer_concurrency, $before)",
+    "resolve_incident(\"message queue: too few consumers for the arrival rate\", \"raised consumer_concurrency back to its previous value\")",
   ]
 }

@@ -25,7 +25,7 @@ incident "orders_page_errors" {
     "inspect_logs(load_balancer)",
     "inspect_logs(web_server)",
     "inspect_config(web_server, timeout_ms)",
-    "update_config(web_server, timeout_ms, 4000)",
-    "resolve_incident(\"web server: upstream timeout too short\", \"raised timeout_ms to 4000\")",
+    "update_config(web_server, timeout_ms, $before)",
+    "resolve_incident(\"web server: upstream timeout too short\", \"raised timeout_ms back to its previous value\")",
   ]
 }

@@ -26,7 +26,7 @@ incident "orders_statements_cut" {
     "inspect_metrics(database)",
     "inspect_logs(database)",
     "inspect_config(database, query_timeout_ms)",
-    "update_config(database, query_timeout_ms, 2000)",
-    "resolve_incident(\"database: query timeout far too short, statements cancelled\", \"raised query_timeout_ms to 2000\")",
+    "update_config(database, query_timeout_ms, $before)",
+    "resolve_incident(\"database: query timeout far too short, statements cancelled\", \"raised query_timeout_ms back to its previous value\")",
   ]
 }

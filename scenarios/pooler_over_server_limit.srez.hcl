@@ -22,7 +22,7 @@ incident "pooler_over_server_limit" {
     "check_status(database)",
     "inspect_logs(database)",
     "inspect_config(database)",
-    "update_config(database, max_connections, 300)",
-    "resolve_incident(\"database: server connection limit set below the pool it must accept\", \"raised max_connections back to 300\")",
+    "update_config(database, max_connections, $before)",
+    "resolve_incident(\"database: server connection limit set below the pool it must accept\", \"raised max_connections back to its previous value\")",
   ]
 }

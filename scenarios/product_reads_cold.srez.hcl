@@ -20,7 +20,7 @@ incident "product_reads_cold" {
   expert = [
     "inspect_metrics(cache)",
     "inspect_logs(cache)",
-    "update_config(cache, ttl_seconds, 600)",
-    "resolve_incident(\"cache: ttl too low, entries expire before reuse\", \"raised ttl_seconds to 600\")",
+    "update_config(cache, ttl_seconds, $before)",
+    "resolve_incident(\"cache: ttl too low, entries expire before reuse\", \"raised ttl_seconds back to its previous value\")",
   ]
 }

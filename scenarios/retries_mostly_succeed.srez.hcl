@@ -4,7 +4,7 @@
 
 incident "retries_mostly_succeed" {
   title      = "Intermittent 500s after a capacity change"
-  alert      = "Web tier 5xx ratio steady at about 6% since this morning's capacity change; latency is normal and retries usually succeed."
+  alert      = "Web tier 5xx ratio up and steady since this morning's capacity change; latency is normal and retries usually succeed."
   difficulty = "medium"
   split      = "dev"
   tags       = ["database", "config", "victim-alert"]
@@ -13,7 +13,7 @@ incident "retries_mostly_succeed" {
 
   fault "db_pool_too_large" {
     target = "database"
-    size   = 400
+    size   = 500
     change {}
   }
   distractor "noisy_warning" {
@@ -25,7 +25,7 @@ incident "retries_mostly_succeed" {
     "inspect_logs(web_server)",
     "inspect_logs(database)",
     "inspect_config(database)",
-    "update_config(database, pool_size, 50)",
-    "resolve_incident(\"database: pool too large for the server's max connections\", \"reduced pool_size to 50\")",
+    "update_config(database, pool_size, $before)",
+    "resolve_incident(\"database: pool too large for the server's max connections\", \"reduced pool_size back to its previous value\")",
   ]
 }

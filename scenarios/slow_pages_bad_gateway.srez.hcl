@@ -24,7 +24,7 @@ incident "slow_pages_bad_gateway" {
   expert = [
     "inspect_logs(load_balancer)",
     "inspect_config(load_balancer, idle_timeout_ms)",
-    "update_config(load_balancer, idle_timeout_ms, 90000)",
-    "resolve_incident(\"load balancer: idle timeout too low, closing upstream connections\", \"restored idle_timeout_ms to 90000\")",
+    "update_config(load_balancer, idle_timeout_ms, $before)",
+    "resolve_incident(\"load balancer: idle timeout too low, closing upstream connections\", \"restored idle_timeout_ms back to its previous value\")",
   ]
 }

@@ -32,8 +32,8 @@ incident "statements_tripled" {
     "inspect_logs(database)",
     "inspect_logs(cache)",
     "inspect_logs(message_queue)",
-    "update_config(cache, ttl_seconds, 600)",
-    "update_config(message_queue, retry_limit, 3)",
-    "resolve_incident(\"cache: ttl too low; message queue: retry storm\", \"raised cache ttl_seconds to 600 and lowered the queue retry_limit to 3\")",
+    "update_config(cache, ttl_seconds, $before)",
+    "update_config(message_queue, retry_limit, $before)",
+    "resolve_incident(\"cache: ttl too low; message queue: retry storm\", \"raised cache ttl_seconds back to its previous value and lowered the queue retry_limit back to its previous value\")",
   ]
 }

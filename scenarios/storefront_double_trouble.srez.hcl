@@ -34,7 +34,7 @@ incident "storefront_double_trouble" {
     "inspect_metrics(cache)",
     "inspect_config(cache, ttl_seconds)",
     "update_config(database, orders_user_id_index, true)",
-    "update_config(cache, ttl_seconds, 600)",
-    "resolve_incident(\"database: orders index disabled, sequential scans; cache: ttl far too short, entries expire before reuse\", \"re-enabled orders_user_id_index and restored ttl_seconds to 600\")",
+    "update_config(cache, ttl_seconds, $before)",
+    "resolve_incident(\"database: orders index disabled, sequential scans; cache: ttl far too short, entries expire before reuse\", \"re-enabled orders_user_id_index and restored ttl_seconds back to its previous value\")",
   ]
 }

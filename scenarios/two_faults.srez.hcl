@@ -28,7 +28,7 @@ incident "two_faults" {
     "inspect_config(web_server, cache_host)",
     "inspect_logs(database)",
     "update_config(web_server, cache_host, \"cache.internal\")",
-    "update_config(database, pool_size, 50)",
-    "resolve_incident(\"web server: wrong cache host; database: connection pool too small\", \"set cache_host to cache.internal and raised pool_size to 50\")",
+    "update_config(database, pool_size, $before)",
+    "resolve_incident(\"web server: wrong cache host; database: connection pool too small\", \"set cache_host to cache.internal and raised pool_size back to its previous value\")",
   ]
 }

@@ -21,7 +21,7 @@ incident "writes_from_workers" {
     "inspect_metrics(database)",
     "inspect_logs(message_queue)",
     "inspect_config(message_queue, retry_limit)",
-    "update_config(message_queue, retry_limit, 3)",
-    "resolve_incident(\"message queue: retry storm, retry limit far too high\", \"lowered retry_limit to 3\")",
+    "update_config(message_queue, retry_limit, $before)",
+    "resolve_incident(\"message queue: retry storm, retry limit far too high\", \"lowered retry_limit back to its previous value\")",
   ]
 }

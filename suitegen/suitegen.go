@@ -132,7 +132,7 @@ func Build(m *lang.Module, spec *lang.SuiteSpec, workers int, secret string) (*S
 		d := grade(t.Score, s.Thresholds)
 		t.Incident.Difficulty, t.Task.Difficulty = d, d
 		t.Incident.Split = t.Task.Split
-		t.Incident.Alert, t.Incident.Expert = t.Task.Alert, t.Task.Expert
+		t.Incident.Alert, t.Incident.Expert = t.Task.Alert, compiler.SourceExpert(t.Task)
 		t.Task.Hash = engine.ComputeHash(t.Task)
 	}
 	// The ordering is calibrated on train and tested on dev.

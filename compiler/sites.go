@@ -1,0 +1,214 @@
+package compiler
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/srezc/srezc/engine"
+	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/value"
+)
+
+// Sites drawn per seed. A system may declare, per service, config keys
+// that its sites draw (vary { KEY = [LOW, HIGH] }): an incident on such a
+// system compiles SiteVariants times, each variant drawing every such key
+// from its range, and an episode's seed picks the variant it plays
+// (engine.Task.Site). Each variant is a whole task: its warm-up, change
+// history (a fault's change replaces the drawn value), remedies that
+// restore the site's value, expert plan ($before resolved), evidence,
+// informed optimum and certification are its own. Draws come from the
+// incident's id and the variant's index, never from the seed, the clock
+// or map order, so compiling is deterministic.
+
+// SiteVariants is how many site variants a task of a varying system has.
+// Every variant is compiled and certified; more variants cost compile time
+// in proportion, not step time.
+const SiteVariants = 4
+
+// varies reports whether the incident's system draws any key.
+func (b *build) varies() bool {
+	for _, ss := range b.sys.Services {
+		if len(ss.Vary) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// drawSite writes service svc's drawn keys of variant b.opt.Site into the
+// base row. Its config slots must exist.
+func (b *build) drawSite(svc int, ss *lang.SystemService) {
+	if len(ss.Vary) == 0 {
+		return
+	}
+	rng := changeRand(b.siteIncident().Name, fmt.Sprintf("site %d %s", b.opt.Site, ss.Name))
+	for _, v := range ss.Vary {
+		id, ok := b.slotIndex[slotKey{svc, "config", v.Name}]
+		if !ok {
+			continue // the checker reported it
+		}
+		kind := b.t.Slots[id].Kind
+		intN := rng.IntN
+		if b.opt.siteCorner != nil {
+			intN = b.opt.siteCorner
+		}
+		x := drawIn(intN, v.Low, v.High, kind == value.Int)
+		switch kind {
+		case value.Int:
+			b.base[id] = value.OfInt(int64(x))
+		case value.Float:
+			b.base[id] = value.OfFloat(x)
+		}
+	}
+}
+
+// drawIn draws a value of [lo, hi] on a grid a site's operators would
+// pick: multiples of a tenth of the range's order of magnitude (3000 to
+// 6000 in steps of 100; 1536 to 2200 in steps of 10 from 1540; 16 to 40
+// in steps of 1), whole numbers for an int.
+func drawIn(intN func(int) int, lo, hi float64, whole bool) float64 {
+	span := hi - lo
+	step := math.Pow(10, math.Floor(math.Log10(span))-1)
+	if whole && step < 1 {
+		step = 1
+	}
+	first := math.Ceil(lo/step-1e-9) * step
+	n := int(math.Floor((hi-first)/step + 1e-9))
+	x := first + float64(intN(n+1))*step
+	if whole {
+		x = math.Round(x)
+	} else {
+		x = math.Round(x/step) * step
+	}
+	return min(x, hi)
+}
+
+// compileSites compiles the task's other site variants and attaches them
+// as its Sites. A variant's diagnostics are the task's, each saying which
+// variant it is about, except where an earlier variant already has an
+// error at the same place: the same error on another draw (its numbers
+// may differ) is reported once, as the root an author fixes first. failed
+// reports a variant that did not compile.
+func (b *build) compileSites(diags lang.Diagnostics) (lang.Diagnostics, bool) {
+	t := b.t
+	seen := map[string]bool{}
+	at := map[lang.Range]bool{}
+	for _, d := range diags {
+		seen[d.Detail] = true
+		if d.Subject != nil {
+			at[*d.Subject] = true
+		}
+	}
+	for k := 1; k < SiteVariants; k++ {
+		opt := b.opt
+		opt.Site, opt.oneSite, opt.DumpAfter, opt.KeepUncertified = k, true, "", true
+		st, ds := CompileIncident(b.m, b.in, opt)
+		for _, d := range ds {
+			if seen[d.Detail] || d.Subject != nil && at[*d.Subject] {
+				continue
+			}
+			seen[d.Detail] = true
+			if d.Subject != nil {
+				at[*d.Subject] = true
+			}
+			c := *d
+			c.Detail = fmt.Sprintf("On site variant %d of %d (%s): %s", k+1, SiteVariants, b.siteText(st), d.Detail)
+			diags = append(diags, &c)
+			if st != nil && d.Summary == NotCertified {
+				t.Uncertified = append(t.Uncertified, c.Detail)
+				t.Certified = false
+			}
+		}
+		if st == nil {
+			return diags, true
+		}
+		t.Sites = append(t.Sites, st)
+	}
+	return diags, false
+}
+
+// siteText names a variant's drawn values, for a diagnostic.
+func (b *build) siteText(st *engine.Task) string {
+	if st == nil {
+		return "it did not compile"
+	}
+	var out []string
+	row := st.Row()
+	for i, ss := range b.sys.Services {
+		for _, v := range ss.Vary {
+			if id := st.ConfigSlot(i, v.Name); id != engine.NoSlot {
+				// Drawn keys are site tuning, which no warm-up tick moves
+				// unless a fault's edit did.
+				out = append(out, fmt.Sprintf("%s.%s = %s", ss.Name, v.Name, st.ValueOf(st.Slots[id].Kind, row[id])))
+			}
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// expertText resolves lang.SiteValue in expert action i: the value of a
+// config write written as $before is the site's value of that key before
+// the faults, in this variant.
+func (b *build) expertText(i int, text string) string {
+	if !strings.Contains(text, lang.SiteValue) || i >= len(b.in.ExpertCalls) || b.in.ExpertCalls[i] == nil {
+		return text
+	}
+	call := b.in.ExpertCalls[i]
+	for j, arg := range call.Args {
+		if !lang.IsSiteValue(arg) || j < 2 || call.Args[0].Value.K != value.String || call.Args[1].Value.K != value.String {
+			continue
+		}
+		svc := b.serviceIndex(call.Args[0].Value.S)
+		slot, ok := b.slotIndex[slotKey{svc, "config", call.Args[1].Value.S}]
+		start, end := arg.Range.Start.Byte, arg.Range.End.Byte
+		if svc < 0 || !ok || start < 0 || end > len(text) || text[start:end] != lang.SiteValue {
+			continue
+		}
+		return text[:start] + actionValue(b.base[slot]) + text[end:]
+	}
+	return text
+}
+
+// actionValue writes a value as the action grammar reads it.
+func actionValue(v value.Value) string {
+	switch v.K {
+	case value.Int:
+		return strconv.FormatInt(v.I, 10)
+	case value.Float:
+		return strconv.FormatFloat(v.F, 'f', -1, 64)
+	case value.Bool:
+		return strconv.FormatBool(v.B)
+	}
+	return strconv.Quote(v.S)
+}
+
+// SourceExpert is a task's expert plan as an incident's source would write
+// it: a config write whose value differs between the site variants (each
+// restores its drawn site's value) is written with lang.SiteValue, so the
+// incident compiled from that source restores per variant too. Mutation
+// and suite generation write derived experts back through it.
+func SourceExpert(t *engine.Task) []string {
+	out := append([]string(nil), t.Expert...)
+	for i, text := range out {
+		if !strings.HasPrefix(text, "update_config(") || !strings.HasSuffix(text, ")") {
+			continue
+		}
+		comma := strings.LastIndex(text, ",")
+		differs := false
+		for _, s := range t.Sites {
+			if len(s.Expert) != len(t.Expert) {
+				return append([]string(nil), t.Expert...) // plans of other shapes: keep the literal values
+			}
+			other := s.Expert[i]
+			if other != text && comma > 0 && strings.LastIndex(other, ",") == comma && other[:comma] == text[:comma] {
+				differs = true
+			}
+		}
+		if differs {
+			out[i] = text[:comma] + ", " + lang.SiteValue + ")"
+		}
+	}
+	return out
+}
