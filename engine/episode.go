@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"slices"
 
 	"github.com/srezc/srezc/record"
 	"github.com/srezc/srezc/srezero"
@@ -134,6 +135,14 @@ func NewEpisode(t *Task) *Episode {
 	for si := range t.Slots {
 		if t.Slots[si].Class == ClassConfig && !e.isRemedySlot(SlotID(si)) {
 			e.judged = append(e.judged, SlotID(si))
+		}
+	}
+	// A deployed version that no fault's rollback restores is judged too:
+	// rolling back a benign deploy is a wrong change.
+	for i := range t.Changes {
+		s := t.Changes[i].Slot
+		if t.Slots[s].Class != ClassConfig && !e.isRemedySlot(s) && !slices.Contains(e.judged, s) {
+			e.judged = append(e.judged, s)
 		}
 	}
 	return e
@@ -293,6 +302,9 @@ func (e *Episode) stepNative(a *Action) StepResult {
 		case EffectUpdate:
 			obs.Previous = e.Row()[a.Key]
 			e.update(a)
+			e.Advance()
+		case EffectRollback:
+			e.rollback(int(a.Service))
 			e.Advance()
 		case EffectEscalate:
 			e.finish(TermEscalated)
@@ -463,6 +475,51 @@ func (e *Episode) restart(svc int) {
 		e.comp.Penalties += t.Rubric.RestartHealthy
 	}
 	e.judgeRemediation(correct && !wasHealthy)
+}
+
+// rollback redeploys the version a service ran before its newest deploy
+// in the change history; with no deploy there, the current version is
+// redeployed, which only restarts the process.
+func (e *Episode) rollback(svc int) {
+	t := e.t
+	row := e.Row()
+	e.beginRemediation(int16(svc))
+	before := e.fixedCount(row)
+	wasHealthy := e.healthy(row, svc)
+	wrongBefore := e.wrongChanges()
+	redeployed := false
+	for i := range t.Changes {
+		c := &t.Changes[i]
+		if int(c.Service) == svc && t.Slots[c.Slot].Class != ClassConfig {
+			// Changes are newest first: the first deploy is the newest.
+			redeployed = row[c.Slot] != c.Old
+			row[c.Slot] = c.Old
+			e.ticks.force(c.Slot)
+			break
+		}
+	}
+	code := t.Code
+	for _, as := range t.Services[svc].Rollback {
+		row[as.Slot] = e.eval(code[as.Code.Start:as.Code.End], row, row)
+		e.ticks.force(as.Slot)
+	}
+	correct := e.fixedCount(row) > before
+	for i := range t.Faults {
+		for _, r := range t.Faults[i].Remedies {
+			if r.Effect == EffectRollback && int(r.Service) == svc {
+				correct = true
+			}
+		}
+	}
+	if e.wrongChanges() > wrongBefore {
+		e.rec.WrongChange = true
+		e.comp.Penalties += t.Rubric.WrongChange
+	}
+	if wasHealthy && !redeployed {
+		e.restartedHealthy = true
+		e.comp.Penalties += t.Rubric.RestartHealthy
+	}
+	e.judgeRemediation(correct && (redeployed || !wasHealthy))
 }
 
 func (e *Episode) judgeRemediation(correct bool) {

@@ -83,6 +83,9 @@ type Service struct {
 	Latency   SlotID   `json:"latency"`
 	ErrorRate SlotID   `json:"error_rate"`
 	Restart   []Assign `json:"restart,omitempty"`
+	// Rollback is what redeploying the previous version sets besides the
+	// version itself (the process restarts on the old build).
+	Rollback []Assign `json:"rollback,omitempty"`
 }
 
 // TextPart is a literal or a hole of a log template.
@@ -117,10 +120,23 @@ const (
 	EffectUpdate
 	EffectEscalate
 	EffectResolve
+	// EffectRollback redeploys a service's previous version: the old
+	// version of its newest deploy in the change history. It comes last so
+	// that older IR keeps its numbering; Rank places it among the writes.
+	EffectRollback
 	effectCount
 )
 
-var effectNames = [...]string{"logs", "metrics", "config", "status", "traces", "dependencies", "changes", "restart", "update", "escalate", "resolve"}
+var effectNames = [...]string{"logs", "metrics", "config", "status", "traces", "dependencies", "changes", "restart", "update", "escalate", "resolve", "rollback"}
+
+// Rank orders effects as tools are listed: reads, then writes, then the
+// tools that end the episode.
+func (e Effect) Rank() int {
+	if e == EffectRollback {
+		return int(EffectUpdate)*2 + 1
+	}
+	return int(e) * 2
+}
 
 func (e Effect) String() string {
 	if int(e) < len(effectNames) {
@@ -190,8 +206,9 @@ type Tool struct {
 	Doc    string    `json:"doc,omitempty"`
 }
 
-// Remedy is one canonical fix of a fault: a restart of its service, or a
-// config key set to a value.
+// Remedy is one canonical fix of a fault: a restart of its service, a
+// config key set to a value, or a rollback of its service's deploy (Slot:
+// the deployed version).
 type Remedy struct {
 	Effect  Effect `json:"effect"`
 	Service int16  `json:"service"`

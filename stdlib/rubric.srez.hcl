@@ -68,6 +68,11 @@ rubric "native" {
     states      = ["leaking"]
   }
 
+  mechanism "bad_deploy" {
+    description = "A newly deployed build carries a defect (errors on a code path, memory it never frees); restarts run the same build, rolling back to the previous version removes it."
+    phrases     = ["bad deploy", "bad deployment", "bad release", "bad build", "bad version", "bad rollout", "faulty deploy", "faulty release", "faulty build", "broken deploy", "broken release", "broken build", "buggy release", "buggy build", "buggy deploy", "regression", "introduced a regression", "code regression", "deploy regression", "release regression", "defective build", "defective release"]
+  }
+
   mechanism "connection_pool_exhausted" {
     description = "Too few pooled connections for the load: callers wait for a connection and time out."
     phrases     = ["pool exhausted", "pool exhaustion", "pool saturated", "pool saturation", "pool starvation", "out of pooled connections", "no free connections", "waiting for a pooled connection", "pool too small", "pool undersized"]
