@@ -435,7 +435,7 @@ func (k *ServiceKind) Defaults() map[string]value.Value {
 	}
 	return out
 }
-func (k *ServiceKind) State(name string) *StateVar    { return findDecl(k.States, name) }
+func (k *ServiceKind) State(name string) *StateVar { return findDecl(k.States, name) }
 
 // deployKey is the kind's deployed version seen as a key a change may
 // set (a deploy), or nil when key names no such state: a string state
