@@ -225,7 +225,9 @@ fault_kind "web_memory_leak" {
 }
 
 fault_kind "web_bad_deploy_errors" {
-  description    = "A new application build fails a share of checkout requests with an unhandled exception; a restart runs the same build."
+  # The build fails a share of checkout requests with an unhandled
+  # exception; a restart runs the same build.
+  description    = "A newly deployed application version has a defect its predecessor lacked: a handler throws."
   applies_to     = ["web_server"]
   conflicts_with = ["web_bad_deploy_leak"]
   mechanism      = "bad_deploy"
@@ -256,7 +258,9 @@ fault_kind "web_bad_deploy_errors" {
 }
 
 fault_kind "web_bad_deploy_leak" {
-  description    = "A new application build retains memory on every request; memory climbs until workers are killed, and a restart only starts the climb over."
+  # The build retains memory on every request until workers are killed;
+  # a restart only starts the climb over.
+  description    = "A newly deployed application version has a defect its predecessor lacked: it never releases what it allocates."
   applies_to     = ["web_server"]
   conflicts_with = ["web_bad_deploy_errors", "web_memory_leak"]
   mechanism      = "bad_deploy"
@@ -764,7 +768,10 @@ fault_kind "db_autovacuum_disabled" {
 # ============================================================ message_queue
 
 fault_kind "mq_bad_deploy_consumers" {
-  description    = "A new consumer build fails a share of jobs with an exception; each is retried, so deliveries multiply and the backlog grows. A restart runs the same build."
+  # The consumers' build fails a share of jobs with an exception; each
+  # is retried, so deliveries multiply and the backlog grows. A restart
+  # runs the same build.
+  description    = "A newly deployed version of the job processors has a defect its predecessor lacked: a handler throws."
   applies_to     = ["message_queue"]
   conflicts_with = []
   mechanism      = "bad_deploy"

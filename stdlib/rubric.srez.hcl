@@ -69,7 +69,7 @@ rubric "native" {
   }
 
   mechanism "bad_deploy" {
-    description = "A newly deployed build carries a defect (errors on a code path, memory it never frees); restarts run the same build, rolling back to the previous version removes it."
+    description = "A newly deployed version carries a defect its predecessor lacked; restarts run the same version."
     phrases     = ["bad deploy", "bad deployment", "bad release", "bad build", "bad version", "bad rollout", "faulty deploy", "faulty release", "faulty build", "broken deploy", "broken release", "broken build", "buggy release", "buggy build", "buggy deploy", "regression", "introduced a regression", "code regression", "deploy regression", "release regression", "defective build", "defective release"]
   }
 
