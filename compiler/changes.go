@@ -114,7 +114,8 @@ func (b *build) drawChanges() {
 			}
 		}
 	}
-	want := minBenign + rng.IntN(maxBenign-minBenign+1)
+	// The incident's own changes count against the ceiling.
+	want := min(minBenign+rng.IntN(maxBenign-minBenign+1), max(maxBenign-len(b.site), 0))
 	rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
 	taken := map[engine.SlotID]bool{}
 	for _, c := range b.site {
@@ -145,7 +146,7 @@ func (b *build) drawChanges() {
 		drawn++
 		b.site = append(b.site, siteChange{svc: c.svc, slot: slot, old: b.base[slot], new: choices[rng.IntN(len(choices))]})
 	}
-	b.drawDeploys(site, protected, maxBenign-drawn, taken)
+	b.drawDeploys(site, protected, maxBenign-len(b.site), taken)
 	for _, c := range b.site {
 		b.base[c.slot] = c.new
 		b.pending = append(b.pending, pendingChange{c, -1})

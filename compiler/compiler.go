@@ -868,7 +868,9 @@ func (b *build) bindExpert() {
 			b.errAt(b.in.ExpertRange[i], "Invalid expert action", a.Err.String())
 			continue
 		}
-		if t.Tools[a.Tool].Effect.IsRead() {
+		// A read of no service (list_changes()) is no evidence read: those
+		// name a service.
+		if t.Tools[a.Tool].Effect.IsRead() && a.Service >= 0 {
 			r := engine.Read{Tool: a.Tool, Service: a.Service, Key: a.Key}
 			dup := false
 			for _, x := range t.Evidence {

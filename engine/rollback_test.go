@@ -22,7 +22,7 @@ incident "bad_release" {
   split      = "train"
   budget     = 12
   system     = "standard"
-  fault "web_bad_deploy_errors" {
+  fault "web_bad_deploy_exception" {
     target  = "web_server"
     version = "v2.15.0"
     share   = 0.4

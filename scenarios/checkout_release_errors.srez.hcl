@@ -13,7 +13,7 @@ incident "checkout_release_errors" {
   budget     = 10
   system     = "standard"
 
-  fault "web_bad_deploy_errors" {
+  fault "web_bad_deploy_exception" {
     target  = "web_server"
     version = "v2.14.1"
     share   = 0.4

@@ -14,7 +14,7 @@ incident "invoice_jobs_failing" {
   budget     = 10
   system     = "standard"
 
-  fault "mq_bad_deploy_consumers" {
+  fault "mq_bad_deploy_exception" {
     target  = "message_queue"
     version = "v4.4.0"
     share   = 0.5

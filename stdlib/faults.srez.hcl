@@ -224,7 +224,7 @@ fault_kind "web_memory_leak" {
   remedy "restart_service" {}
 }
 
-fault_kind "web_bad_deploy_errors" {
+fault_kind "web_bad_deploy_exception" {
   # The build fails a share of checkout requests with an unhandled
   # exception; a restart runs the same build.
   description    = "A newly deployed application version has a defect its predecessor lacked: a handler throws."
@@ -262,7 +262,7 @@ fault_kind "web_bad_deploy_leak" {
   # a restart only starts the climb over.
   description    = "A newly deployed application version has a defect its predecessor lacked: it never releases what it allocates."
   applies_to     = ["web_server"]
-  conflicts_with = ["web_bad_deploy_errors", "web_memory_leak"]
+  conflicts_with = ["web_bad_deploy_exception", "web_memory_leak"]
   mechanism      = "bad_deploy"
   detail         = "resident memory grows on the new build"
 
@@ -767,7 +767,7 @@ fault_kind "db_autovacuum_disabled" {
 
 # ============================================================ message_queue
 
-fault_kind "mq_bad_deploy_consumers" {
+fault_kind "mq_bad_deploy_exception" {
   # The consumers' build fails a share of jobs with an exception; each
   # is retried, so deliveries multiply and the backlog grows. A restart
   # runs the same build.
