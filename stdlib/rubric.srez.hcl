@@ -58,9 +58,9 @@ rubric "native" {
     description = "The process is not running."
     # "a bad deploy hook" killed the process: the hook is how it crashed,
     # not a bad build running (bad_deploy), so it reads as a crash.
-    phrases     = ["crashed", "process crashed", "process died", "process exited", "not running", "bad deploy hook"]
-    about       = ["itself", "process", "service", "instance", "server", "primary", "broker", "daemon"]
-    states      = ["down"]
+    phrases = ["crashed", "process crashed", "process died", "process exited", "not running", "bad deploy hook"]
+    about   = ["itself", "process", "service", "instance", "server", "primary", "broker", "daemon"]
+    states  = ["down"]
   }
 
   mechanism "memory_leak" {
