@@ -1113,6 +1113,12 @@ func (c *checker) incidentChanges(in *Incident, sys *System) {
 		}
 		ch := fu.Change
 		if ch == nil {
+			for _, r := range fk.Remedies {
+				if r.Effect == "rollback" {
+					c.errRange(fu.NameRange, "Rollback without a deploy", fmt.Sprintf("The fault kind %q is fixed by a rollback, which restores the version before the fault's deploy; give the fault a change block so the history holds that deploy.", fu.Name))
+					break
+				}
+			}
 			continue
 		}
 		switch {
