@@ -30,11 +30,11 @@ const (
 	LogWords
 	// AlwaysEscalate escalates at once.
 	AlwaysEscalate
-	// RollbackAll reads the change history and writes every config change
-	// back to its old value.
+	// RollbackAll reads the change history, writes every config change
+	// back to its old value and rolls back every deployed service.
 	RollbackAll
-	// RollbackLatest writes back only the newest config change: "what
-	// changed just before the page?".
+	// RollbackLatest undoes only the newest change (a config write or a
+	// rollback): "what changed just before the page?".
 	RollbackLatest
 )
 
@@ -261,12 +261,27 @@ func (b *Blind) read(obs string) {
 	}
 }
 
-// afterChanges writes back the config changes the history showed: every
-// one, or the newest.
+// afterChanges undoes the changes the history showed, every one or the
+// newest: a config change is written back to its old value, a deploy is
+// rolled back (once per service: a rollback restores the version before
+// the service's newest deploy).
 func (b *Blind) afterChanges() {
+	rolledBack := map[string]bool{}
 	for i, c := range b.history {
 		if b.policy == RollbackLatest && i > 0 {
 			break
+		}
+		if c.key == "" {
+			if !rolledBack[c.service] {
+				rolledBack[c.service] = true
+				b.queue = append(b.queue, move{
+					action: "rollback(" + c.service + ")",
+					write:  true,
+					cause:  c.service + ": bad deploy (" + c.new + " deployed over " + c.old + ")",
+					change: "rolled " + c.service + " back to " + c.old,
+				})
+			}
+			continue
 		}
 		kd := KeyDoc{Name: c.key}
 		for _, d := range b.k.Keys[b.k.ServiceKinds[c.service]] {
@@ -283,18 +298,23 @@ func (b *Blind) afterChanges() {
 	}
 }
 
-// configChange is one config entry of the change history.
+// configChange is one config entry of the change history, or a deploy
+// (key "").
 type configChange struct{ service, key, old, new string }
 
-// configChanges reads the config entries of a list_changes observation,
-// newest first as it lists them: "  Fri 17:30  dba-oncall  database
-// config max_connections: 300 -> 20".
+// configChanges reads the config and deploy entries of a list_changes
+// observation, newest first as it lists them: "  Fri 17:30  dba-oncall
+// database  config max_connections: 300 -> 20", "  Tue 13:10  deploy-bot
+// web_server  deploy v2.14.0 -> v2.15.0".
 func configChanges(obs string) []configChange {
 	var out []configChange
 	for _, line := range strings.Split(obs, "\n") {
 		f := strings.Fields(line)
-		if len(f) == 9 && f[4] == "config" && strings.HasSuffix(f[5], ":") && f[7] == "->" {
+		switch {
+		case len(f) == 9 && f[4] == "config" && strings.HasSuffix(f[5], ":") && f[7] == "->":
 			out = append(out, configChange{service: f[3], key: strings.TrimSuffix(f[5], ":"), old: f[6], new: f[8]})
+		case len(f) == 8 && f[4] == "deploy" && f[6] == "->":
+			out = append(out, configChange{service: f[3], old: f[5], new: f[7]})
 		}
 	}
 	return out

@@ -12,7 +12,8 @@ import (
 // description and its fault kinds' names and descriptions).
 
 // afterLogs takes the (service, mechanism) pairs from the best match
-// down and applies the first one's documented remedy that it can: restart
+// down and applies the first one's documented remedy that it can: a
+// rollback when the docs give the mechanism's faults one, a restart
 // when no config key is called by the mechanism, else reset those of its
 // keys on the service that are out of their band. A pair whose keys are
 // all in band gives way to the next, while the budget lasts.
@@ -26,6 +27,11 @@ func (b *Blind) tryMatches(ms []logMatch) {
 	}
 	s, mech := ms[0].service, ms[0].mech
 	keys := b.mechanismKeys(s, mech)
+	if mech.RollBack {
+		b.queue = append(b.queue, move{action: "rollback(" + s + ")", write: true,
+			cause: s + ": " + mech.Wording, change: "rolled back " + s})
+		return
+	}
 	if len(keys) == 0 {
 		b.queue = append(b.queue, move{action: "restart_service(" + s + ")", write: true,
 			cause: s + ": " + mech.Wording, change: "restarted " + s})

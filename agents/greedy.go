@@ -39,6 +39,8 @@ type MechanismDoc struct {
 	Text string
 	// Kinds are the service kinds those fault kinds apply to.
 	Kinds []string
+	// RollBack says the docs give its fault kinds a rollback as remedy.
+	RollBack bool
 }
 
 // Band is a healthy range.

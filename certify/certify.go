@@ -450,8 +450,8 @@ func certainlyFails(t *engine.Task, plan []string) bool {
 			continue
 		}
 		switch t.Tools[a.Tool].Effect {
-		case engine.EffectRestart:
-			return false // a restart block may write keys: play it
+		case engine.EffectRestart, engine.EffectRollback:
+			return false // a restart or rollback block may write keys: play it
 		case engine.EffectUpdate:
 		default:
 			continue

@@ -637,8 +637,8 @@ func bindRead(t *engine.Task, r engine.Read) engine.Action {
 
 func bindRemedy(t *engine.Task, r engine.Remedy) engine.Action {
 	svc := value.OfString(t.Services[r.Service].Name)
-	if r.Effect == engine.EffectRestart {
-		return t.Bind(toolName(t, engine.EffectRestart), []value.Value{svc})
+	if r.Effect == engine.EffectRestart || r.Effect == engine.EffectRollback {
+		return t.Bind(toolName(t, r.Effect), []value.Value{svc})
 	}
 	sl := &t.Slots[r.Slot]
 	return t.Bind(toolName(t, engine.EffectUpdate), []value.Value{svc, value.OfString(sl.Name), t.ValueOf(sl.Kind, r.Value)})
@@ -658,6 +658,9 @@ func remedyText(t *engine.Task, r engine.Remedy) (action, words string) {
 	svc := t.Services[r.Service].Name
 	if r.Effect == engine.EffectRestart {
 		return toolName(t, engine.EffectRestart) + "(" + svc + ")", "restarted " + svc
+	}
+	if r.Effect == engine.EffectRollback {
+		return toolName(t, engine.EffectRollback) + "(" + svc + ")", "rolled back " + svc
 	}
 	sl := &t.Slots[r.Slot]
 	v := valueText(t, sl, r.Value)

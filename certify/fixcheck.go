@@ -181,6 +181,11 @@ func applyRemedies(ep *engine.Episode, fi, swept int, v value.Value, restartTool
 				continue
 			}
 			a = t.Bind(restartTool, []value.Value{svc})
+		case engine.EffectRollback:
+			if ri == swept && v.K != value.Null {
+				continue
+			}
+			a = t.Bind(toolName(t, engine.EffectRollback), []value.Value{svc})
 		case engine.EffectUpdate:
 			x := t.ValueOf(t.Slots[r.Slot].Kind, r.Value)
 			if ri == swept {
@@ -209,7 +214,7 @@ func fixInputs(inc Incident, fi int) []fixInput {
 	var out []fixInput
 	for ri, r := range f.Remedies {
 		switch r.Effect {
-		case engine.EffectRestart:
+		case engine.EffectRestart, engine.EffectRollback:
 			out = append(out, fixInput{remedy: ri, values: []value.Value{noRestart, {}}})
 		case engine.EffectUpdate:
 			out = append(out, fixInput{remedy: ri, values: grid(inc, r, params)})
@@ -301,6 +306,12 @@ func inputText(t *engine.Task, r *engine.Remedy, v value.Value) string {
 			return "restarting " + t.Services[r.Service].Name
 		}
 		return "not restarting " + t.Services[r.Service].Name
+	}
+	if r.Effect == engine.EffectRollback {
+		if v.K == value.Null {
+			return "rolling back " + t.Services[r.Service].Name
+		}
+		return "not rolling back " + t.Services[r.Service].Name
 	}
 	text := v.String()
 	if v.K == value.String {

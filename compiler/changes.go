@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 
@@ -79,7 +80,7 @@ func (b *build) drawChanges() {
 	protected := b.protectedKeys(site)
 	for _, ch := range site.Changes {
 		svc := b.serviceIndex(ch.Service)
-		slot, ok := b.slotIndex[slotKey{svc, "config", ch.Key}]
+		slot, ok := b.changeSlot(svc, ch.Key)
 		if svc < 0 || !ok {
 			continue // the checker reported it
 		}
@@ -105,12 +106,16 @@ func (b *build) drawChanges() {
 			if bc.Broken || !contains(bc.AppliesTo, b.kinds[si].Name) || protected[si][bc.Key] || b.conflicts(site, bc, si) {
 				continue
 			}
-			if _, ok := b.slotIndex[slotKey{si, "config", bc.Key}]; ok {
+			if bc.Key == lang.DeployState {
+				continue // drawn below, from a stream of their own
+			}
+			if _, ok := b.changeSlot(si, bc.Key); ok {
 				cands = append(cands, candidate{si, bc})
 			}
 		}
 	}
-	want := minBenign + rng.IntN(maxBenign-minBenign+1)
+	// The incident's own changes count against the ceiling.
+	want := min(minBenign+rng.IntN(maxBenign-minBenign+1), max(maxBenign-len(b.site), 0))
 	rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
 	taken := map[engine.SlotID]bool{}
 	for _, c := range b.site {
@@ -121,7 +126,7 @@ func (b *build) drawChanges() {
 		if drawn == want {
 			break
 		}
-		slot := b.slotIndex[slotKey{c.svc, "config", c.bc.Key}]
+		slot, _ := b.changeSlot(c.svc, c.bc.Key)
 		if taken[slot] {
 			continue
 		}
@@ -141,10 +146,68 @@ func (b *build) drawChanges() {
 		drawn++
 		b.site = append(b.site, siteChange{svc: c.svc, slot: slot, old: b.base[slot], new: choices[rng.IntN(len(choices))]})
 	}
+	b.drawDeploys(site, protected, maxBenign-len(b.site), taken)
 	for _, c := range b.site {
 		b.base[c.slot] = c.new
 		b.pending = append(b.pending, pendingChange{c, -1})
 	}
+}
+
+// drawDeploys adds benign deploys, at most room, at least one where any
+// service may take one: a site deploys several times a week, so a deploy
+// in the history is no sign on its own. They come from a stream of their
+// own, so adding deploys to the catalog left every incident's config draws
+// as they were.
+func (b *build) drawDeploys(site *lang.Incident, protected []map[string]bool, room int, taken map[engine.SlotID]bool) {
+	rng := changeRand(site.Name, "deploys")
+	type candidate struct {
+		svc  int
+		slot engine.SlotID
+		vals []value.Value
+	}
+	var cands []candidate
+	for si := range b.sys.Services {
+		slot, ok := b.changeSlot(si, lang.DeployState)
+		if !ok || taken[slot] || protected[si][lang.DeployState] {
+			continue
+		}
+		var vals []value.Value
+		for _, bc := range b.m.BenignChanges {
+			if bc.Broken || bc.Key != lang.DeployState || !contains(bc.AppliesTo, b.kinds[si].Name) || b.conflicts(site, bc, si) {
+				continue
+			}
+			for _, v := range bc.Values {
+				if v, ok := convertTo(v, value.String); ok && v != b.base[slot] && !slices.Contains(vals, v) {
+					vals = append(vals, v)
+				}
+			}
+		}
+		if len(vals) > 0 {
+			cands = append(cands, candidate{si, slot, vals})
+		}
+	}
+	if len(cands) == 0 || room <= 0 {
+		return
+	}
+	want := min(room, 1+rng.IntN(len(cands)))
+	rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
+	for _, c := range cands[:want] {
+		taken[c.slot] = true
+		b.site = append(b.site, siteChange{svc: c.svc, slot: c.slot, old: b.base[c.slot], new: c.vals[rng.IntN(len(c.vals))]})
+	}
+}
+
+// changeSlot is the slot a change of key sets on service svc: the config
+// key, or, for lang.DeployState, the deployed version (a deploy).
+func (b *build) changeSlot(svc int, key string) (engine.SlotID, bool) {
+	if slot, ok := b.slotIndex[slotKey{svc, "config", key}]; ok {
+		return slot, true
+	}
+	if key != lang.DeployState {
+		return engine.NoSlot, false
+	}
+	slot, ok := b.slotIndex[slotKey{svc, "state", key}]
+	return slot, ok && b.t.Slots[slot].Kind == value.String
 }
 
 // siteIncident is the incident whose site this build compiles: its own,
@@ -190,13 +253,16 @@ func (b *build) protectedKeys(site *lang.Incident) []map[string]bool {
 			continue
 		}
 		for _, e := range fk.Edits {
-			if !e.State {
+			if !e.State || e.Name == lang.DeployState {
 				protect(fu.Target, e.Name)
 			}
 		}
 		for _, r := range fk.Remedies {
 			if r.Key != "" {
 				protect(fu.Target, r.Key)
+			}
+			if r.Effect == "rollback" {
+				protect(fu.Target, lang.DeployState)
 			}
 		}
 		if fk.FixedWhen != nil {
@@ -223,7 +289,7 @@ func (b *build) protectedKeys(site *lang.Incident) []map[string]bool {
 			return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
 		}) {
 			for si := range out {
-				if b.kinds[si].ConfigKey(word) != nil {
+				if b.kinds[si].ConfigKey(word) != nil || word == lang.DeployState {
 					out[si][word] = true
 				}
 			}
@@ -237,7 +303,8 @@ func (b *build) protectedKeys(site *lang.Incident) []map[string]bool {
 func (b *build) faultChange(fi int, fu *lang.FaultUse, fk *lang.FaultKind, svc int) {
 	ch := fu.Change
 	for _, e := range fk.Edits {
-		if e.State || ch.Key != "" && e.Name != ch.Key {
+		deploy := e.State && e.Name == lang.DeployState
+		if e.State && !deploy || ch.Key != "" && e.Name != ch.Key {
 			continue
 		}
 		ed, d := b.resolveEdit(e, svc, fu.Params, fu.NameRange)
@@ -245,6 +312,9 @@ func (b *build) faultChange(fi int, fu *lang.FaultUse, fk *lang.FaultKind, svc i
 			return // applyEdits reports it
 		}
 		old := b.siteConfig(svc)[e.Name]
+		if deploy {
+			old = b.base[ed.slot]
+		}
 		if old == ed.v {
 			b.errAt(ch.DefRange, "Change changes nothing", fmt.Sprintf("The fault sets %s.%s to %s, the site's value already; it came from no change.", fu.Target, e.Name, old))
 			return

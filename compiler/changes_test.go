@@ -202,7 +202,12 @@ func TestResettingABenignChangeIsWrong(t *testing.T) {
 			docs := valueText(tk, sl, sl.Default)
 			ep := engine.NewEpisode(tk)
 			ep.Reset(1)
-			a := action.Bind(tk, "update_config("+svc+", "+sl.Name+", "+docs+")")
+			text := "update_config(" + svc + ", " + sl.Name + ", " + docs + ")"
+			if sl.Class != engine.ClassConfig {
+				// A benign deploy: rolling it back is the wrong change.
+				text, docs = "rollback("+svc+")", "its previous version"
+			}
+			a := action.Bind(tk, text)
 			if a.Err != engine.OK {
 				t.Fatalf("%s: %v", in.Name, a.Err)
 			}

@@ -530,6 +530,12 @@ func (b *build) lowerRules() {
 			b.emitValue(as.Value)
 			t.Services[i].Restart = append(t.Services[i].Restart, engine.Assign{Slot: slot, Code: engine.Span{Start: start, End: int32(len(t.Code))}})
 		}
+		for _, as := range k.Rollback {
+			slot := b.slotIndex[slotKey{i, "state", as.Name}]
+			start := int32(len(t.Code))
+			b.emitValue(as.Value)
+			t.Services[i].Rollback = append(t.Services[i].Rollback, engine.Assign{Slot: slot, Code: engine.Span{Start: start, End: int32(len(t.Code))}})
+		}
 	}
 }
 
@@ -601,6 +607,9 @@ func (b *build) lowerFaults() {
 			switch r.Effect {
 			case "restart_service":
 				f.Remedies = append(f.Remedies, engine.Remedy{Effect: engine.EffectRestart, Service: int16(svc), Slot: engine.NoSlot})
+			case "rollback":
+				slot := b.slotIndex[slotKey{svc, "state", lang.DeployState}]
+				f.Remedies = append(f.Remedies, engine.Remedy{Effect: engine.EffectRollback, Service: int16(svc), Slot: slot})
 			case "update_config":
 				slot := b.slotIndex[slotKey{svc, "config", r.Key}]
 				v := r.Value
@@ -723,7 +732,7 @@ func (b *build) bindTools() {
 		}
 		t.Tools = append(t.Tools, rt)
 	}
-	sort.SliceStable(t.Tools, func(i, j int) bool { return t.Tools[i].Effect < t.Tools[j].Effect })
+	sort.SliceStable(t.Tools, func(i, j int) bool { return t.Tools[i].Effect.Rank() < t.Tools[j].Effect.Rank() })
 	for _, nu := range b.in.Noise {
 		np := b.m.NoisePattern(nu.Name)
 		eff, _ := engine.ParseNoiseEffect(np.Effect)
@@ -889,7 +898,9 @@ func (b *build) bindExpert() {
 			b.errAt(b.in.ExpertRange[i], "Invalid expert action", a.Err.String())
 			continue
 		}
-		if t.Tools[a.Tool].Effect.IsRead() {
+		// A read of no service (list_changes()) is no evidence read: those
+		// name a service.
+		if t.Tools[a.Tool].Effect.IsRead() && a.Service >= 0 {
 			r := engine.Read{Tool: a.Tool, Service: a.Service, Key: a.Key}
 			dup := false
 			for _, x := range t.Evidence {

@@ -46,6 +46,9 @@ func ExportNativeSreZero(m *lang.Module, in *lang.Incident, t *engine.Task) ([]b
 	if len(f.Remedies) == 0 {
 		return nil, fail(in.Faults[0].DefRange, "the fault %q has no remedy to export as the correct fix.", in.Faults[0].Name)
 	}
+	if f.Remedies[0].Effect == engine.EffectRollback {
+		return nil, fail(in.Faults[0].DefRange, "the fault %q is fixed by a rollback, which the reference has no action for.", in.Faults[0].Name)
+	}
 	svc := t.Services[f.Service].Name
 	words := strings.ReplaceAll(svc, "_", " ")
 	mech := t.Mechanisms[f.Mechanism]

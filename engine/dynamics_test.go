@@ -90,7 +90,8 @@ func healed(t *testing.T, tk *engine.Task) *engine.Episode {
 	ep := engine.NewEpisode(tk)
 	ep.Reset(1)
 	for _, a := range tk.Expert {
-		if !strings.HasPrefix(a, "resolve_incident") && (strings.HasPrefix(a, "update_config") || strings.HasPrefix(a, "restart_service")) {
+		b := bind(t, tk, a)
+		if e := tk.Tools[b.Tool].Effect; e == engine.EffectUpdate || e == engine.EffectRestart || e == engine.EffectRollback {
 			step(t, tk, ep, a)
 		}
 	}

@@ -315,6 +315,14 @@ func (t *Task) Validate() error {
 				return err
 			}
 		}
+		for _, a := range s.Rollback {
+			if !slotOK(a.Slot) {
+				return fmt.Errorf("service %d: bad rollback slot", i)
+			}
+			if err := checkSpan("rollback", a.Code); err != nil {
+				return err
+			}
+		}
 	}
 	for i := range t.Logs {
 		l := &t.Logs[i]
@@ -350,7 +358,7 @@ func (t *Task) Validate() error {
 			return err
 		}
 		for _, r := range f.Remedies {
-			if !svcOK(r.Service) || (r.Effect == EffectUpdate && !slotOK(r.Slot)) {
+			if !svcOK(r.Service) || ((r.Effect == EffectUpdate || r.Effect == EffectRollback) && !slotOK(r.Slot)) {
 				return fmt.Errorf("fault %d: bad remedy", i)
 			}
 		}
@@ -364,7 +372,7 @@ func (t *Task) Validate() error {
 		return errors.New("alert minute out of range")
 	}
 	for i, c := range t.Changes {
-		if !svcOK(c.Service) || !slotOK(c.Slot) || t.Slots[c.Slot].Class != ClassConfig || t.Slots[c.Slot].Service != c.Service ||
+		if !svcOK(c.Service) || !slotOK(c.Slot) || (t.Slots[c.Slot].Class != ClassConfig && !(t.Slots[c.Slot].Class == ClassState && t.Slots[c.Slot].Kind == value.String)) || t.Slots[c.Slot].Service != c.Service ||
 			c.Minute < 0 || c.Minute >= MinutesPerWeek || c.Fault < -1 || int(c.Fault) >= len(t.Faults) {
 			return fmt.Errorf("change %d: bad service, slot, minute or fault", i)
 		}

@@ -337,6 +337,9 @@ func (e *Episode) stepNative(a *Action) StepResult {
 			obs.Previous = e.Row()[a.Key]
 			e.update(a)
 			e.Advance()
+		case EffectRollback:
+			e.rollback(int(a.Service))
+			e.Advance()
 		case EffectEscalate:
 			e.finish(TermEscalated)
 		case EffectResolve:
@@ -506,6 +509,51 @@ func (e *Episode) restart(svc int) {
 		e.comp.Penalties += t.Rubric.RestartHealthy
 	}
 	e.judgeRemediation(correct && !wasHealthy)
+}
+
+// rollback redeploys the version a service ran before its newest deploy
+// in the change history; with no deploy there, the current version is
+// redeployed, which only restarts the process.
+func (e *Episode) rollback(svc int) {
+	t := e.t
+	row := e.Row()
+	e.beginRemediation(int16(svc))
+	before := e.fixedCount(row)
+	wasHealthy := e.healthy(row, svc)
+	wrongBefore := e.wrongChanges()
+	redeployed := false
+	for i := range t.Changes {
+		c := &t.Changes[i]
+		if int(c.Service) == svc && t.Slots[c.Slot].Class != ClassConfig {
+			// Changes are newest first: the first deploy is the newest.
+			redeployed = row[c.Slot] != c.Old
+			row[c.Slot] = c.Old
+			e.ticks.force(c.Slot)
+			break
+		}
+	}
+	code := t.Code
+	for _, as := range t.Services[svc].Rollback {
+		row[as.Slot] = e.eval(code[as.Code.Start:as.Code.End], row, row)
+		e.ticks.force(as.Slot)
+	}
+	correct := e.fixedCount(row) > before
+	for i := range t.Faults {
+		for _, r := range t.Faults[i].Remedies {
+			if r.Effect == EffectRollback && int(r.Service) == svc {
+				correct = true
+			}
+		}
+	}
+	if e.wrongChanges() > wrongBefore {
+		e.rec.WrongChange = true
+		e.comp.Penalties += t.Rubric.WrongChange
+	}
+	if wasHealthy && !redeployed {
+		e.restartedHealthy = true
+		e.comp.Penalties += t.Rubric.RestartHealthy
+	}
+	e.judgeRemediation(correct && (redeployed || !wasHealthy))
 }
 
 func (e *Episode) judgeRemediation(correct bool) {

@@ -69,7 +69,8 @@ func (e *Episode) diagnose(text string) bool {
 }
 
 // namesFix reports whether the fix text names a canonical remedy of every
-// fault: "restart" for a restart, the config key's words for an update.
+// fault: "restart" for a restart, the config key's words for an update,
+// "rolled back" (or "reverted") for a rollback.
 func (e *Episode) namesFix(text string) bool {
 	t := e.t
 	if len(t.Faults) == 0 {
@@ -84,6 +85,8 @@ func (e *Episode) namesFix(text string) bool {
 				named = named || hasPhrase(hay, e.wordAt, "restart") || hasPhrase(hay, e.wordAt, "restarted") || hasPhrase(hay, e.wordAt, "restarting")
 			case EffectUpdate:
 				named = named || hasKeyWords(hay, t.Slots[r.Slot].Name)
+			case EffectRollback:
+				named = named || hasPhrase(hay, e.wordAt, "rolled back") || hasPhrase(hay, e.wordAt, "rollback") || hasPhrase(hay, e.wordAt, "roll back") || hasPhrase(hay, e.wordAt, "reverted") || hasPhrase(hay, e.wordAt, "revert")
 			}
 		}
 		if !named {

@@ -135,6 +135,9 @@ func (h *hasher) body(t *Task) {
 		h.slot(x.Latency)
 		h.slot(x.ErrorRate)
 		h.assigns(x.Restart)
+		if len(x.Rollback) > 0 {
+			h.assigns(x.Rollback)
+		}
 	}
 	h.n(len(t.Code))
 	for _, x := range t.Code {

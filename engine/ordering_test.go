@@ -26,7 +26,7 @@ func policyActions(tk *engine.Task, policy string, rng *rand.Rand) []string {
 		switch {
 		case strings.HasPrefix(a, "resolve_incident("):
 			resolution = a
-		case strings.HasPrefix(a, "update_config(") || strings.HasPrefix(a, "restart_service("):
+		case strings.HasPrefix(a, "update_config(") || strings.HasPrefix(a, "restart_service(") || strings.HasPrefix(a, "rollback("):
 			writes = append(writes, a)
 		default:
 			reads = append(reads, a)

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"slices"
 	"sync"
 )
 
@@ -132,6 +133,14 @@ func prepare(t *Task, like *prepared) *prepared {
 	for si := range t.Slots {
 		if t.Slots[si].Class == ClassConfig && !isRemedySlot(t, SlotID(si)) {
 			p.judged = append(p.judged, SlotID(si))
+		}
+	}
+	// A deployed version that no fault's rollback restores is judged too:
+	// rolling back a benign deploy is a wrong change.
+	for i := range t.Changes {
+		s := t.Changes[i].Slot
+		if t.Slots[s].Class != ClassConfig && !isRemedySlot(t, s) && !slices.Contains(p.judged, s) {
+			p.judged = append(p.judged, s)
 		}
 	}
 	h, n := t.History, len(t.Slots)

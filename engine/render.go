@@ -275,6 +275,10 @@ func (e *Episode) appendText(b []byte, o *Observation) []byte {
 		b = append(b, "Restart of "...)
 		b = append(b, t.Services[o.Service].Name...)
 		b = append(b, " requested.\n"...)
+	case EffectRollback:
+		b = append(b, "Rollback of "...)
+		b = append(b, t.Services[o.Service].Name...)
+		b = append(b, " to its previous version requested.\n"...)
 	case EffectUpdate:
 		sl := &t.Slots[o.Key]
 		b = append(b, "Config "...)
@@ -533,9 +537,13 @@ func (e *Episode) appendChanges(b []byte, svc int16) []byte {
 		start = len(b)
 		b = append(b, t.Services[c.Service].Name...)
 		b = pad(b, start, 15)
-		b = append(b, "config "...)
-		b = append(b, sl.Name...)
-		b = append(b, ": "...)
+		if sl.Class == ClassConfig {
+			b = append(b, "config "...)
+			b = append(b, sl.Name...)
+			b = append(b, ": "...)
+		} else {
+			b = append(b, "deploy "...)
+		}
 		b = e.appendWord(b, sl, c.Old)
 		b = append(b, " -> "...)
 		b = e.appendWord(b, sl, c.New)
@@ -557,8 +565,9 @@ func (e *Episode) appendChanges(b []byte, svc int16) []byte {
 //	status        {"status":"healthy"}
 //	traces        {"spans":[{"service","depth","duration_ms","error_rate","status"}]}
 //	dependencies  {"dependencies":[{"role","service","status"}]}
-//	changes       {"alert_at","changes":[{"at","minutes_before_alert","actor","service","kind":"config","key","old","new"}]}
+//	changes       {"alert_at","changes":[{"at","minutes_before_alert","actor","service","kind":"config"|"deploy","key" (config only),"old","new"}]}
 //	restart       {"restarted":true}
+//	rollback      {"rolled_back":true}
 //	update        {"key","value","previous"}
 //	escalate, resolve  {"closed":true}
 func (e *Episode) AppendJSON(b []byte, o *Observation) []byte {
@@ -686,6 +695,8 @@ func (e *Episode) appendContentJSON(b []byte, o *Observation) []byte {
 		return e.appendChangesJSON(b, o.Service)
 	case EffectRestart:
 		return append(b, `{"restarted":true}`...)
+	case EffectRollback:
+		return append(b, `{"rolled_back":true}`...)
 	case EffectUpdate:
 		sl := &t.Slots[o.Key]
 		b = append(b, `{"key":`...)
@@ -723,8 +734,12 @@ func (e *Episode) appendChangesJSON(b []byte, svc int16) []byte {
 		b = value.AppendJSONString(b, c.Actor)
 		b = append(b, `,"service":`...)
 		b = value.AppendJSONString(b, t.Services[c.Service].Name)
-		b = append(b, `,"kind":"config","key":`...)
-		b = value.AppendJSONString(b, sl.Name)
+		if sl.Class == ClassConfig {
+			b = append(b, `,"kind":"config","key":`...)
+			b = value.AppendJSONString(b, sl.Name)
+		} else {
+			b = append(b, `,"kind":"deploy"`...)
+		}
 		b = append(b, `,"old":`...)
 		b = e.appendWordJSON(b, sl, c.Old)
 		b = append(b, `,"new":`...)

@@ -10,10 +10,10 @@ import (
 
 // FormatVersion changes whenever the meaning or encoding of the IR changes;
 // DecodeTask rejects any other version.
-const FormatVersion = 5
+const FormatVersion = 6
 
 // RendererVersion changes whenever an agent-visible rendering changes.
-const RendererVersion = "obs/5"
+const RendererVersion = "obs/6"
 
 // RubricVersion versions grading: how rewards, their components, the
 // metrics and success are computed from an episode. Bump it when any of
@@ -86,6 +86,9 @@ type Service struct {
 	Latency   SlotID   `json:"latency"`
 	ErrorRate SlotID   `json:"error_rate"`
 	Restart   []Assign `json:"restart,omitempty"`
+	// Rollback is what redeploying the previous version sets besides the
+	// version itself (the process restarts on the old build).
+	Rollback []Assign `json:"rollback,omitempty"`
 }
 
 // TextPart is a literal or a hole of a log template.
@@ -120,10 +123,23 @@ const (
 	EffectUpdate
 	EffectEscalate
 	EffectResolve
+	// EffectRollback redeploys a service's previous version: the old
+	// version of its newest deploy in the change history. It comes last so
+	// that older IR keeps its numbering; Rank places it among the writes.
+	EffectRollback
 	effectCount
 )
 
-var effectNames = [...]string{"logs", "metrics", "config", "status", "traces", "dependencies", "changes", "restart", "update", "escalate", "resolve"}
+var effectNames = [...]string{"logs", "metrics", "config", "status", "traces", "dependencies", "changes", "restart", "update", "escalate", "resolve", "rollback"}
+
+// Rank orders effects as tools are listed: reads, then writes, then the
+// tools that end the episode.
+func (e Effect) Rank() int {
+	if e == EffectRollback {
+		return int(EffectUpdate)*2 + 1
+	}
+	return int(e) * 2
+}
 
 func (e Effect) String() string {
 	if int(e) < len(effectNames) {
@@ -193,8 +209,9 @@ type Tool struct {
 	Doc    string    `json:"doc,omitempty"`
 }
 
-// Remedy is one canonical fix of a fault: a restart of its service, or a
-// config key set to a value.
+// Remedy is one canonical fix of a fault: a restart of its service, a
+// config key set to a value, or a rollback of its service's deploy (Slot:
+// the deployed version).
 type Remedy struct {
 	Effect  Effect `json:"effect"`
 	Service int16  `json:"service"`

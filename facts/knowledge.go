@@ -188,6 +188,9 @@ func mechanismDocs(m *lang.Module, rubric string, wording map[string]string) []a
 		}
 		d := &out[i]
 		d.Text += " " + fk.Name + " " + fk.Description
+		for _, r := range fk.Remedies {
+			d.RollBack = d.RollBack || r.Effect == "rollback"
+		}
 		for _, kind := range fk.AppliesTo {
 			if !slices.Contains(d.Kinds, kind) {
 				d.Kinds = append(d.Kinds, kind)

@@ -273,8 +273,18 @@ func (c *checker) serviceKind(k *ServiceKind) {
 			c.errRange(r.NameRange, "Name in use", fmt.Sprintf("%q is a reserved name.", r.Name))
 		}
 	}
-	for i := range k.Restart {
-		as := &k.Restart[i]
+	if len(k.Rollback) > 0 {
+		if s := k.State(DeployState); s == nil || s.Kind != value.String {
+			c.errRange(k.Rollback[0].Range, "No deployed version", fmt.Sprintf("A kind with a rollback block needs a string state %q, the version its deploys change.", DeployState))
+		}
+	}
+	for i := range len(k.Restart) + len(k.Rollback) {
+		var as *Assignment
+		if i < len(k.Restart) {
+			as = &k.Restart[i]
+		} else {
+			as = &k.Rollback[i-len(k.Restart)]
+		}
 		s := k.State(as.Name)
 		if s == nil {
 			c.unknown(as.Range, "state", as.Name, names(k.States))
@@ -566,7 +576,7 @@ func (c *checker) siteVary(ss *SystemService, k *ServiceKind) {
 	}
 }
 
-var effectNames = []string{"logs", "metrics", "config", "status", "traces", "dependencies", "changes", "restart", "update", "escalate", "resolve"}
+var effectNames = []string{"logs", "metrics", "config", "status", "traces", "dependencies", "changes", "restart", "update", "escalate", "resolve", "rollback"}
 var argTypes = []string{"service", "config_key", "value", "text"}
 var noiseEffects = []string{"spike", "jitter", "stale", "phantom_restart"}
 
@@ -710,6 +720,9 @@ func (c *checker) faultKind(f *FaultKind) {
 		}
 		c.checkEdits(f.Edits, k, defaults)
 		for _, r := range f.Remedies {
+			if r.Effect == "rollback" && (k.State(DeployState) == nil || len(k.Rollback) == 0) {
+				c.errRange(r.Range, "Nothing to roll back", fmt.Sprintf("The service kind %q has no deployed version to roll back: it needs a string state %q and a rollback block.", kname, DeployState))
+			}
 			if r.Effect != "update_config" || r.Key == "" {
 				continue
 			}
@@ -1105,6 +1118,9 @@ func (c *checker) benignChange(bc *BenignChange) {
 		}
 		ck := k.ConfigKey(bc.Key)
 		if ck == nil {
+			ck = k.deployKey(bc.Key)
+		}
+		if ck == nil {
 			c.unknown(bc.KeyRange, "config key of "+k.Name, bc.Key, names(k.Config))
 			continue
 		}
@@ -1148,6 +1164,8 @@ func (c *checker) incidentChanges(in *Incident, sys *System) {
 			if !e.State {
 				edited = append(edited, e.Name)
 				faultKeys[fu.Target+"."+e.Name] = fu.Name
+			} else if e.Name == DeployState {
+				edited = append(edited, e.Name) // a deploy
 			}
 		}
 		for _, r := range fk.Remedies {
@@ -1157,11 +1175,17 @@ func (c *checker) incidentChanges(in *Incident, sys *System) {
 		}
 		ch := fu.Change
 		if ch == nil {
+			for _, r := range fk.Remedies {
+				if r.Effect == "rollback" {
+					c.errRange(fu.NameRange, "Rollback without a deploy", fmt.Sprintf("The fault kind %q is fixed by a rollback, which restores the version before the fault's deploy; give the fault a change block so the history holds that deploy.", fu.Name))
+					break
+				}
+			}
 			continue
 		}
 		switch {
 		case len(edited) == 0:
-			c.errRange(ch.DefRange, "Fault from no change", fmt.Sprintf("The fault kind %q edits no config key, so no change introduced it: crashes, leaks, traffic and expiry come from no change. Remove the change block.", fu.Name))
+			c.errRange(ch.DefRange, "Fault from no change", fmt.Sprintf("The fault kind %q edits no config key and deploys no version, so no change introduced it: crashes, leaks, traffic and expiry come from no change. Remove the change block.", fu.Name))
 		case ch.Key != "" && !contains(edited, ch.Key):
 			c.errRange(ch.KeyRange, "Change on a key the fault does not touch", fmt.Sprintf("The fault kind %q edits %s, not %q.", fu.Name, strings.Join(edited, ", "), ch.Key))
 		case ch.Key == "" && len(edited) > 1:
@@ -1183,6 +1207,9 @@ func (c *checker) incidentChanges(in *Incident, sys *System) {
 			continue
 		}
 		ck := k.ConfigKey(ch.Key)
+		if ck == nil {
+			ck = k.deployKey(ch.Key)
+		}
 		if ck == nil {
 			c.unknown(ch.KeyRange, "config key of "+k.Name, ch.Key, names(k.Config))
 			continue

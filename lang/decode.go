@@ -522,8 +522,8 @@ func (d *decoder) serviceKind(blk *hclsyntax.Block) *ServiceKind {
 			k.Statuses = append(k.Statuses, s)
 		case "log":
 			k.Logs = append(k.Logs, d.logRule(b))
-		case "restart":
-			rc := d.content(b.Body, b.DefRange(), schemaAt("service_kind/restart"))
+		case "restart", "rollback":
+			rc := d.content(b.Body, b.DefRange(), schemaAt("service_kind/"+b.Type))
 			for _, a := range sortedAttrs(b.Body) {
 				if _, ok := rc.attrs[a.Name]; !ok {
 					continue
@@ -536,7 +536,11 @@ func (d *decoder) serviceKind(blk *hclsyntax.Block) *ServiceKind {
 				// the literal and convert in the checker.
 				as := Assignment{Name: a.Name, Range: fromHCL(a.SrcRange)}
 				as.Value = ctyLiteral(v, d.writtenAsFloat(a.Expr))
-				k.Restart = append(k.Restart, as)
+				if b.Type == "rollback" {
+					k.Rollback = append(k.Rollback, as)
+				} else {
+					k.Restart = append(k.Restart, as)
+				}
 			}
 		case "trace":
 			tc := d.content(b.Body, b.DefRange(), schemaAt("service_kind/trace"))
@@ -836,12 +840,16 @@ func (d *decoder) faultKind(blk *hclsyntax.Block) *FaultKind {
 				if rc.has("key") || rc.has("value") {
 					d.errAt(b.DefRange(), "Unexpected arguments", "A restart_service remedy takes no key or value.")
 				}
+			case "rollback":
+				if rc.has("key") || rc.has("value") {
+					d.errAt(b.DefRange(), "Unexpected arguments", "A rollback remedy takes no key or value: it restores the version before the fault's deploy.")
+				}
 			case "update_config":
 				if !rc.has("key") {
 					d.errAt(b.DefRange(), "Missing required argument", `An update_config remedy needs "key".`)
 				}
 			default:
-				d.errAt(b.LabelRanges[0], "Unknown remedy", fmt.Sprintf("%q is not a remedy; use restart_service or update_config.%s", r.Effect, didYouMean(r.Effect, []string{"restart_service", "update_config"})))
+				d.errAt(b.LabelRanges[0], "Unknown remedy", fmt.Sprintf("%q is not a remedy; use restart_service, update_config or rollback.%s", r.Effect, didYouMean(r.Effect, []string{"restart_service", "update_config", "rollback"})))
 			}
 			f.Remedies = append(f.Remedies, r)
 		}

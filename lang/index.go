@@ -359,7 +359,7 @@ func (b *indexer) serviceKind(k *ServiceKind) {
 	for _, q := range k.Derived {
 		b.quoted(in(SymQuantity, q.Name), q.NameRange, true)
 	}
-	for _, a := range k.Restart {
+	for _, a := range append(k.Restart[:len(k.Restart):len(k.Restart)], k.Rollback...) {
 		b.leading(in(SymState, a.Name), a.Range)
 	}
 	b.quoted(in(SymQuantity, k.Latency), k.LatencyRng, false)

@@ -92,6 +92,10 @@ type Assignment struct {
 	Value value.Value
 }
 
+// DeployState is the string state that holds a service kind's deployed
+// version: a change of it is a deploy, and a rollback restores it.
+const DeployState = "version"
+
 type ServiceKind struct {
 	Decl
 	Roles    []*Role
@@ -101,6 +105,9 @@ type ServiceKind struct {
 	Statuses []*StatusRule
 	Logs     []*LogRule
 	Restart  []Assignment
+	// Rollback is what redeploying the previous version sets, besides
+	// the deployed version (DeployState) itself.
+	Rollback []Assignment
 	Latency  string
 	Errors   string
 	// order is the quantities in dependency order, set by the checker.
@@ -167,7 +174,7 @@ type Param struct {
 }
 
 type Remedy struct {
-	Effect   string // "restart_service" or "update_config"
+	Effect   string // "restart_service", "update_config" or "rollback"
 	Key      string
 	Value    value.Value // null: the site's value before the fault
 	Range    Range
@@ -440,7 +447,18 @@ func (k *ServiceKind) Defaults() map[string]value.Value {
 	}
 	return out
 }
-func (k *ServiceKind) State(name string) *StateVar    { return findDecl(k.States, name) }
+func (k *ServiceKind) State(name string) *StateVar { return findDecl(k.States, name) }
+
+// deployKey is the kind's deployed version seen as a key a change may
+// set (a deploy), or nil when key names no such state: a string state
+// DeployState, with no band.
+func (k *ServiceKind) deployKey(key string) *ConfigKey {
+	s := k.State(key)
+	if key != DeployState || s == nil || s.Kind != value.String {
+		return nil
+	}
+	return &ConfigKey{Typed: s.Typed, Default: s.Initial}
+}
 func (k *ServiceKind) Quantity(name string) *Quantity { return findDecl(k.Derived, name) }
 func (k *ServiceKind) Role(name string) *Role         { return findDecl(k.Roles, name) }
 func (s *System) Service(name string) *SystemService  { return findDecl(s.Services, name) }

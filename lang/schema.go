@@ -82,7 +82,7 @@ var schemaTable = []BlockSchema{
 
 	{Path: "service_kind", Labels: 1, Label: "service kind", Doc: "A kind of service: its roles (edges to other services), config keys, hidden state, derived quantities and metrics, statuses, logs, restart and trace.",
 		Attrs:  []AttrSchema{descriptionAttr},
-		Blocks: []string{"role", "config", "state", "derived", "metric", "status", "log", "restart", "trace"}},
+		Blocks: []string{"role", "config", "state", "derived", "metric", "status", "log", "restart", "rollback", "trace"}},
 	{Path: "service_kind/role", Labels: 1, Label: "role", Doc: "An edge to another service, bound per system; expressions read ROLE.NAME (the previous tick).",
 		Attrs: []AttrSchema{required("kind", tString, "The service kind the role's service must be."), attr("caller", tBool, "True for an inbound edge (that service calls this one); default false, a dependency."), descriptionAttr}},
 	{Path: "service_kind/config", Labels: 1, Label: "config key", Doc: "An agent-visible, writable config key, read as config.NAME.",
@@ -102,6 +102,7 @@ var schemaTable = []BlockSchema{
 	{Path: "service_kind/log", Labels: 1, Label: "log rule", Doc: "A log line the service writes while its condition holds; {expr} holes interpolate values.",
 		Attrs: []AttrSchema{required("level", tString, "ERROR, WARN or INFO."), required("when", tExpr+", bool", "The condition."), required("text", "template with {expr} holes", "The line's text."), descriptionAttr}},
 	{Path: "service_kind/restart", Doc: "What a restart does to state: each attribute sets a state to a constant.", Open: true, OpenDoc: "A state of this kind and the constant a restart gives it."},
+	{Path: "service_kind/rollback", Doc: "What a rollback does to state besides restoring the deployed version (the string state \"version\", whose changes are deploys): each attribute sets a state to a constant, as the previous build runs.", Open: true, OpenDoc: "A state of this kind and the constant a rollback gives it."},
 	{Path: "service_kind/trace", Doc: "Which quantities inspect_traces shows for this kind.",
 		Attrs: []AttrSchema{attr("latency", tString, "The derived quantity or metric shown as latency."), attr("error_rate", tString, "The derived quantity or metric shown as error rate.")}},
 
@@ -127,7 +128,7 @@ var schemaTable = []BlockSchema{
 		Attrs: []AttrSchema{required("type", tType, "The parameter's type."), required("default", tLiteral, "Its value when a fault block does not set it."), attr("domain", "list of literals", "The values mutation may draw; a fault's value must lie within them."), descriptionAttr}},
 	{Path: "fault_kind/set_config", Doc: "Config edits the fault makes to its target's initial state.", Open: true, OpenDoc: "A config key of the target's kind and its faulty value (may read param.NAME, and config.KEY: the target's value before the fault, the site's where its system tunes it)."},
 	{Path: "fault_kind/set_state", Doc: "State edits the fault makes to its target's initial state.", Open: true, OpenDoc: "A state of the target's kind and its faulty value (may read param.NAME and config.KEY, as set_config does)."},
-	{Path: "fault_kind/remedy", Labels: 1, Label: "remedy (restart_service or update_config)", Doc: "A canonical fix: restart_service, or update_config of a key (to value, else back to the site's value before the fault).",
+	{Path: "fault_kind/remedy", Labels: 1, Label: "remedy (restart_service, update_config or rollback)", Doc: "A canonical fix: restart_service, update_config of a key (to value, else back to the site's value before the fault), or rollback of the fault's deploy.",
 		Attrs: []AttrSchema{attr("key", tString, "The config key to set (update_config only, and required there)."), attr("value", tLiteral, "The value to set; default: the site's value before the fault, what the fault's change replaced (it follows each drawn site).")}},
 
 	{Path: "distractor_kind", Labels: 1, Label: "distractor kind", Doc: "Harmless but suspicious evidence: edits of a service that is not at fault.",
@@ -140,12 +141,12 @@ var schemaTable = []BlockSchema{
 			attr("magnitude", tNumber, "Factor (spike) or relative amplitude (jitter)."), attr("lag", tInt, "Ticks metrics lag (stale), 0 to 6.")}},
 
 	{Path: "benign_change", Labels: 1, Label: "benign change", Doc: "A harmless tuning change a site makes: a config key of some service kinds and values it may take that keep the site healthy. The compiler draws a few per incident, applies them to the site and lists them in the change history beside any fault's change, so a value that differs from the docs is not by itself a fault.",
-		Attrs: []AttrSchema{descriptionAttr, required("applies_to", tStrings, "The service kinds whose key it changes."), required("key", tString, "The config key it changes."),
+		Attrs: []AttrSchema{descriptionAttr, required("applies_to", tStrings, "The service kinds whose key it changes."), required("key", tString, "The config key it changes, or \"version\": a deploy of a new version (the kind's string state \"version\")."),
 			required("values", "list of literals", "The values it may set, each inside the key's healthy band."), required("actors", tStrings, "Who makes such changes, as the audit trail names them; a fault's change draws its actor from the same pool."),
 			attr("conflicts_with", tStrings, "Fault kinds whose symptoms the change would mask or worsen on the same service: never drawn where one of them is.")}},
 
 	{Path: "tool", Labels: 1, Label: "tool", Doc: "A tool agents may call: its effect and its arguments.",
-		Attrs: []AttrSchema{descriptionAttr, required("effect", tString, "logs, metrics, config, status, traces, dependencies, restart, update, escalate or resolve.")}, Blocks: []string{"arg"}},
+		Attrs: []AttrSchema{descriptionAttr, required("effect", tString, "logs, metrics, config, status, traces, dependencies, changes, restart, update, rollback, escalate or resolve.")}, Blocks: []string{"arg"}},
 	{Path: "tool/arg", Labels: 1, Label: "argument", Doc: "An argument of the tool, in call order.",
 		Attrs: []AttrSchema{required("type", tString, "service, config_key, value or text."), attr("optional", tBool, "True when the call may leave it out; no required argument may follow."), descriptionAttr}},
 
@@ -182,7 +183,7 @@ var schemaTable = []BlockSchema{
 	{Path: "incident/fault", Labels: 1, Label: "fault kind", Doc: "A fault of the incident: a fault kind applied to a target, with its parameters.",
 		Attrs: []AttrSchema{required("target", tString, "The service the fault applies to.")}, Open: true, OpenDoc: "A parameter of the fault kind and its value (within its domain).",
 		Blocks: []string{"change"}},
-	{Path: "incident/fault/change", Doc: "Marks the fault as introduced by a config change, listed in the change history: the key, its value before (the site's) and after (the fault's) come from the fault itself. Faults without it come from no change (a crash, a leak, traffic).",
+	{Path: "incident/fault/change", Doc: "Marks the fault as introduced by a config change or a deploy (a fault that sets the state \"version\"), listed in the change history: the key, its value before (the site's) and after (the fault's) come from the fault itself. Faults without it come from no change (a crash, a leak, traffic).",
 		Attrs: []AttrSchema{attr("at", tString, changeAtDoc), attr("actor", tString, "Who made the change; default: drawn from the benign changes' actors."),
 			attr("key", tString, "The config key the change set, when the fault edits several.")}},
 	{Path: "incident/change", Doc: "A further change of the site's recent history: a config key of a service set to a new, healthy value before the incident. It is applied to the site and listed in the change history; certification proves it harmless.",

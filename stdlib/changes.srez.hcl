@@ -8,6 +8,22 @@
 # changes that apply to a kind are who changes that kind, a fault's change
 # included.
 
+benign_change "web_deploy" {
+  description = "A routine application release: the site deploys several a week."
+  applies_to  = ["web_server"]
+  key         = "version"
+  values      = ["v2.14.1", "v2.14.2", "v2.15.0"]
+  actors      = ["deploy-bot", "platform-ci"]
+}
+
+benign_change "mq_consumer_deploy" {
+  description = "A routine release of the job consumers."
+  applies_to  = ["message_queue"]
+  key         = "version"
+  values      = ["v4.3.1", "v4.4.0"]
+  actors      = ["deploy-bot", "platform-ci"]
+}
+
 benign_change "web_log_level" {
   description = "Application log verbosity changed while chasing an unrelated question."
   applies_to  = ["web_server"]

@@ -224,6 +224,72 @@ fault_kind "web_memory_leak" {
   remedy "restart_service" {}
 }
 
+fault_kind "web_bad_deploy_exception" {
+  # The build fails a share of checkout requests with an unhandled
+  # exception; a restart runs the same build.
+  description    = "A newly deployed application version has a defect its predecessor lacked: a handler throws."
+  applies_to     = ["web_server"]
+  conflicts_with = ["web_bad_deploy_leak"]
+  mechanism      = "bad_deploy"
+  detail         = "checkout requests fail on the new build"
+
+  param "version" {
+    type        = "string"
+    default     = "v2.14.1"
+    domain      = ["v2.14.1", "v2.14.2", "v2.15.0"]
+    description = "The build deployed."
+  }
+
+  param "share" {
+    type        = "float"
+    default     = 0.4
+    domain      = [0.3, 0.4, 0.6]
+    description = "Share of checkout requests the build fails."
+  }
+
+  set_state {
+    version           = param.version
+    build_error_share = param.share
+  }
+
+  fixed_when = "state.build_error_share <= 0.0"
+
+  remedy "rollback" {}
+}
+
+fault_kind "web_bad_deploy_leak" {
+  # The build retains memory on every request until workers are killed;
+  # a restart only starts the climb over.
+  description    = "A newly deployed application version has a defect its predecessor lacked: it never releases what it allocates."
+  applies_to     = ["web_server"]
+  conflicts_with = ["web_bad_deploy_exception", "web_memory_leak"]
+  mechanism      = "bad_deploy"
+  detail         = "resident memory grows on the new build"
+
+  param "version" {
+    type        = "string"
+    default     = "v2.15.0"
+    domain      = ["v2.14.1", "v2.14.2", "v2.15.0"]
+    description = "The build deployed."
+  }
+
+  param "rate_mb" {
+    type        = "float"
+    default     = 600.0
+    domain      = [500.0, 600.0, 800.0]
+    description = "Memory retained per tick."
+  }
+
+  set_state {
+    version       = param.version
+    build_leak_mb = param.rate_mb
+  }
+
+  fixed_when = "state.build_leak_mb <= 0.0"
+
+  remedy "rollback" {}
+}
+
 fault_kind "web_workers_too_low" {
   description    = "Too few workers for the offered load; requests queue and overflow."
   applies_to     = ["web_server"]
@@ -701,6 +767,40 @@ fault_kind "db_autovacuum_disabled" {
 }
 
 # ============================================================ message_queue
+
+fault_kind "mq_bad_deploy_exception" {
+  # The consumers' build fails a share of jobs with an exception; each
+  # is retried, so deliveries multiply and the backlog grows. A restart
+  # runs the same build.
+  description    = "A newly deployed version of the job processors has a defect its predecessor lacked: a handler throws."
+  applies_to     = ["message_queue"]
+  conflicts_with = []
+  mechanism      = "bad_deploy"
+  detail         = "jobs fail on the new consumer build"
+
+  param "version" {
+    type        = "string"
+    default     = "v4.4.0"
+    domain      = ["v4.3.1", "v4.4.0"]
+    description = "The consumer build deployed."
+  }
+
+  param "share" {
+    type        = "float"
+    default     = 0.5
+    domain      = [0.4, 0.5, 0.7]
+    description = "Share of jobs the build fails."
+  }
+
+  set_state {
+    version          = param.version
+    build_fail_share = param.share
+  }
+
+  fixed_when = "state.build_fail_share <= 0.0"
+
+  remedy "rollback" {}
+}
 
 fault_kind "mq_consumer_concurrency_low" {
   description    = "Too few consumers for the rate jobs arrive at; the backlog and lag grow."

@@ -56,9 +56,11 @@ rubric "native" {
 
   mechanism "process_crashed" {
     description = "The process is not running."
-    phrases     = ["crashed", "process crashed", "process died", "process exited", "not running"]
-    about       = ["itself", "process", "service", "instance", "server", "primary", "broker", "daemon"]
-    states      = ["down"]
+    # "a bad deploy hook" killed the process: the hook is how it crashed,
+    # not a bad build running (bad_deploy), so it reads as a crash.
+    phrases = ["crashed", "process crashed", "process died", "process exited", "not running", "bad deploy hook"]
+    about   = ["itself", "process", "service", "instance", "server", "primary", "broker", "daemon"]
+    states  = ["down"]
   }
 
   mechanism "memory_leak" {
@@ -66,6 +68,11 @@ rubric "native" {
     phrases     = ["memory leak", "leaking memory", "leaks memory", "memory keeps growing", "unbounded memory growth", "memory growth"]
     about       = ["memory", "mem", "rss", "heap", "resident memory", "memory usage"]
     states      = ["leaking"]
+  }
+
+  mechanism "bad_deploy" {
+    description = "A newly deployed version carries a defect its predecessor lacked; restarts run the same version."
+    phrases     = ["bad deploy", "bad deployment", "bad release", "bad build", "bad version", "bad rollout", "faulty deploy", "faulty release", "faulty build", "broken deploy", "broken release", "broken build", "buggy release", "buggy build", "buggy deploy", "regression", "introduced a regression", "code regression", "deploy regression", "release regression", "defective build", "defective release"]
   }
 
   mechanism "connection_pool_exhausted" {

@@ -65,6 +65,12 @@ tool "update_config" {
   arg "value" { type = "value" }
 }
 
+tool "rollback" {
+  description = "Redeploy the version a service ran before its latest deploy in the change history. Takes effect on the next step, worker by worker, without an outage."
+  effect      = "rollback"
+  arg "service" { type = "service" }
+}
+
 tool "escalate" {
   description = "Hand the incident to a human responder, with the reason. Ends the episode."
   effect      = "escalate"

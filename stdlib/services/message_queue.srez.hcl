@@ -135,6 +135,19 @@ service_kind "message_queue" {
     description = "Jobs published with a countdown (reminders, delayed retries): consumers fetch them as soon as their channel allows and hold them unacknowledged until due."
   }
 
+  state "version" {
+    type        = "string"
+    initial     = "v4.3.0"
+    description = "The consumers' build deployed and running; a change of it is a deploy."
+  }
+
+  state "build_fail_share" {
+    type        = "float"
+    initial     = 0.0
+    unit        = "ratio"
+    description = "Share of jobs the consumers' running build fails with an exception; each is retried."
+  }
+
   state "cosmetic_warning" {
     type        = "bool"
     initial     = false
@@ -203,7 +216,7 @@ service_kind "message_queue" {
 
   derived "fail_share" {
     type  = "float"
-    value = "clamp(state.poison_share + database.error_rate, 0.0, 1.0)"
+    value = "clamp(state.poison_share + state.build_fail_share + database.error_rate, 0.0, 1.0)"
     unit  = "ratio"
   }
 
@@ -356,7 +369,13 @@ service_kind "message_queue" {
   log "queue_ok" {
     level = "INFO"
     when  = "serving"
-    text  = "queue={config.queue_name} consumers={config.consumer_concurrency} backlog={int(state.depth)}"
+    text  = "queue={config.queue_name} consumers={config.consumer_concurrency} backlog={int(state.depth)} worker={state.version}"
+  }
+
+  log "consumer_exception" {
+    level = "ERROR"
+    when  = "serving && state.build_fail_share > 0.0"
+    text  = "jobs-worker {state.version}: task invoice.render raised KeyError: 'tax_region' (attempt 1/{config.retry_limit}); requeued; {int(state.build_fail_share * 100.0)}% of jobs"
   }
 
   log "publish_ok" {
@@ -447,6 +466,12 @@ service_kind "message_queue" {
     up            = true
     restart_ticks = 3
     exit_code     = 0
+  }
+
+  # A rollback redeploys the consumers' previous build one at a time; the
+  # broker keeps serving.
+  rollback {
+    build_fail_share = 0.0
   }
 
   trace {

@@ -131,9 +131,29 @@ service_kind "web_server" {
   state "leak_mb" {
     type        = "float"
     initial     = 0.0
-    next        = "min(state.leak_mb + state.leak_rate_mb, 8000.0)"
+    next        = "min(state.leak_mb + state.leak_rate_mb + state.build_leak_mb, 8000.0)"
     unit        = "MB"
     description = "Memory retained so far by the running process."
+  }
+
+  state "version" {
+    type        = "string"
+    initial     = "v2.14.0"
+    description = "The application build deployed and running; a change of it is a deploy."
+  }
+
+  state "build_error_share" {
+    type        = "float"
+    initial     = 0.0
+    unit        = "ratio"
+    description = "Share of checkout requests the running build fails with an unhandled exception."
+  }
+
+  state "build_leak_mb" {
+    type        = "float"
+    initial     = 0.0
+    unit        = "MB per tick"
+    description = "Memory the running build retains and never frees per tick; a restart starts it over on the same build."
   }
 
   state "cosmetic_warning" {
@@ -336,9 +356,16 @@ service_kind "web_server" {
     unit  = "ratio"
   }
 
+  derived "checkout_error_share" {
+    type        = "float"
+    value       = "serving ? 0.3 * state.build_error_share : 0.0"
+    unit        = "ratio"
+    description = "Requests failing in the running build's checkout handler (checkout is about 30% of requests)."
+  }
+
   derived "error_rate" {
     type  = "float"
-    value = "serving ? clamp(throttled_share + overload_share + timeout_share + dependency_error_share + oom_share + accept_fail_share + stale_read_share, 0.0, 1.0) : 1.0"
+    value = "serving ? clamp(throttled_share + overload_share + timeout_share + dependency_error_share + oom_share + accept_fail_share + stale_read_share + checkout_error_share, 0.0, 1.0) : 1.0"
     unit  = "ratio"
   }
 
@@ -410,7 +437,13 @@ service_kind "web_server" {
   log "request_ok" {
     level = "INFO"
     when  = "serving && admitted_rps > 0.0"
-    text  = "request_id=1001 path=/checkout status=200 latency_ms={int(latency_ms)}"
+    text  = "request_id=1001 path=/checkout status=200 latency_ms={int(latency_ms)} app={state.version}"
+  }
+
+  log "checkout_exception" {
+    level = "ERROR"
+    when  = "serving && checkout_error_share > 0.001"
+    text  = "POST /checkout 500 app={state.version}: TypeError: Cannot read properties of undefined (reading 'currency') at applyPromotions (cart/pricing.js:212); {int(checkout_error_share * 1000.0)} of every 1000 requests"
   }
 
   log "request_ok_2" {
@@ -545,6 +578,14 @@ service_kind "web_server" {
     exit_code     = 0
     leak_mb       = 0.0
     leak_rate_mb  = 0.0
+  }
+
+  # A rollback redeploys the previous build worker by worker: no outage,
+  # fresh processes, none of the build's defects.
+  rollback {
+    leak_mb           = 0.0
+    build_error_share = 0.0
+    build_leak_mb     = 0.0
   }
 
   trace {
