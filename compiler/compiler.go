@@ -593,6 +593,11 @@ func (b *build) lowerFaults() {
 			continue
 		}
 		f := engine.Fault{Kind: fk.Name, Service: int16(svc), Mechanism: int16(mech), Detail: fk.Detail}
+		for _, name := range fk.AlsoMechanisms {
+			if m := b.mechanismIndex(name); m >= 0 {
+				f.Also = append(f.Also, int16(m))
+			}
+		}
 		x := fk.FixedWhenByKind[k.Name]
 		if x == nil {
 			b.errAt(fu.NameRange, "Fault cannot compile", "Its fixed_when condition has errors.")

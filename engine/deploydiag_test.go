@@ -8,9 +8,10 @@ import (
 
 // The diagnosis vocabulary of a bad deploy (the stdlib rubric's bad_deploy
 // mechanism): an answer that blames the release on the right service is
-// accepted, whether it names the version, the time or neither; one that
-// blames a config key of the same service, the wrong service, or only the
-// symptom is not.
+// accepted, whether it names the version, the time or neither, and so is
+// one that says what the release does where its kind lets it (a leaking
+// release "leaks memory"); one that blames a config key of the same
+// service, the wrong service, or only the symptom is not.
 func TestBadDeployDiagnoses(t *testing.T) {
 	_, tasks := shipped(t)
 	cases := []struct {
@@ -42,9 +43,19 @@ func TestBadDeployDiagnoses(t *testing.T) {
 		{"release_leak_then_deploy", []string{
 			"web_server: the 13:10 deploy of v2.15.0 is a bad release",
 			"web_server: bad deploy v2.15.0",
+			// What the release does (its kind's also_mechanisms).
+			"web_server: v2.15.0 leaks memory; rolled back to v2.14.0",
+			"web_server: the deploy introduced a memory leak",
 		}, []string{
 			"message_queue: the 13:40 deploy of v4.3.1 is a bad release",
 			"web_server: max_workers too high",
+			"message_queue: the consumer deploy leaks memory",
+		}},
+		// A plain leak is not a bad release: also_mechanisms go one way.
+		{"web_memory_leak", []string{
+			"web_server: memory leak",
+		}, []string{
+			"web_server: bad deploy",
 		}},
 	}
 	for _, c := range cases {

@@ -2128,7 +2128,7 @@ func faultOfKind(t *Task, svc int16, ci int32) int {
 		if f.Service != svc {
 			continue
 		}
-		if c.Kind == f.Kind {
+		if c.Kind == f.Kind || c.Mechanism >= 0 && slices.Contains(f.Also, c.Mechanism) {
 			return i
 		}
 		// Two fault kinds that say the same of the same setting ("the
@@ -2168,7 +2168,7 @@ func (r *reader) decide(t *Task, v DiagnosisVerdict, explain bool) DiagnosisVerd
 		case a.mech >= 0:
 			hit := false
 			for i := range t.Faults {
-				if f := &t.Faults[i]; f.Service == a.svc && int32(f.Mechanism) == a.mech {
+				if f := &t.Faults[i]; f.Service == a.svc && (int32(f.Mechanism) == a.mech || slices.Contains(f.Also, int16(a.mech))) {
 					r.matched[i] = true
 					hit = true
 				}

@@ -351,6 +351,11 @@ func (t *Task) Validate() error {
 	}
 	for i := range t.Faults {
 		f := &t.Faults[i]
+		for _, m := range f.Also {
+			if m < 0 || int(m) >= len(t.Mechanisms) {
+				return fmt.Errorf("fault %d: bad also-mechanism %d", i, m)
+			}
+		}
 		if !svcOK(f.Service) || f.Mechanism < 0 || int(f.Mechanism) >= len(t.Mechanisms) {
 			return fmt.Errorf("fault %d: bad service or mechanism", i)
 		}

@@ -177,6 +177,10 @@ func (h *hasher) body(t *Task) {
 		h.s(x.Kind)
 		h.i(int64(x.Service))
 		h.i(int64(x.Mechanism))
+		h.n(len(x.Also))
+		for _, m := range x.Also {
+			h.i(int64(m))
+		}
 		h.s(x.Detail)
 		h.span(x.Fixed)
 		h.n(len(x.Remedies))

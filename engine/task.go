@@ -252,12 +252,15 @@ func (t *Task) Age(c *Change) int {
 
 // Fault is grader-side: nothing here is rendered to an agent.
 type Fault struct {
-	Kind      string   `json:"kind"`
-	Service   int16    `json:"service"`
-	Mechanism int16    `json:"mechanism"`
-	Detail    string   `json:"detail,omitempty"`
-	Fixed     Span     `json:"fixed"`
-	Remedies  []Remedy `json:"remedies"`
+	Kind      string `json:"kind"`
+	Service   int16  `json:"service"`
+	Mechanism int16  `json:"mechanism"`
+	// Also are other mechanisms a diagnosis may name for it: what it
+	// does where Mechanism says why ("the release leaks memory").
+	Also     []int16  `json:"also,omitempty"`
+	Detail   string   `json:"detail,omitempty"`
+	Fixed    Span     `json:"fixed"`
+	Remedies []Remedy `json:"remedies"`
 }
 
 // Term is one entry of the closed diagnosis vocabulary. Phrases are

@@ -3,6 +3,7 @@ package lang
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -688,17 +689,21 @@ func (c *checker) faultKind(f *FaultKind) {
 			c.unknown(elemRange(f.ConflictsRanges, i, f.DefRange), "fault kind", other, names(c.m.FaultKinds))
 		}
 	}
-	if f.Mechanism != "" {
-		found := false
-		var all []string
-		for _, r := range c.m.Rubrics {
-			for _, mech := range r.Mechanisms {
-				all = append(all, mech.Name)
-				found = found || mech.Name == f.Mechanism
-			}
+	var allMechs []string
+	for _, r := range c.m.Rubrics {
+		for _, mech := range r.Mechanisms {
+			allMechs = append(allMechs, mech.Name)
 		}
-		if !found {
-			c.unknown(f.MechRange, "mechanism", f.Mechanism, all)
+	}
+	if f.Mechanism != "" && !slices.Contains(allMechs, f.Mechanism) {
+		c.unknown(f.MechRange, "mechanism", f.Mechanism, allMechs)
+	}
+	for i, m := range f.AlsoMechanisms {
+		switch {
+		case !slices.Contains(allMechs, m):
+			c.unknown(elemRange(f.AlsoRanges, i, f.DefRange), "mechanism", m, allMechs)
+		case m == f.Mechanism:
+			c.errRange(elemRange(f.AlsoRanges, i, f.DefRange), "Mechanism named twice", fmt.Sprintf("%q is the fault kind's own mechanism already.", m))
 		}
 	}
 	params := types.Map{}

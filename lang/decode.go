@@ -807,6 +807,8 @@ func (d *decoder) faultKind(blk *hclsyntax.Block) *FaultKind {
 	if a, ok := c.attrs["mechanism"]; ok {
 		f.MechRange = fromHCL(a.Expr.Range())
 	}
+	f.AlsoMechanisms = d.strList(c, "also_mechanisms")
+	f.AlsoRanges = elemRanges(c, "also_mechanisms", len(f.AlsoMechanisms))
 	f.Detail = d.str(c, "detail")
 	f.FixedWhen = d.expr(c, "fixed_when")
 	for _, b := range c.blocks {

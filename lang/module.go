@@ -204,10 +204,14 @@ type FaultKind struct {
 	ConflictsRanges []Range
 	Mechanism       string
 	MechRange       Range
-	Detail          string
-	Params          []*Param
-	Edits           []Edit
-	FixedWhen       *Expr
+	// AlsoMechanisms are other mechanisms a diagnosis may name for it:
+	// what the fault does, where its own mechanism says why.
+	AlsoMechanisms []string
+	AlsoRanges     []Range
+	Detail         string
+	Params         []*Param
+	Edits          []Edit
+	FixedWhen      *Expr
 	// FixedWhenByKind holds fixed_when checked against each kind it applies to.
 	FixedWhenByKind map[string]*Expr
 	Remedies        []Remedy

@@ -121,7 +121,9 @@ var schemaTable = []BlockSchema{
 
 	{Path: "fault_kind", Labels: 1, Label: "fault kind", Doc: "A kind of fault: an edit of the initial state of the services it applies to, its mechanism, parameters, the condition that says it is fixed, and its canonical remedies.",
 		Attrs: []AttrSchema{descriptionAttr, required("applies_to", tStrings, "The service kinds it may target."), attr("conflicts_with", tStrings, "Fault kinds that cannot share a target with it."),
-			required("mechanism", tString, "A mechanism of the rubric vocabulary: what a diagnosis must name."), attr("detail", tString, "The part at fault, often a config key; a diagnosis may name it."),
+			required("mechanism", tString, "A mechanism of the rubric vocabulary: what a diagnosis must name."),
+			attr("also_mechanisms", tStrings, "Mechanisms a diagnosis may name instead, for what the fault does (a release that leaks memory: memory_leak)."),
+			attr("detail", tString, "The part at fault, often a config key; a diagnosis may name it."),
 			required("fixed_when", tExpr+", bool", "The author's statement of a fix, in the target's scope plus param.NAME; certification cross-checks it.")},
 		Blocks: []string{"param", "set_config", "set_state", "remedy"}},
 	{Path: "fault_kind/param", Labels: 1, Label: "parameter", Doc: "A parameter of the fault kind, set per fault block and read as param.NAME.",

@@ -264,7 +264,9 @@ fault_kind "web_bad_deploy_leak" {
   applies_to     = ["web_server"]
   conflicts_with = ["web_bad_deploy_exception", "web_memory_leak"]
   mechanism      = "bad_deploy"
-  detail         = "resident memory grows on the new build"
+  # What the release does: an answer may say it leaks memory.
+  also_mechanisms = ["memory_leak"]
+  detail          = "resident memory grows on the new build"
 
   param "version" {
     type        = "string"
