@@ -163,7 +163,15 @@ func (g *gen) faultKinds() string {
 			continue
 		}
 		fmt.Fprintf(&b, "## `%s`\n\n%s\n\n", f.Name, para(f.Description))
-		fmt.Fprintf(&b, "Applies to %s. Diagnosed as [`%s`](vocabulary.md#%s).\n\n", codeList(f.AppliesTo), f.Mechanism, anchor(f.Mechanism))
+		fmt.Fprintf(&b, "Applies to %s. Diagnosed as [`%s`](vocabulary.md#%s)", codeList(f.AppliesTo), f.Mechanism, anchor(f.Mechanism))
+		for i, m := range f.AlsoMechanisms {
+			sep := ", "
+			if i == 0 {
+				sep = "; what it does may be named as "
+			}
+			fmt.Fprintf(&b, "%s[`%s`](vocabulary.md#%s)", sep, m, anchor(m))
+		}
+		b.WriteString(".\n\n")
 		if len(f.Params) == 0 {
 			b.WriteString("No parameters.\n\n")
 			continue
