@@ -239,8 +239,8 @@ func buildLexicon(t *Task) *diagLexicon {
 			}
 		}
 	}
-	lx.buildGloss(t, topicID)
 	lx.topicID = topicID
+	lx.buildGloss(t)
 	lx.mechOwner = make([]int16, len(t.Mechanisms))
 	for i := range lx.mechOwner {
 		lx.mechOwner[i] = -2
@@ -585,7 +585,7 @@ func (r *reader) transitionAt(rest string) bool {
 	if n == 0 || r.toks[n-1].punct != 0 {
 		return false
 	}
-	if w := r.norm[r.toks[n-1].start:r.toks[n-1].end]; !(w[0] >= '0' && w[0] <= '9' || truthValues[string(w)]) {
+	if w := r.norm[r.toks[n-1].start:r.toks[n-1].end]; !(w[0] >= '0' && w[0] <= '9' || slices.Contains(truthValues, string(w))) {
 		return false
 	}
 	rest = strings.TrimLeft(rest, " ")
@@ -594,22 +594,11 @@ func (r *reader) transitionAt(rest string) bool {
 		end = len(rest)
 	}
 	next := strings.TrimRight(rest[:end], ".")
-	if next == "" {
-		return false
-	}
-	if next[0] >= '0' && next[0] <= '9' {
-		return true
-	}
-	for v := range truthValues {
-		if strings.EqualFold(next, v) {
-			return true
-		}
-	}
-	return false
+	return next != "" && (next[0] >= '0' && next[0] <= '9' || slices.ContainsFunc(truthValues, func(v string) bool { return strings.EqualFold(next, v) }))
 }
 
 // truthValues are the values a flag is shown with.
-var truthValues = map[string]bool{"true": true, "false": true, "on": true, "off": true, "enabled": true, "disabled": true}
+var truthValues = []string{"true", "false", "on", "off", "enabled", "disabled"}
 
 // flush ends the word started at norm[start:], splitting an identifier at
 // '_' and '-' unless it is opaque.
@@ -1212,7 +1201,7 @@ func (r *reader) readClaims(t *Task, lx *diagLexicon, text string, fixed int16) 
 	}
 	r.limitOnTopics(lx)
 	r.hostOfTopics(lx)
-	r.glossTopics(t, lx, fixed)
+	r.glossTopics(lx, fixed)
 	items = r.items
 	// A cause stated as one ("load_balancer: queueing requests", a
 	// structured cause) blames its service whatever it says, unless it

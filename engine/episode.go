@@ -125,9 +125,8 @@ type Episode struct {
 // task's prepared data, but the alert's checks of a task still being
 // compiled (prepared.alertOf).
 type siteBinding struct {
-	prep   *prepared
-	alert  []healthCheck
-	judged []SlotID
+	prep  *prepared
+	alert []healthCheck
 }
 
 // NewEpisode allocates an episode's buffers for t. It does not Reset; until
@@ -164,12 +163,12 @@ func (e *Episode) bindSite(k int) {
 	b := &e.sites[k]
 	if b.prep == nil {
 		p := preparedFor(t)
-		b.prep, b.alert, b.judged = p, p.alert, p.judged
+		b.prep, b.alert = p, p.alert
 		if p.alertOf != alertIDOf(t) {
 			b.alert = alertChecks(t)
 		}
 	}
-	e.t, e.prep, e.alert, e.judged = t, b.prep, b.alert, b.judged
+	e.t, e.prep, e.alert, e.judged = t, b.prep, b.alert, b.prep.judged
 	e.found = e.foundBuf[:len(t.Evidence)]
 }
 

@@ -95,12 +95,12 @@ type glossEntry struct {
 // buildGloss indexes the claims' glosses by stem. A service's own name in
 // a gloss ("second web backend") needs no care: the answer's service
 // names are read as services, never as gloss words.
-func (lx *diagLexicon) buildGloss(t *Task, topicID map[string]int32) {
+func (lx *diagLexicon) buildGloss(t *Task) {
 	for _, c := range t.Claims {
 		if len(c.Gloss) == 0 || len(c.Topics) == 0 {
 			continue
 		}
-		e := glossEntry{topic: topicID[c.Topics[0]], svc: c.Service}
+		e := glossEntry{topic: lx.topicID[c.Topics[0]], svc: c.Service}
 		for _, s := range c.Gloss {
 			if lx.gloss == nil {
 				lx.gloss = map[string][]glossEntry{}
@@ -115,7 +115,7 @@ func (lx *diagLexicon) buildGloss(t *Task, topicID map[string]int32) {
 // glossTopics adds, to each clause that names no setting, part or
 // mechanism, the setting its words describe, as a topic item at the first
 // word they share with its gloss.
-func (r *reader) glossTopics(t *Task, lx *diagLexicon, fixed int16) {
+func (r *reader) glossTopics(lx *diagLexicon, fixed int16) {
 	if len(lx.gloss) == 0 {
 		return
 	}
