@@ -109,6 +109,9 @@ type Blind struct {
 	// status reads spent on each since.
 	restarted []string
 	checks    map[string]int
+	// handover is the cause log-words escalates with when the mechanism
+	// it matched is answered by escalation alone.
+	handover string
 }
 
 // move is a planned action. A read is played only while the budget still
@@ -133,7 +136,7 @@ func (b *Blind) Begin(intro string) {
 	b.configs = map[string]map[string]string{}
 	b.queue, b.then, b.causes, b.changes, b.over = nil, nil, nil, nil, false
 	b.history = nil
-	b.restarted, b.checks = nil, map[string]int{}
+	b.restarted, b.checks, b.handover = nil, map[string]int{}, ""
 	switch b.policy {
 	case ResetDocs, ResetBand:
 		b.queue = b.statusReads()
@@ -235,6 +238,9 @@ func (b *Blind) queuedWrites() int {
 }
 
 func (b *Blind) finish() string {
+	if len(b.causes) == 0 && b.handover != "" {
+		return "escalate(" + strconv.Quote(b.handover) + ")"
+	}
 	if len(b.causes) == 0 {
 		return `escalate("no service shows a fault I can fix")`
 	}

@@ -26,6 +26,15 @@ func (b *Blind) tryMatches(ms []logMatch) {
 		return
 	}
 	s, mech := ms[0].service, ms[0].mech
+	if mech.Escalate {
+		// The docs say only escalation answers it: keep it as the
+		// hand-over, should no match below give a fix to apply.
+		if b.handover == "" {
+			b.handover = s + ": " + mech.Wording
+		}
+		b.tryMatches(ms[1:])
+		return
+	}
 	keys := b.mechanismKeys(s, mech)
 	if mech.RollBack {
 		b.queue = append(b.queue, move{action: "rollback(" + s + ")", write: true,

@@ -41,6 +41,9 @@ type MechanismDoc struct {
 	Kinds []string
 	// RollBack says the docs give its fault kinds a rollback as remedy.
 	RollBack bool
+	// Escalate says the docs give its fault kinds escalation as remedy:
+	// the fault is outside the agent's reach.
+	Escalate bool
 }
 
 // Band is a healthy range.

@@ -311,6 +311,11 @@ func resolve(diag, fix string) string {
 	return "resolve_incident(" + strconv.Quote(diag) + ", " + strconv.Quote(fix) + ")"
 }
 
+// escalate is the hand-over with diag as its reason.
+func escalate(t *engine.Task, diag string) string {
+	return toolName(t, engine.EffectEscalate) + "(" + strconv.Quote(diag) + ")"
+}
+
 func toolName(t *engine.Task, e engine.Effect) string {
 	for _, tl := range t.Tools {
 		if tl.Effect == e {
@@ -370,6 +375,13 @@ func exploits(t *engine.Task) []exploit {
 	// (3) Resolve at once.
 	for _, d := range blindDiagnoses(t) {
 		out = append(out, exploit{"resolve at once, " + d[0] + " diagnosis", []string{resolve(d[1], "none")}})
+	}
+	// (4) Hand over at once: where escalating is the right end, only the
+	// right cause may make it succeed.
+	if toolName(t, engine.EffectEscalate) != "" {
+		for _, d := range blindDiagnoses(t) {
+			out = append(out, exploit{"escalate at once, " + d[0] + " diagnosis", []string{escalate(t, d[1])}})
+		}
 	}
 	return out
 }

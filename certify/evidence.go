@@ -490,6 +490,9 @@ func (d *derived) findWrites(t *engine.Task) {
 	var fixes []engine.Remedy
 	for _, f := range t.Faults {
 		for _, r := range f.Remedies {
+			if r.Effect == engine.EffectEscalate {
+				continue
+			}
 			dup := false
 			for _, x := range fixes {
 				dup = dup || x == r
@@ -509,6 +512,12 @@ func (d *derived) findWrites(t *engine.Task) {
 	ep := engine.NewEpisode(&open)
 	diag := trueDiagnosis(t)
 	resolveAct := t.Bind(toolName(t, engine.EffectResolve), []value.Value{value.OfString(diag), value.OfString("applied the fix")})
+	outOfReach := t.OutOfReach()
+	if outOfReach {
+		// Nothing to write or wait for: the reads, then the hand-over.
+		resolveAct = t.Bind(toolName(t, engine.EffectEscalate), []value.Value{value.OfString(diag)})
+		waits = nil
+	}
 	plays := 0
 	// succeeds plays reads, the writes in order, n waits and the resolution.
 	succeeds := func(order []int, n int) bool {
@@ -576,7 +585,11 @@ func (d *derived) findWrites(t *engine.Task) {
 	if fix == "" {
 		fix = "no change was needed"
 	}
-	d.plan = append(d.plan, resolve(diag, fix))
+	if outOfReach {
+		d.plan = append(d.plan, escalate(t, diag))
+	} else {
+		d.plan = append(d.plan, resolve(diag, fix))
+	}
 	d.optimal = len(d.plan)
 	if d.optimal > t.Budget {
 		d.failures = append(d.failures, Finding{fmt.Sprintf("The incident cannot be solved in its budget: the informed optimum takes %d steps and the budget is %d.", d.optimal, t.Budget), atBudget, 0})
@@ -661,6 +674,9 @@ func remedyText(t *engine.Task, r engine.Remedy) (action, words string) {
 	}
 	if r.Effect == engine.EffectRollback {
 		return toolName(t, engine.EffectRollback) + "(" + svc + ")", "rolled back " + svc
+	}
+	if r.Effect == engine.EffectEscalate {
+		return toolName(t, engine.EffectEscalate) + "(...)", "escalated"
 	}
 	sl := &t.Slots[r.Slot]
 	v := valueText(t, sl, r.Value)

@@ -26,17 +26,20 @@ type handCount struct {
 }
 
 var handCounted = map[string]handCount{
-	"cache_auth_token":         {3, "inspect_logs(cache) shows the refused token, unlike the work_mem distractor and every web_server fault; one write (auth_token_valid); resolve"},
-	"cascade_index":            {3, "inspect_logs(database) shows the sequential scans, unlike both distractors and every load_balancer fault; one write (the index); resolve"},
-	"db_crash":                 {4, "inspect_logs(database) shows the crash; one restart; one step for the queue's backlog to drain before the grader's hold; resolve"},
-	"db_pool":                  {3, "inspect_logs(database) shows pool timeouts, unlike the keep-alive distractor and every load_balancer fault; one write (pool_size); resolve"},
-	"lb_health_check":          {3, "inspect_logs(load_balancer) shows the failing probe, unlike every other load_balancer fault; one write (health_check_path); resolve"},
-	"mq_backlog":               {3, "inspect_logs(message_queue) shows one consumer and a growing backlog, unlike the metric distractor and every other queue fault; one write; resolve"},
-	"two_faults":               {4, "inspect_logs(web_server) is evidence of both faults and rules out every load_balancer fault; two writes (cache_host, pool_size); resolve"},
-	"checkout_release_errors":  {3, "inspect_logs(web_server) shows checkout failing under the new build, unlike every config fault and the cache warning; one rollback, which restarts nothing; resolve"},
-	"invoice_jobs_failing":     {3, "inspect_logs(message_queue) shows jobs failing under the new consumer build; one rollback, no outage; resolve"},
-	"release_leak_then_deploy": {3, "inspect_logs(web_server) shows memory pressure under the new build; one rollback, no outage; resolve"},
-	"web_memory_leak":          {4, "inspect_logs(web_server) shows the memory pressure, unlike the cache warning and every load_balancer fault; one restart; one read while the restarted service boots and traffic reaches it again: with mitigation judged by the world, every service healthy and every metric (request rates included) in band, that takes a tick longer than the grader's settling ticks; resolve"},
+	"cache_auth_token":                {3, "inspect_logs(cache) shows the refused token, unlike the work_mem distractor and every web_server fault; one write (auth_token_valid); resolve"},
+	"cascade_index":                   {3, "inspect_logs(database) shows the sequential scans, unlike both distractors and every load_balancer fault; one write (the index); resolve"},
+	"db_crash":                        {4, "inspect_logs(database) shows the crash; one restart; one step for the queue's backlog to drain before the grader's hold; resolve"},
+	"db_pool":                         {3, "inspect_logs(database) shows pool timeouts, unlike the keep-alive distractor and every load_balancer fault; one write (pool_size); resolve"},
+	"lb_health_check":                 {3, "inspect_logs(load_balancer) shows the failing probe, unlike every other load_balancer fault; one write (health_check_path); resolve"},
+	"mq_backlog":                      {3, "inspect_logs(message_queue) shows one consumer and a growing backlog, unlike the metric distractor and every other queue fault; one write; resolve"},
+	"two_faults":                      {4, "inspect_logs(web_server) is evidence of both faults and rules out every load_balancer fault; two writes (cache_host, pool_size); resolve"},
+	"checkout_release_errors":         {3, "inspect_logs(web_server) shows checkout failing under the new build, unlike every config fault and the cache warning; one rollback, which restarts nothing; resolve"},
+	"invoice_jobs_failing":            {3, "inspect_logs(message_queue) shows jobs failing under the new consumer build; one rollback, no outage; resolve"},
+	"release_leak_then_deploy":        {3, "inspect_logs(web_server) shows memory pressure under the new build; one rollback, no outage; resolve"},
+	"card_payments_failing":           {2, "inspect_logs(web_server) shows the card processor's 503 replies, unlike a bad deploy and every config fault; nothing to write; escalate"},
+	"confirmation_mail_deferred":      {2, "inspect_logs(message_queue) shows the relay's 421 reply for the mail task alone, unlike a bad consumer build; nothing to write; escalate"},
+	"checkout_declines_after_release": {2, "inspect_logs(web_server) shows the card processor's 503 replies under the new build, which a bad deploy would not; nothing to write; escalate"},
+	"web_memory_leak":                 {4, "inspect_logs(web_server) shows the memory pressure, unlike the cache warning and every load_balancer fault; one restart; one read while the restarted service boots and traffic reaches it again: with mitigation judged by the world, every service healthy and every metric (request rates included) in band, that takes a tick longer than the grader's settling ticks; resolve"},
 }
 
 // TestOptimalStepsHandCounted compares each shipped incident's certified

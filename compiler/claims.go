@@ -3,6 +3,7 @@ package compiler
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/lang"
@@ -47,9 +48,9 @@ func (b *build) lowerClaims() {
 				if st := b.detailState(fk, si, ck, params); st != 0 {
 					detailSt = st
 					c := engine.Claim{Service: int16(si), Kind: fk.Name, Mechanism: int16(mech),
-						Topics: keyTopics(ck), States: st, Against: st.Opposite()}
+						States: st, Against: st.Opposite()}
 					c.HasBand, c.Low, c.High, c.Unit = ck.HasBand, ck.Low, ck.High, ck.Unit
-					c.Gloss = engine.GlossWords(ck.Description)
+					c.Topics, c.Gloss = b.opt.words.of(ck)
 					t.Claims = append(t.Claims, c)
 					covered[ck.Name] |= st
 				}
@@ -64,9 +65,9 @@ func (b *build) lowerClaims() {
 				}
 				if st := detailSt.Opposite(); st != 0 {
 					c := engine.Claim{Service: int16(si), Kind: fk.Name, Mechanism: int16(mech),
-						Topics: keyTopics(ck), States: st, Against: st.Opposite()}
+						States: st, Against: st.Opposite()}
 					c.HasBand, c.Low, c.High, c.Unit = ck.HasBand, ck.Low, ck.High, ck.Unit
-					c.Gloss = engine.GlossWords(ck.Description)
+					c.Topics, c.Gloss = b.opt.words.of(ck)
 					t.Claims = append(t.Claims, c)
 					covered[ck.Name] |= st
 				}
@@ -110,9 +111,9 @@ func (b *build) lowerClaims() {
 			}
 			st &^= covered[ck.Name]
 			if st != 0 {
-				c := engine.Claim{Service: int16(si), Mechanism: -1, Topics: keyTopics(ck), States: st}
+				c := engine.Claim{Service: int16(si), Mechanism: -1, States: st}
 				c.HasBand, c.Low, c.High, c.Unit = ck.HasBand, ck.Low, ck.High, ck.Unit
-				c.Gloss = engine.GlossWords(ck.Description)
+				c.Topics, c.Gloss = b.opt.words.of(ck)
 				t.Claims = append(t.Claims, c)
 			}
 		}
@@ -201,4 +202,31 @@ func keyTopics(ck *lang.ConfigKey) []string {
 		topics = appendUnique(topics, lang.NormalizePhrase(a))
 	}
 	return topics
+}
+
+// keyWords remembers each config key's topics and description gloss.
+// Both are pure functions of the module's text, and stemming and phrase
+// normalising were a third of compiling an incident; every incident and
+// site variant compiled from one module shares them (Options.words).
+// Claims only read the shared slices.
+type keyWords struct {
+	mu sync.Mutex
+	m  map[*lang.ConfigKey][2][]string
+}
+
+func newKeyWords() *keyWords { return &keyWords{m: map[*lang.ConfigKey][2][]string{}} }
+
+// of returns ck's topics and gloss; a nil memo computes them afresh.
+func (w *keyWords) of(ck *lang.ConfigKey) (topics, gloss []string) {
+	if w == nil {
+		return keyTopics(ck), engine.GlossWords(ck.Description)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	e, ok := w.m[ck]
+	if !ok {
+		e = [2][]string{keyTopics(ck), engine.GlossWords(ck.Description)}
+		w.m[ck] = e
+	}
+	return e[0], e[1]
 }

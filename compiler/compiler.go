@@ -206,6 +206,8 @@ type Options struct {
 	// oneSite compiles variant Site alone: a variant of a task. A
 	// counterfactual world (SiteFrom) is always one variant's.
 	oneSite bool
+	// words is shared by the incidents and variants compiled together.
+	words *keyWords
 }
 
 // CompileModule compiles every healthy incident of a module, in source order.
@@ -215,6 +217,9 @@ func CompileModule(m *lang.Module) ([]*engine.Task, lang.Diagnostics) {
 
 // CompileWith compiles with options.
 func CompileWith(m *lang.Module, opt Options) ([]*engine.Task, lang.Diagnostics) {
+	if opt.words == nil {
+		opt.words = newKeyWords()
+	}
 	// Incidents compile independently (the module is only read), so they
 	// compile in parallel; results are gathered in source order.
 	type result struct {
@@ -265,6 +270,9 @@ func CompileIncident(m *lang.Module, in *lang.Incident, opt Options) (*engine.Ta
 		return compileRef(m, in, opt)
 	}
 	b := newBuild(m, in)
+	if opt.words == nil {
+		opt.words = newKeyWords()
+	}
 	b.opt = opt
 	for _, st := range Stages {
 		st.Run(b)
@@ -615,6 +623,8 @@ func (b *build) lowerFaults() {
 			case "rollback":
 				slot := b.slotIndex[slotKey{svc, "state", lang.DeployState}]
 				f.Remedies = append(f.Remedies, engine.Remedy{Effect: engine.EffectRollback, Service: int16(svc), Slot: slot})
+			case "escalate":
+				f.Remedies = append(f.Remedies, engine.Remedy{Effect: engine.EffectEscalate, Service: int16(svc), Slot: engine.NoSlot})
 			case "update_config":
 				slot := b.slotIndex[slotKey{svc, "config", r.Key}]
 				v := r.Value

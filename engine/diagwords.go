@@ -290,6 +290,9 @@ var symptomIdioms = []string{
 	"falls back", "fell back", "fall back", "falling back", "fallback", "load", "traffic",
 	"connection refused", "connections refused", "refused",
 	"errors", "error", "failing", "failed", "failures", "failure", "fails", "5xx", "502", "503", "504",
+	// HTTP reason phrases quote a reply; "Service Unavailable" says
+	// nothing about a service being down.
+	"service unavailable", "bad gateway", "gateway timeout", "internal server error",
 	"500", "500s", "502s", "503s", "504s", "429", "429s", "requests", "request", "cpu", "load average",
 	"in flight", "in use", "busy", "waiting", "waits", "wait", "held", "holding",
 	"upstream", "backends", "backend", "the site", "users", "customers", "checkout",

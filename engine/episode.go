@@ -340,7 +340,7 @@ func (e *Episode) stepNative(a *Action) StepResult {
 			e.rollback(int(a.Service))
 			e.Advance()
 		case EffectEscalate:
-			e.finish(TermEscalated)
+			e.escalate(a)
 		case EffectResolve:
 			e.resolve(a)
 		default:
@@ -472,6 +472,12 @@ func (e *Episode) fixedCount(row []uint64) int {
 
 func (e *Episode) beginRemediation(svc int16) {
 	e.rec.RemediationActions++
+	if e.t.OutOfReach() {
+		// Nothing the agent may change is at fault: every write is a
+		// wrong change (DESIGN: escalation can be right).
+		e.rec.WrongChange = true
+		e.comp.Penalties += e.t.Rubric.WrongChange
+	}
 	if e.isFaultService(svc) {
 		e.rec.CorrectServiceRemediations++
 	}
@@ -544,7 +550,7 @@ func (e *Episode) rollback(svc int) {
 			}
 		}
 	}
-	if e.wrongChanges() > wrongBefore {
+	if e.wrongChanges() > wrongBefore && !t.OutOfReach() {
 		e.rec.WrongChange = true
 		e.comp.Penalties += t.Rubric.WrongChange
 	}
@@ -575,7 +581,7 @@ func (e *Episode) update(a *Action) {
 	row[a.Key] = e.word(a.Value)
 	e.ticks.force(a.Key)
 	wrongAfter := e.wrongChanges()
-	if wrongAfter > wrongBefore {
+	if wrongAfter > wrongBefore && !t.OutOfReach() {
 		e.rec.WrongChange = true
 		e.comp.Penalties += t.Rubric.WrongChange
 	}
@@ -655,6 +661,38 @@ func isRemedySlot(t *Task, s SlotID) bool {
 		}
 	}
 	return false
+}
+
+// escalate hands the incident over. Where the faults are out of the
+// agent's reach (Task.OutOfReach) that is the right end: it succeeds when
+// the reason diagnoses them as resolve_incident's root cause would be read
+// and nothing was changed. Anywhere else it ends the episode unresolved.
+func (e *Episode) escalate(a *Action) {
+	t := e.t
+	if !t.OutOfReach() {
+		e.finish(TermEscalated)
+		return
+	}
+	r := &t.Rubric
+	if e.diagnose(a.Text[0]) {
+		e.rec.RootCauseIdentified = true
+		e.rec.Diagnosed = true
+		e.comp.Diagnosis = r.Diagnosis
+		if e.rec.RemediationActions == 0 {
+			// Handing over is the mitigation within reach; the world
+			// itself stays unhealthy, so Mitigated stays false.
+			e.rec.Success = true
+			e.rec.StepsToResolution = e.step
+			e.comp.Mitigation = r.Mitigation
+			e.comp.Resolution = r.Resolution
+			eff := 1.0
+			if e.step > 0 && t.Optimal > 0 {
+				eff = min(1, float64(t.Optimal)/float64(e.step))
+			}
+			e.comp.Efficiency = r.Efficiency * eff
+		}
+	}
+	e.finish(TermEscalated)
 }
 
 func (e *Episode) resolve(a *Action) {

@@ -263,6 +263,23 @@ type Fault struct {
 	Remedies []Remedy `json:"remedies"`
 }
 
+// OutOfReach reports whether every fault of the task is outside the
+// agent's reach: its only remedy is to escalate (an external dependency,
+// another team's link or host). Such a task succeeds by escalating with
+// the right cause, and every write is a wrong change.
+func (t *Task) OutOfReach() bool {
+	if len(t.Faults) == 0 {
+		return false
+	}
+	for i := range t.Faults {
+		rs := t.Faults[i].Remedies
+		if len(rs) != 1 || rs[0].Effect != EffectEscalate {
+			return false
+		}
+	}
+	return true
+}
+
 // Term is one entry of the closed diagnosis vocabulary. Phrases are
 // normalised (lower case, words separated by single spaces).
 type Term struct {

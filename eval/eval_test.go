@@ -46,9 +46,17 @@ func TestScriptedSolvesEveryShippedIncident(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	outOfReach := map[string]bool{}
+	for _, tk := range tasks {
+		outOfReach[tk.ID] = tk.OutOfReach()
+	}
 	for _, ep := range eps {
 		r := ep.Record
-		if !r.Success || r.Terminal != "resolved" || r.InvalidActions != 0 || r.WrongRemediations != 0 {
+		end := "resolved"
+		if outOfReach[ep.Task] {
+			end = "escalated"
+		}
+		if !r.Success || r.Terminal != end || r.InvalidActions != 0 || r.WrongRemediations != 0 {
 			t.Errorf("%s episode %d: expert plan did not succeed cleanly: %+v", ep.Task, ep.Episode, r)
 		}
 	}

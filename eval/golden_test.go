@@ -26,19 +26,45 @@ const tracesDir = "../testdata/traces"
 // each must show: the expert succeeds; each near miss fails for its reason.
 var variants = []struct {
 	name  string
-	check func(r record.EpisodeMetrics) bool
+	check func(tk *engine.Task, r record.EpisodeMetrics) bool
 	want  string
 	// tag, when set, makes the variant required only of incidents with
 	// that tag (others may still have it).
 	tag string
 }{
-	{"expert", func(r record.EpisodeMetrics) bool { return r.Success && r.Terminal == "resolved" }, "success", ""},
-	{"wrong_fix", func(r record.EpisodeMetrics) bool { return !r.Success && r.RootCauseIdentified && !r.Mitigated }, "failure with the right diagnosis and no mitigation", ""},
-	{"wrong_diagnosis", func(r record.EpisodeMetrics) bool { return !r.Success && !r.RootCauseIdentified && r.Mitigated }, "failure with mitigation and a wrong diagnosis", ""},
-	{"wrong_change", func(r record.EpisodeMetrics) bool {
+	{"expert", func(tk *engine.Task, r record.EpisodeMetrics) bool { return r.Success && r.Terminal == endOf(tk) }, "success", ""},
+	{"wrong_fix", func(tk *engine.Task, r record.EpisodeMetrics) bool {
+		return !r.Success && r.RootCauseIdentified && !handled(tk, r)
+	}, "failure with the right diagnosis and no mitigation", ""},
+	{"wrong_diagnosis", func(tk *engine.Task, r record.EpisodeMetrics) bool {
+		return !r.Success && !r.RootCauseIdentified && handled(tk, r)
+	}, "failure with mitigation and a wrong diagnosis", ""},
+	{"wrong_change", func(tk *engine.Task, r record.EpisodeMetrics) bool {
+		if tk.OutOfReach() {
+			// Any write is the wrong change there, and nothing mitigates.
+			return !r.Success && r.WrongChange && r.RootCauseIdentified && r.Terminal == record.TerminalEscalated
+		}
 		return !r.Success && r.WrongChange && r.RootCauseIdentified && r.Mitigated
 	}, "failure from a wrong change left in place", ""},
-	{"recovered", func(r record.EpisodeMetrics) bool { return r.Success && r.Recovered }, "success after undoing the tempting wrong change", "recovery"},
+	{"recovered", func(tk *engine.Task, r record.EpisodeMetrics) bool { return r.Success && r.Recovered }, "success after undoing the tempting wrong change", "recovery"},
+}
+
+// endOf is how the expert ends an episode of tk: resolved, or escalated
+// where the fault is out of the agent's reach.
+func endOf(tk *engine.Task) string {
+	if tk.OutOfReach() {
+		return record.TerminalEscalated
+	}
+	return record.TerminalResolved
+}
+
+// handled is the near misses' "mitigated": the world healthy again, or,
+// out of reach, the incident handed over with nothing changed.
+func handled(tk *engine.Task, r record.EpisodeMetrics) bool {
+	if tk.OutOfReach() {
+		return r.Terminal == record.TerminalEscalated && r.RemediationActions == 0
+	}
+	return r.Mitigated
 }
 
 // plans returns each variant's actions for a task from its trace archive.
@@ -84,7 +110,7 @@ func TestGoldenTraces(t *testing.T) {
 					continue
 				}
 				ep := playPlan(tk, plan)
-				if !v.check(ep.Record) {
+				if !v.check(tk, ep.Record) {
 					t.Errorf("%s: want %s, got %+v", v.name, v.want, ep.Record)
 				}
 				golden := "out/" + v.name + ".jsonl"

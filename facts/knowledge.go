@@ -190,6 +190,7 @@ func mechanismDocs(m *lang.Module, rubric string, wording map[string]string) []a
 		d.Text += " " + fk.Name + " " + fk.Description
 		for _, r := range fk.Remedies {
 			d.RollBack = d.RollBack || r.Effect == "rollback"
+			d.Escalate = d.Escalate || r.Effect == "escalate"
 		}
 		for _, kind := range fk.AppliesTo {
 			if !slices.Contains(d.Kinds, kind) {

@@ -850,8 +850,12 @@ func (d *decoder) faultKind(blk *hclsyntax.Block) *FaultKind {
 				if !rc.has("key") {
 					d.errAt(b.DefRange(), "Missing required argument", `An update_config remedy needs "key".`)
 				}
+			case "escalate":
+				if rc.has("key") || rc.has("value") {
+					d.errAt(b.DefRange(), "Unexpected arguments", "An escalate remedy takes no key or value: the fault is outside the agent's reach.")
+				}
 			default:
-				d.errAt(b.LabelRanges[0], "Unknown remedy", fmt.Sprintf("%q is not a remedy; use restart_service, update_config or rollback.%s", r.Effect, didYouMean(r.Effect, []string{"restart_service", "update_config", "rollback"})))
+				d.errAt(b.LabelRanges[0], "Unknown remedy", fmt.Sprintf("%q is not a remedy; use restart_service, update_config, rollback or escalate.%s", r.Effect, didYouMean(r.Effect, []string{"restart_service", "update_config", "rollback", "escalate"})))
 			}
 			f.Remedies = append(f.Remedies, r)
 		}
@@ -859,6 +863,13 @@ func (d *decoder) faultKind(blk *hclsyntax.Block) *FaultKind {
 	f.Edits = append(d.edits("fault_kind", c.blocks, false), d.edits("fault_kind", c.blocks, true)...)
 	if len(f.Remedies) == 0 {
 		d.errAt(blk.DefRange(), "Missing remedy", "A fault kind needs at least one remedy block.")
+	}
+	for _, r := range f.Remedies {
+		if r.Effect == "escalate" && len(f.Remedies) > 1 {
+			// A fault the agent can fix is not one it must hand over.
+			d.errRange(r.Range, "Conflicting remedies", "An escalate remedy must be the fault kind's only remedy: a fault outside the agent's reach has no fix the agent applies.")
+			break
+		}
 	}
 	return f
 }

@@ -892,3 +892,49 @@ fault_kind "mq_visibility_timeout_low" {
     key = "visibility_timeout_ms"
   }
 }
+
+# ========================================================= out of reach
+# Faults outside the agent's reach: a third party fails on its own side.
+# The right end is to escalate naming it; every write is a wrong change.
+
+fault_kind "payments_provider_outage" {
+  description    = "The external payment provider fails a share of card authorisations on its own side; the site's services are healthy."
+  applies_to     = ["web_server"]
+  conflicts_with = ["web_bad_deploy_exception"]
+  mechanism      = "payment_provider_outage"
+  detail         = "card authorisations fail at the payment provider"
+
+  param "share" {
+    type        = "float"
+    default     = 0.6
+    domain      = [0.4, 0.6, 0.9]
+    description = "Share of authorisations the provider fails."
+  }
+
+  set_state { psp_error_share = param.share }
+
+  fixed_when = "state.psp_error_share <= 0.0"
+
+  remedy "escalate" {}
+}
+
+fault_kind "mail_relay_outage" {
+  description    = "The external mail relay turns away outgoing mail on its own side."
+  applies_to     = ["message_queue"]
+  conflicts_with = ["mq_bad_deploy_exception"]
+  mechanism      = "mail_relay_outage"
+  detail         = "the mail relay rejects outgoing mail"
+
+  param "share" {
+    type        = "float"
+    default     = 1.0
+    domain      = [0.6, 0.8, 1.0]
+    description = "Share of mail the relay turns away."
+  }
+
+  set_state { relay_reject_share = param.share }
+
+  fixed_when = "state.relay_reject_share <= 0.0"
+
+  remedy "escalate" {}
+}

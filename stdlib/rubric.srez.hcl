@@ -75,6 +75,88 @@ rubric "native" {
     phrases     = ["bad deploy", "bad deployment", "bad release", "bad build", "bad version", "bad rollout", "faulty deploy", "faulty release", "faulty build", "broken deploy", "broken release", "broken build", "buggy release", "buggy build", "buggy deploy", "regression", "introduced a regression", "code regression", "deploy regression", "release regression", "defective build", "defective release"]
   }
 
+  # A third party's own outage: nothing on the site is wrong, so the
+  # answer names which provider is failing and hands it over. Each third
+  # party is its own mechanism: blaming the mail relay for card payments
+  # is the wrong cause.
+  mechanism "payment_provider_outage" {
+    description = "The external payment provider the site calls is failing on its own side; only its operator can fix it."
+    phrases = [
+      "third party outage", "external outage", "vendor outage", "external dependency outage", "external dependency failure",
+      "outage at the payment provider", "outage on the provider side", "provider side outage", "provider side issue", "provider side problem",
+      "issue on the provider side", "problem on the provider side", "payment provider outage", "payment provider is having an outage", "payment provider having an outage",
+      "payment provider has an outage", "payment provider is failing", "payment provider failing", "payment provider is returning errors", "payment provider returning errors",
+      "payment provider is erroring", "payment provider is rejecting", "payment provider rejecting", "payment provider is refusing", "payment provider refusing",
+      "payment provider is deferring", "payment provider deferring", "payment provider is returning 503", "payment provider returning 503", "payment provider is returning 503s",
+      "payment provider returning 503s", "payment provider returns 503", "payment provider is returning 502", "payment provider returning 502s", "payment provider is timing out",
+      "payment provider timing out", "payments provider outage", "payments provider is having an outage", "payments provider having an outage", "payments provider has an outage",
+      "payments provider is failing", "payments provider failing", "payments provider is returning errors", "payments provider returning errors", "payments provider is erroring",
+      "payments provider is rejecting", "payments provider rejecting", "payments provider is refusing", "payments provider refusing", "payments provider is deferring",
+      "payments provider deferring", "payments provider is returning 503", "payments provider returning 503", "payments provider is returning 503s", "payments provider returning 503s",
+      "payments provider returns 503", "payments provider is returning 502", "payments provider returning 502s", "payments provider is timing out", "payments provider timing out",
+      "psp outage", "psp is having an outage", "psp having an outage", "psp has an outage", "psp is failing",
+      "psp failing", "psp is returning errors", "psp returning errors", "psp is erroring", "psp is rejecting",
+      "psp rejecting", "psp is refusing", "psp refusing", "psp is deferring", "psp deferring",
+      "psp is returning 503", "psp returning 503", "psp is returning 503s", "psp returning 503s", "psp returns 503",
+      "psp is returning 502", "psp returning 502s", "psp is timing out", "psp timing out", "payment gateway outage",
+      "payment gateway is having an outage", "payment gateway having an outage", "payment gateway has an outage", "payment gateway is failing", "payment gateway failing",
+      "payment gateway is returning errors", "payment gateway returning errors", "payment gateway is erroring", "payment gateway is rejecting", "payment gateway rejecting",
+      "payment gateway is refusing", "payment gateway refusing", "payment gateway is deferring", "payment gateway deferring", "payment gateway is returning 503",
+      "payment gateway returning 503", "payment gateway is returning 503s", "payment gateway returning 503s", "payment gateway returns 503", "payment gateway is returning 502",
+      "payment gateway returning 502s", "payment gateway is timing out", "payment gateway timing out", "payments gateway outage", "payments gateway is having an outage",
+      "payments gateway having an outage", "payments gateway has an outage", "payments gateway is failing", "payments gateway failing", "payments gateway is returning errors",
+      "payments gateway returning errors", "payments gateway is erroring", "payments gateway is rejecting", "payments gateway rejecting", "payments gateway is refusing",
+      "payments gateway refusing", "payments gateway is deferring", "payments gateway deferring", "payments gateway is returning 503", "payments gateway returning 503",
+      "payments gateway is returning 503s", "payments gateway returning 503s", "payments gateway returns 503", "payments gateway is returning 502", "payments gateway returning 502s",
+      "payments gateway is timing out", "payments gateway timing out", "payment processor outage", "payment processor is having an outage", "payment processor having an outage",
+      "payment processor has an outage", "payment processor is failing", "payment processor failing", "payment processor is returning errors", "payment processor returning errors",
+      "payment processor is erroring", "payment processor is rejecting", "payment processor rejecting", "payment processor is refusing", "payment processor refusing",
+      "payment processor is deferring", "payment processor deferring", "payment processor is returning 503", "payment processor returning 503", "payment processor is returning 503s",
+      "payment processor returning 503s", "payment processor returns 503", "payment processor is returning 502", "payment processor returning 502s", "payment processor is timing out",
+      "payment processor timing out", "card processor outage", "card processor is having an outage", "card processor having an outage", "card processor has an outage",
+      "card processor is failing", "card processor failing", "card processor is returning errors", "card processor returning errors", "card processor is erroring",
+      "card processor is rejecting", "card processor rejecting", "card processor is refusing", "card processor refusing", "card processor is deferring",
+      "card processor deferring", "card processor is returning 503", "card processor returning 503", "card processor is returning 503s", "card processor returning 503s",
+      "card processor returns 503", "card processor is returning 502", "card processor returning 502s", "card processor is timing out", "card processor timing out",
+    ]
+    about  = ["payment provider", "payments provider", "psp", "payment gateway", "payments gateway", "payment processor", "card processor", "payments api", "authorisation api", "authorization api"]
+    states = ["down"]
+  }
+
+  mechanism "mail_relay_outage" {
+    description = "The external mail relay that takes the site's outgoing mail is turning it away on its own side; only its operator can fix it."
+    phrases = [
+      "smtp outage", "mail outage", "outage at the mail relay", "relay side outage", "mail relay outage",
+      "mail relay is having an outage", "mail relay having an outage", "mail relay has an outage", "mail relay is failing", "mail relay failing",
+      "mail relay is returning errors", "mail relay returning errors", "mail relay is erroring", "mail relay is rejecting", "mail relay rejecting",
+      "mail relay is refusing", "mail relay refusing", "mail relay is deferring", "mail relay deferring", "mail relay is returning 421",
+      "mail relay returning 421", "mail relay returns 421", "mail relay is returning 4xx", "mail relay returning 4xx", "smtp relay outage",
+      "smtp relay is having an outage", "smtp relay having an outage", "smtp relay has an outage", "smtp relay is failing", "smtp relay failing",
+      "smtp relay is returning errors", "smtp relay returning errors", "smtp relay is erroring", "smtp relay is rejecting", "smtp relay rejecting",
+      "smtp relay is refusing", "smtp relay refusing", "smtp relay is deferring", "smtp relay deferring", "smtp relay is returning 421",
+      "smtp relay returning 421", "smtp relay returns 421", "smtp relay is returning 4xx", "smtp relay returning 4xx", "email relay outage",
+      "email relay is having an outage", "email relay having an outage", "email relay has an outage", "email relay is failing", "email relay failing",
+      "email relay is returning errors", "email relay returning errors", "email relay is erroring", "email relay is rejecting", "email relay rejecting",
+      "email relay is refusing", "email relay refusing", "email relay is deferring", "email relay deferring", "email relay is returning 421",
+      "email relay returning 421", "email relay returns 421", "email relay is returning 4xx", "email relay returning 4xx", "email provider outage",
+      "email provider is having an outage", "email provider having an outage", "email provider has an outage", "email provider is failing", "email provider failing",
+      "email provider is returning errors", "email provider returning errors", "email provider is erroring", "email provider is rejecting", "email provider rejecting",
+      "email provider is refusing", "email provider refusing", "email provider is deferring", "email provider deferring", "email provider is returning 421",
+      "email provider returning 421", "email provider returns 421", "email provider is returning 4xx", "email provider returning 4xx", "mail provider outage",
+      "mail provider is having an outage", "mail provider having an outage", "mail provider has an outage", "mail provider is failing", "mail provider failing",
+      "mail provider is returning errors", "mail provider returning errors", "mail provider is erroring", "mail provider is rejecting", "mail provider rejecting",
+      "mail provider is refusing", "mail provider refusing", "mail provider is deferring", "mail provider deferring", "mail provider is returning 421",
+      "mail provider returning 421", "mail provider returns 421", "mail provider is returning 4xx", "mail provider returning 4xx", "smtp provider outage",
+      "smtp provider is having an outage", "smtp provider having an outage", "smtp provider has an outage", "smtp provider is failing", "smtp provider failing",
+      "smtp provider is returning errors", "smtp provider returning errors", "smtp provider is erroring", "smtp provider is rejecting", "smtp provider rejecting",
+      "smtp provider is refusing", "smtp provider refusing", "smtp provider is deferring", "smtp provider deferring", "smtp provider is returning 421",
+      "smtp provider returning 421", "smtp provider returns 421", "smtp provider is returning 4xx", "smtp provider returning 4xx",
+      "smtp server is having an outage", "smtp server having an outage", "smtp server has an outage", "smtp server is failing", "smtp server is returning errors", "smtp server returning errors", "smtp server is rejecting", "smtp server rejecting", "smtp server is refusing", "smtp server refusing", "smtp server is deferring", "smtp server deferring", "smtp server is returning 421", "smtp server returning 421", "smtp server returns 421", "smtp server is returning 4xx", "smtp server returning 4xx", "mail server is having an outage", "mail server having an outage", "mail server has an outage", "mail server is failing", "mail server is returning errors", "mail server returning errors", "mail server is rejecting", "mail server rejecting", "mail server is refusing", "mail server refusing", "mail server is deferring", "mail server deferring", "mail server is returning 421", "mail server returning 421", "mail server returns 421", "mail server is returning 4xx", "mail server returning 4xx", "relay is having an outage", "relay having an outage", "relay has an outage", "relay is failing", "relay is returning errors", "relay returning errors", "relay is rejecting", "relay rejecting", "relay is refusing", "relay refusing", "relay is deferring", "relay deferring", "relay is returning 421", "relay returning 421", "relay returns 421", "relay is returning 4xx", "relay returning 4xx",
+    ]
+    about  = ["mail relay", "smtp relay", "email relay", "email provider", "mail provider", "smtp provider", "smtp server", "mail server"]
+    states = ["down"]
+  }
+
   mechanism "connection_pool_exhausted" {
     description = "Too few pooled connections for the load: callers wait for a connection and time out."
     phrases     = ["pool exhausted", "pool exhaustion", "pool saturated", "pool saturation", "pool starvation", "out of pooled connections", "no free connections", "waiting for a pooled connection", "pool too small", "pool undersized"]

@@ -148,6 +148,13 @@ service_kind "message_queue" {
     description = "Share of jobs the consumers' running build fails with an exception; each is retried."
   }
 
+  state "relay_reject_share" {
+    type        = "float"
+    initial     = 0.0
+    unit        = "ratio"
+    description = "Share of outgoing mail the external mail relay turns away on its own side; email jobs are about 40% of the queue's jobs."
+  }
+
   state "cosmetic_warning" {
     type        = "bool"
     initial     = false
@@ -216,7 +223,7 @@ service_kind "message_queue" {
 
   derived "fail_share" {
     type  = "float"
-    value = "clamp(state.poison_share + state.build_fail_share + database.error_rate, 0.0, 1.0)"
+    value = "clamp(state.poison_share + state.build_fail_share + 0.4 * state.relay_reject_share + database.error_rate, 0.0, 1.0)"
     unit  = "ratio"
   }
 
@@ -430,6 +437,13 @@ service_kind "message_queue" {
     level = "ERROR"
     when  = "serving && blocked_share > 0.001"
     text  = "vm_memory_high_watermark set. Memory used:{int(broker_mem_mb * 1048576.0)} allowed:1717986918; memory resource limit alarm set on node rabbit@mq-1, publishers blocked ({int(held_unacked)} unacknowledged deliveries on consumer channels)"
+  }
+
+  # The relay's own SMTP reply, as the mail task logs it.
+  log "mail_relay_reply" {
+    level = "ERROR"
+    when  = "serving && state.relay_reject_share > 0.0"
+    text  = "jobs-worker {state.version}: task email.send raised SMTPDataError: (421, b'4.7.0 Temporary System Problem. Try again later.') from mx-out.postwell.example:587 (attempt 1/{config.retry_limit}); requeued; {int(state.relay_reject_share * 40.0)}% of jobs"
   }
 
   log "job_failures" {

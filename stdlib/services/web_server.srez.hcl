@@ -156,6 +156,13 @@ service_kind "web_server" {
     description = "Memory the running build retains and never frees per tick; a restart starts it over on the same build."
   }
 
+  state "psp_error_share" {
+    type        = "float"
+    initial     = 0.0
+    unit        = "ratio"
+    description = "Share of card authorisations the external payment provider fails on its own side; nothing on this site changes it."
+  }
+
   state "cosmetic_warning" {
     type        = "bool"
     initial     = false
@@ -363,9 +370,16 @@ service_kind "web_server" {
     description = "Requests failing in the running build's checkout handler (checkout is about 30% of requests)."
   }
 
+  derived "payment_error_share" {
+    type        = "float"
+    value       = "serving ? 0.3 * state.psp_error_share : 0.0"
+    unit        = "ratio"
+    description = "Requests failing because the payment provider refused their card authorisation (checkout is about 30% of requests)."
+  }
+
   derived "error_rate" {
     type  = "float"
-    value = "serving ? clamp(throttled_share + overload_share + timeout_share + dependency_error_share + oom_share + accept_fail_share + stale_read_share + checkout_error_share, 0.0, 1.0) : 1.0"
+    value = "serving ? clamp(throttled_share + overload_share + timeout_share + dependency_error_share + oom_share + accept_fail_share + stale_read_share + checkout_error_share + payment_error_share, 0.0, 1.0) : 1.0"
     unit  = "ratio"
   }
 
@@ -397,6 +411,16 @@ service_kind "web_server" {
     precision = 1
     low       = 0
     high      = 150
+  }
+
+  metric "paylane_api_error_rate" {
+    type        = "float"
+    value       = "serving ? state.psp_error_share : 0.0"
+    unit        = "ratio"
+    precision   = 3
+    low         = 0
+    high        = 0.02
+    description = "Share of calls to the card processor's API (api.paylane.example) that returned an error."
   }
 
   metric "worker_utilization" {
@@ -444,6 +468,14 @@ service_kind "web_server" {
     level = "ERROR"
     when  = "serving && checkout_error_share > 0.001"
     text  = "POST /checkout 500 app={state.version}: TypeError: Cannot read properties of undefined (reading 'currency') at applyPromotions (cart/pricing.js:212); {int(checkout_error_share * 1000.0)} of every 1000 requests"
+  }
+
+  # The provider's own answer, as a payments client logs it: the status
+  # and the provider's request id, never why.
+  log "payment_upstream_error" {
+    level = "ERROR"
+    when  = "serving && payment_error_share > 0.001"
+    text  = "POST /checkout 502: upstream api.paylane.example POST /v1/charges answered 503 Service Unavailable in 41ms (req_8Jd2kQ); {int(state.psp_error_share * 100.0)}% of charge attempts"
   }
 
   log "request_ok_2" {
