@@ -443,7 +443,7 @@ service_kind "message_queue" {
   log "mail_relay_reply" {
     level = "ERROR"
     when  = "serving && state.relay_reject_share > 0.0"
-    text  = "jobs-worker {state.version}: task email.send raised SMTPDataError: (421, b'4.7.0 Temporary System Problem. Try again later.') from mx-out.postwell.example:587 (attempt 1/{config.retry_limit}); requeued; {int(state.relay_reject_share * 40.0)}% of jobs"
+    text  = "jobs-worker {state.version}: task email.send raised SMTPDataError: (421, b'4.7.0 Temporary System Problem. Try again later.') from mx-out.postwell.example:587 (attempt 1/{config.retry_limit}); requeued"
   }
 
   log "job_failures" {

@@ -475,7 +475,7 @@ service_kind "web_server" {
   log "payment_upstream_error" {
     level = "ERROR"
     when  = "serving && payment_error_share > 0.001"
-    text  = "POST /checkout 502: upstream api.paylane.example POST /v1/charges answered 503 Service Unavailable in 41ms (req_8Jd2kQ); {int(state.psp_error_share * 100.0)}% of charge attempts"
+    text  = "POST /checkout 502: upstream api.paylane.example POST /v1/charges answered 503 Service Unavailable in 41ms (req_8Jd2kQ)"
   }
 
   log "request_ok_2" {
