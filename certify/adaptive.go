@@ -21,13 +21,13 @@ import (
 //
 // Playing is cheap because the world's state does not depend on the seed
 // (noise changes only what reads show; DESIGN.md) and a policy is a pure
-// function of what it has been shown. So a policy is played in full from
-// the first seed (its lead); from every other seed the lead's actions are
-// replayed for as long as each observation is byte-identical to the
-// lead's, and when the lead's whole trace is seen again, its last action
-// is not played at all: the outcome is the lead's. Only where an
-// observation differs does a fresh agent catch up on the lead's
-// observations and play on by itself.
+// function of what it has been shown. So a policy is played from the
+// first seed (its lead), whose every observation is also rendered as each
+// other seed would show it (engine.Episode.AppendTextAs); a seed shown the
+// same throughout has the lead's outcome, unplayed. A seed shown
+// something else replays the lead's actions up to the difference (its
+// state is the lead's until then), a fresh agent catches up on the lead's
+// observations, and plays on by itself.
 // TestAdaptiveReplayIsExact checks the shortcut against playing every
 // seed in full on every shipped incident.
 
@@ -132,6 +132,10 @@ func PlayAdversaries(t *engine.Task, k *agents.Knowledge, full bool) []AdaptiveR
 type adaptivePlayer struct {
 	lead, cur trace
 	obs       []byte
+	// other is an observation as another seed shows it; differs marks the
+	// seeds (from 1) the lead's observations differ for.
+	other   []byte
+	differs []bool
 }
 
 // trace is one played episode: its intro, actions (as text and bound) and
@@ -163,15 +167,20 @@ func (tr *trace) observation(i int) []byte {
 	return tr.obs[start:tr.obsEnd[i]]
 }
 
-// playSeeds plays one policy on one variant from every seed into r.
+// playSeeds plays one policy on one variant from every seed into r. The
+// lead, from seed 1, also renders each of its observations as every other
+// seed would show it; a seed that would have seen the same throughout has
+// the lead's outcome and is not played. Only a seed shown something else
+// is played, from the lead's actions up to the difference.
 func (p *adaptivePlayer) playSeeds(ep *engine.Episode, adv agents.Adversary, site int, full bool, r *AdaptiveResult) {
+	p.differs = p.differs[:0]
+	for range AdaptiveSeeds {
+		p.differs = append(p.differs, false)
+	}
+	p.play(ep, adv, 1, nil, &p.lead)
 	for seed := uint64(1); seed <= AdaptiveSeeds; seed++ {
-		var rec record.EpisodeMetrics
-		var played *trace
-		if seed == 1 {
-			p.play(ep, adv, seed, nil, &p.lead)
-			rec, played = p.lead.rec, &p.lead
-		} else {
+		rec, played := p.lead.rec, &p.lead
+		if p.differs[seed-1] {
 			rec, played = p.play(ep, adv, seed, &p.lead, &p.cur), &p.cur
 			if played.followed {
 				played = &p.lead
@@ -232,6 +241,15 @@ func (p *adaptivePlayer) play(ep *engine.Episode, adv agents.Adversary, seed uin
 		}
 		res := ep.Step(&a)
 		p.obs = ep.AppendText(p.obs[:0], &res.Obs)
+		if lead == nil {
+			// The lead: what would each other seed have shown?
+			for s := range p.differs[1:] {
+				if !p.differs[s+1] {
+					p.other = ep.AppendTextAs(p.other[:0], &res.Obs, uint64(s+2))
+					p.differs[s+1] = !bytes.Equal(p.other, p.obs)
+				}
+			}
+		}
 		if following && !bytes.Equal(p.obs, lead.observation(i)) {
 			// The seed's noise shows something else: a fresh agent
 			// catches up on what the lead saw, then plays on.

@@ -230,6 +230,20 @@ func appendSignature(b []byte, tl *Tool) []byte {
 // AppendText renders an observation as the text an agent reads.
 func (e *Episode) AppendText(b []byte, o *Observation) []byte { return e.rules.appendText(e, b, *o) }
 
+// AppendTextAs renders an observation as an episode of the same task and
+// actions from another seed shows it. Noise is drawn from the seed, the
+// tick and the slot, and changes only what reads show, never the state,
+// so one played episode gives what every seed would have shown along it:
+// certification's adaptive panel plays once for all its seeds. The seed
+// must pick the same site variant as the episode's own.
+func (e *Episode) AppendTextAs(b []byte, o *Observation, seed uint64) []byte {
+	own := e.seed
+	e.seed = seed
+	b = e.AppendText(b, o)
+	e.seed = own
+	return b
+}
+
 // appendText is AppendText under the native profile.
 func (e *Episode) appendText(b []byte, o *Observation) []byte {
 	t := e.t
