@@ -240,9 +240,11 @@ func (p *adaptivePlayer) play(ep *engine.Episode, adv agents.Adversary, seed uin
 			a = action.Bind(t, text)
 		}
 		res := ep.Step(&a)
+		draws := ep.NoiseDraws()
 		p.obs = ep.AppendText(p.obs[:0], &res.Obs)
-		if lead == nil {
-			// The lead: what would each other seed have shown?
+		if lead == nil && ep.NoiseDraws() != draws {
+			// The lead, shown something drawn from its seed: what would
+			// each other seed have shown?
 			for s := range p.differs[1:] {
 				if !p.differs[s+1] {
 					p.other = ep.AppendTextAs(p.other[:0], &res.Obs, uint64(s+2))

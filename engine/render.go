@@ -32,6 +32,7 @@ func splitmix64(x uint64) uint64 {
 // (noiseKeys), not slot numbers, so adding a slot to a service kind does not
 // move the noise every other observation shows.
 func (e *Episode) uniform(tick int, key uint64, k int) float64 {
+	e.draws++
 	h := splitmix64(e.seed ^ splitmix64(uint64(tick)*0x100000001b3^key^uint64(k)<<52))
 	return float64(h>>11) / (1 << 53)
 }
@@ -243,6 +244,12 @@ func (e *Episode) AppendTextAs(b []byte, o *Observation, seed uint64) []byte {
 	e.seed = own
 	return b
 }
+
+// NoiseDraws counts the noise values drawn so far, by any rendering: a
+// rendering during which it did not move shows the same text for every
+// seed (the seed draws nothing else after Reset), so certification's
+// adaptive panel renders other seeds' views only of the others.
+func (e *Episode) NoiseDraws() uint64 { return e.draws }
 
 // appendText is AppendText under the native profile.
 func (e *Episode) appendText(b []byte, o *Observation) []byte {
