@@ -95,7 +95,7 @@ func (r *AdaptiveResult) finding() Finding {
 // every episode is played and counted, for a report. An sre_zero task has
 // no adaptive panel: the policies speak the native grammar.
 func PlayAdversaries(t *engine.Task, k *agents.Knowledge, full bool) []AdaptiveResult {
-	if t.Profile == "sre_zero" || k == nil {
+	if t.Profile == record.ProfileSreZero || k == nil {
 		return nil
 	}
 	variants := make([]*engine.Task, t.SiteCount())
