@@ -97,10 +97,8 @@ func (b *Blind) mechanismKeys(s string, mech MechanismDoc) []KeyDoc {
 // twice for an error line; best first, ties to the earlier service and
 // mechanism, pairs that match nothing left out.
 func (b *Blind) logMatches() []logMatch {
-	docs := make([][]string, len(b.k.Mechanisms))
-	for i, m := range b.k.Mechanisms {
-		docs[i] = words(m.Text)
-	}
+	docs := b.k.words()
+	df := map[string]int{} // how many mechanisms' docs each log word matches
 	var out []logMatch
 	for _, s := range b.intro.Services {
 		weight := map[string]float64{}
@@ -127,13 +125,16 @@ func (b *Blind) logMatches() []logMatch {
 				if !matchesAny(w, docs[i]) {
 					continue
 				}
-				df := 0
-				for _, d := range docs {
-					if matchesAny(w, d) {
-						df++
+				n, ok := df[w]
+				if !ok {
+					for _, d := range docs {
+						if matchesAny(w, d) {
+							n++
+						}
 					}
+					df[w] = n
 				}
-				score += weight[w] * math.Log(float64(len(docs)+1)/float64(df))
+				score += weight[w] * math.Log(float64(len(docs)+1)/float64(n))
 			}
 			if score > 0 {
 				out = append(out, logMatch{s, m, score})
@@ -165,6 +166,17 @@ func logLines(obs string) []string {
 
 // words are the content words of a text: lowered, split at anything not
 // a letter, words under four letters and common words dropped.
+// words are the words of each of k's mechanisms' published text.
+func (k *Knowledge) words() [][]string {
+	k.mechanismWordsOnce.Do(func() {
+		k.mechanismWords = make([][]string, len(k.Mechanisms))
+		for i, m := range k.Mechanisms {
+			k.mechanismWords[i] = words(m.Text)
+		}
+	})
+	return k.mechanismWords
+}
+
 func words(text string) []string {
 	var out []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return r < 'a' || r > 'z' }) {

@@ -3,6 +3,7 @@ package agents
 import (
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Knowledge is what a greedy operator knows before the incident: the
@@ -26,6 +27,11 @@ type Knowledge struct {
 	DependsOn map[string][]string
 	// Mechanisms is the published diagnosis vocabulary.
 	Mechanisms []MechanismDoc
+
+	// mechanismWords are each mechanism's words (blindlog.go), derived
+	// once: certification plays log-words on every task and seed.
+	mechanismWordsOnce sync.Once
+	mechanismWords     [][]string
 }
 
 // MechanismDoc is one mechanism of the diagnosis vocabulary as the docs

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/srezc/srezc/agents"
 	"github.com/srezc/srezc/certify"
 )
 
@@ -31,5 +32,47 @@ func BenchmarkSuiteCertify(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		certify.Afresh(incs[i%len(incs)], false)
+	}
+}
+
+// BenchmarkAdaptivePanel is the adaptive panel as certification plays it
+// (every policy, every site variant, seeds 1..AdaptiveSeeds, stopping at a
+// policy's first win) on one shipped incident per iteration. The per-op
+// time is one incident's share of `srezc validate`.
+func BenchmarkAdaptivePanel(b *testing.B) {
+	m := shippedModule(b)
+	tasks := suiteTasks(b)
+	k := certify.Knowledge(m)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		certify.PlayAdversaries(tasks[i%len(tasks)], k, false)
+	}
+}
+
+// BenchmarkAdaptiveEpisodeInFull is the same panel without the replay
+// shortcut: every episode played by the agent from its observations, as
+// evaluation plays it, for comparison.
+func BenchmarkAdaptiveEpisodeInFull(b *testing.B) {
+	m := shippedModule(b)
+	tasks := suiteTasks(b)
+	k := certify.Knowledge(m)
+	advs := agents.Adversaries(k)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		tk := tasks[i%len(tasks)]
+		for site := 0; site < tk.SiteCount(); site++ {
+			v := *tk
+			if site > 0 {
+				v = *tk.Sites[site-1]
+			}
+			v.Sites = nil
+			for _, adv := range advs {
+				for seed := uint64(1); seed <= certify.AdaptiveSeeds; seed++ {
+					playInFull(&v, adv.New(), seed)
+				}
+			}
+		}
 	}
 }

@@ -113,7 +113,9 @@ func runCertifyCase(t *testing.T, path string, rule *regexp.Regexp) {
 	}
 	// Exactly that rule fails, whichever stage finds it (the panel and the
 	// lint in Certify, diagnosability while deriving evidence).
-	kept, _ := compiler.CompileWith(m, compiler.Options{KeepUncertified: true})
+	// The cases are one-key puzzles the adaptive panel wins; its own
+	// tests are in adaptive_test.go and certify_adaptive.txtar.
+	kept, _ := compiler.CompileWith(m, compiler.Options{KeepUncertified: true, Cache: certify.NewFixtureCache()})
 	if len(kept) != 1 || kept[0].Certified || len(kept[0].Uncertified) != 1 || !rule.MatchString(kept[0].Uncertified[0]) {
 		var got []string
 		if len(kept) == 1 {
@@ -123,7 +125,7 @@ func runCertifyCase(t *testing.T, path string, rule *regexp.Regexp) {
 	}
 
 	// The compiler's diagnostics meet the inline marks.
-	_, cd = compiler.CompileWith(m, compiler.Options{})
+	_, cd = compiler.CompileWith(m, compiler.Options{Cache: certify.NewFixtureCache()})
 	for _, d := range cd {
 		msg := d.Summary
 		if d.Detail != "" {

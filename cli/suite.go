@@ -51,7 +51,7 @@ emitted, by suite build or by mutate.`,
 				}
 				return usageError{fmt.Errorf("no suite_spec named %q.%s", args[0], lang.DidYouMean(args[0], names))}
 			}
-			s, err := suitegen.Build(m, spec, workers, secret)
+			s, err := suitegen.BuildUnder(e.certified, m, spec, workers, secret)
 			if err != nil {
 				return err
 			}

@@ -71,6 +71,9 @@ type Episode struct {
 	step     int
 	done     bool
 	terminal Terminal
+	// draws counts noise draws (uniform), the only use of the seed after
+	// Reset: a rendering that drew none shows the same for every seed.
+	draws uint64
 
 	rec   record.EpisodeMetrics
 	comp  record.Components

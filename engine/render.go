@@ -32,6 +32,7 @@ func splitmix64(x uint64) uint64 {
 // (noiseKeys), not slot numbers, so adding a slot to a service kind does not
 // move the noise every other observation shows.
 func (e *Episode) uniform(tick int, key uint64, k int) float64 {
+	e.draws++
 	h := splitmix64(e.seed ^ splitmix64(uint64(tick)*0x100000001b3^key^uint64(k)<<52))
 	return float64(h>>11) / (1 << 53)
 }
@@ -229,6 +230,26 @@ func appendSignature(b []byte, tl *Tool) []byte {
 
 // AppendText renders an observation as the text an agent reads.
 func (e *Episode) AppendText(b []byte, o *Observation) []byte { return e.rules.appendText(e, b, *o) }
+
+// AppendTextAs renders an observation as an episode of the same task and
+// actions from another seed shows it. Noise is drawn from the seed, the
+// tick and the slot, and changes only what reads show, never the state,
+// so one played episode gives what every seed would have shown along it:
+// certification's adaptive panel plays once for all its seeds. The seed
+// must pick the same site variant as the episode's own.
+func (e *Episode) AppendTextAs(b []byte, o *Observation, seed uint64) []byte {
+	own := e.seed
+	e.seed = seed
+	b = e.AppendText(b, o)
+	e.seed = own
+	return b
+}
+
+// NoiseDraws counts the noise values drawn so far, by any rendering: a
+// rendering during which it did not move shows the same text for every
+// seed (the seed draws nothing else after Reset), so certification's
+// adaptive panel renders other seeds' views only of the others.
+func (e *Episode) NoiseDraws() uint64 { return e.draws }
 
 // appendText is AppendText under the native profile.
 func (e *Episode) appendText(b []byte, o *Observation) []byte {

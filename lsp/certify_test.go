@@ -49,6 +49,15 @@ func TestCertificationErrorAtItsAction(t *testing.T) {
 		}
 		return false
 	})
+	// The fixture is a one-key puzzle the adaptive panel wins too: that
+	// is an independent error, not a follow-on.
+	var root []protocol.Diagnostic
+	for _, d := range ds {
+		if !strings.Contains(d.Message, "adaptive answer-blind policy") {
+			root = append(root, d)
+		}
+	}
+	ds = root
 	if len(ds) != 1 {
 		t.Fatalf("%d diagnostics, want the root error only: %+v", len(ds), ds)
 	}

@@ -52,6 +52,8 @@ type Suite struct {
 	Duplicates   int
 	Thresholds   [2]float64 // scores at or below [0] are easy, above [1] hard
 	Calibrations []Calibration
+	// certified certifies the drawn variants (BuildUnder).
+	certified *certify.Cache
 }
 
 // Build generates the suite a spec describes. With a secret (the seed
@@ -60,7 +62,13 @@ type Suite struct {
 // tagged heldout; without it, the reserved partition is never emitted and
 // every split comes from the public seed.
 func Build(m *lang.Module, spec *lang.SuiteSpec, workers int, secret string) (*Suite, error) {
-	s := &Suite{Spec: spec}
+	return BuildUnder(certify.NewCache(), m, spec, workers, secret)
+}
+
+// BuildUnder is Build certifying through the cache c, whose rules it
+// follows (certify.NewFixtureCache for the repository's fixtures).
+func BuildUnder(c *certify.Cache, m *lang.Module, spec *lang.SuiteSpec, workers int, secret string) (*Suite, error) {
+	s := &Suite{Spec: spec, certified: c}
 	if secret != "" && !spec.SecretMatches(secret) {
 		return nil, fmt.Errorf("the secret seed does not match %s's secret_hash", spec.Name)
 	}
@@ -194,7 +202,7 @@ func (s *Suite) draw(m *lang.Module, workers int, seed uint64, n int, keep func(
 		return nil, fmt.Errorf("the mutations of %s have no variant to draw", spec.Name)
 	}
 	var out []*Task
-	certified := certify.NewCache()
+	certified := s.certified
 	for _, mu := range muts {
 		if n == 0 || sizes[mu.Name] == 0 {
 			continue
