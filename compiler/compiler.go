@@ -346,7 +346,7 @@ func (b *build) resolveIncident() {
 		}
 		b.kinds = append(b.kinds, k)
 	}
-	b.traffic = in.Traffic
+	b.traffic = b.drawTraffic()
 	t := b.t
 	t.ID, t.Title, t.Alert = in.Name, in.Title, in.Alert
 	t.Difficulty, t.Split, t.Tags = in.Difficulty, in.Split, append([]string(nil), in.Tags...)
@@ -403,7 +403,6 @@ func (b *build) layoutSlots() {
 			sl.Unit, sl.HasBand, sl.Low, sl.High = c.Unit, c.HasBand, c.Low, c.High
 			svc.Config = append(svc.Config, id)
 		}
-		b.drawSite(i, ss)
 		// The site's configuration replaces defaults in the baseline; the
 		// slots keep the kind's defaults as their documented default.
 		for _, e := range ss.Config {
@@ -423,6 +422,7 @@ func (b *build) layoutSlots() {
 		for _, s := range k.States {
 			b.addSlot(i, engine.ClassState, "state", s.Name, s.Kind, s.Initial)
 		}
+		b.drawSite(i, ss)
 		order, _ := lang.QuantityOrder(k)
 		for _, q := range order {
 			class := engine.ClassDerived

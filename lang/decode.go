@@ -631,6 +631,15 @@ func (d *decoder) system(blk *hclsyntax.Block) *System {
 	defer func() { d.broken = nil }()
 	c := d.content(blk.Body, blk.DefRange(), schemaAt("system"))
 	s.Description = d.str(c, "description")
+	if a, ok := c.attrs["traffic"]; ok {
+		if v, ok := d.siteRange(a); ok {
+			if v.Low <= 0 || v.High > MaxTraffic {
+				d.errAt(a.Expr.Range(), "Value out of range", fmt.Sprintf(`The argument "traffic" is a range of request rates: above zero and at most %g requests per tick (MaxTraffic).`, float64(MaxTraffic)))
+			} else {
+				s.Traffic = &v
+			}
+		}
+	}
 	for _, b := range c.blocks {
 		if b.Type == "fixture" {
 			s.Fixtures = append(s.Fixtures, d.fixture(b, true))
@@ -686,34 +695,42 @@ func (d *decoder) vary(blocks []*hclsyntax.Block) []VaryKey {
 		}
 		d.content(b.Body, b.DefRange(), schemaAt("system/service/vary"))
 		for _, a := range sortedAttrs(b.Body) {
-			v, ds := a.Expr.Value(nil)
-			ok := !ds.HasErrors() && literal(v) && (v.Type().IsTupleType() || v.Type().IsListType()) && v.LengthInt() == 2
-			var bounds [2]float64
-			if ok {
-				for i, e := range v.AsValueSlice() {
-					if !literal(e) || e.Type() != cty.Number {
-						ok = false
-						break
-					}
-					bounds[i], _ = e.AsBigFloat().Float64()
-				}
+			if v, ok := d.siteRange(a); ok {
+				out = append(out, v)
 			}
-			if !ok {
-				d.errAt(a.Expr.Range(), "Invalid range", fmt.Sprintf("%q must be a range [LOW, HIGH] of two numbers.", a.Name))
-				continue
-			}
-			if math.Abs(bounds[0]) > maxVaryBound || math.Abs(bounds[1]) > maxVaryBound {
-				d.errAt(a.Expr.Range(), "Value out of range", fmt.Sprintf("The range of %q must lie within ±%g.", a.Name, float64(maxVaryBound)))
-				continue
-			}
-			if !(bounds[0] < bounds[1]) {
-				d.errAt(a.Expr.Range(), "Invalid range", fmt.Sprintf("The range of %q must have its lower bound first and below the upper: [%g, %g].", a.Name, bounds[0], bounds[1]))
-				continue
-			}
-			out = append(out, VaryKey{Name: a.Name, Low: bounds[0], High: bounds[1], Range: fromHCL(a.SrcRange), ValueRange: fromHCL(a.Expr.Range())})
 		}
 	}
 	return out
+}
+
+// siteRange reads a [LOW, HIGH] range a site draws from: two numbers,
+// finite, the lower first.
+func (d *decoder) siteRange(a *hclsyntax.Attribute) (VaryKey, bool) {
+	v, ds := a.Expr.Value(nil)
+	ok := !ds.HasErrors() && literal(v) && (v.Type().IsTupleType() || v.Type().IsListType()) && v.LengthInt() == 2
+	var bounds [2]float64
+	if ok {
+		for i, e := range v.AsValueSlice() {
+			if !literal(e) || e.Type() != cty.Number {
+				ok = false
+				break
+			}
+			bounds[i], _ = e.AsBigFloat().Float64()
+		}
+	}
+	if !ok {
+		d.errAt(a.Expr.Range(), "Invalid range", fmt.Sprintf("%q must be a range [LOW, HIGH] of two numbers.", a.Name))
+		return VaryKey{}, false
+	}
+	if math.Abs(bounds[0]) > maxVaryBound || math.Abs(bounds[1]) > maxVaryBound {
+		d.errAt(a.Expr.Range(), "Value out of range", fmt.Sprintf("The range of %q must lie within ±%g.", a.Name, float64(maxVaryBound)))
+		return VaryKey{}, false
+	}
+	if !(bounds[0] < bounds[1]) {
+		d.errAt(a.Expr.Range(), "Invalid range", fmt.Sprintf("The range of %q must have its lower bound first and below the upper: [%g, %g].", a.Name, bounds[0], bounds[1]))
+		return VaryKey{}, false
+	}
+	return VaryKey{Name: a.Name, Low: bounds[0], High: bounds[1], Range: fromHCL(a.SrcRange), ValueRange: fromHCL(a.Expr.Range())}, true
 }
 
 func (d *decoder) edits(parent string, blocks []*hclsyntax.Block, state bool) []Edit {
@@ -1095,6 +1112,7 @@ func (d *decoder) incident(blk *hclsyntax.Block) *Incident {
 		}
 	}
 	in.Traffic = d.traffic(c)
+	_, in.TrafficSet = c.attrs["traffic"]
 	in.Warmup = d.integer(c, "warmup", 8, 0, 1000)
 	in.Hold = d.integer(c, "hold", 3, 0, 100)
 	in.Resolved = d.expr(c, "resolved_when")

@@ -143,7 +143,8 @@ type SystemService struct {
 	Vary []VaryKey
 }
 
-// VaryKey is a config key a site draws from [Low, High] (a vary entry).
+// VaryKey is a config key or a state a site draws from [Low, High] (a
+// vary entry), or a system's traffic range.
 type VaryKey struct {
 	Name      string
 	Low, High float64
@@ -164,6 +165,10 @@ type System struct {
 	// Fixtures make a fixture system: services given by literal
 	// observations, for incidents under the sre_zero profile (reference.go).
 	Fixtures []*Fixture
+	// Traffic is the range the system's sites draw their client request
+	// rate from (traffic = [LOW, HIGH]); nil: 300 requests/s. An incident
+	// that sets traffic pins it.
+	Traffic *VaryKey
 }
 
 type Param struct {
@@ -368,7 +373,10 @@ type Incident struct {
 	Rubric      string
 	RubricRange Range
 	Traffic     float64
-	Warmup      int
+	// TrafficSet says the incident pins traffic; else its sites draw it
+	// from the system's range, if it declares one.
+	TrafficSet bool
+	Warmup     int
 	Hold        int
 	Faults      []*FaultUse
 	Distractors []*DistractorUse
