@@ -209,7 +209,7 @@ func weakPool(t *testing.T) (*lang.Module, *lang.Incident) {
 	for _, e := range fk.Edits {
 		e := e
 		eval := e.Eval
-		e.Eval = func(_, config map[string]value.Value) (value.Value, *lang.Diagnostic) { return eval(fu.Params, config) }
+		e.Eval = func(sc lang.EditScope) (value.Value, *lang.Diagnostic) { sc.Params = fu.Params; return eval(sc) }
 		twin.Edits = append(twin.Edits, e)
 	}
 	m2 := *m

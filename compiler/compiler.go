@@ -62,7 +62,9 @@ type build struct {
 	// siteCfg caches siteConfig per service: base does not change once
 	// the slots are laid out, and every fault kind's claims read it.
 	siteCfg map[int]map[string]value.Value
-	opt     Options
+	// siteSt caches siteState the same way.
+	siteSt map[int]map[string]value.Value
+	opt    Options
 	// kindDefault is each config slot's documented default, which the site
 	// configuration may override in base.
 	kindDefault map[engine.SlotID]value.Value
@@ -410,7 +412,7 @@ func (b *build) layoutSlots() {
 			if !ok {
 				continue // the checker reported it
 			}
-			v, d := e.Eval(nil, nil)
+			v, d := e.Eval(lang.EditScope{Traffic: b.traffic})
 			if d != nil {
 				b.diags = append(b.diags, d)
 				continue
@@ -694,7 +696,7 @@ func (b *build) resolveEdit(e lang.Edit, svc int, params map[string]value.Value,
 	if !ok {
 		return edit{}, &lang.Diagnostic{Severity: lang.Error, Summary: "Edit does not apply", Detail: fmt.Sprintf("%s has no %s %q.", b.t.Services[svc].Name, class, e.Name), Subject: &r}
 	}
-	v, d := e.Eval(params, b.siteConfig(svc))
+	v, d := e.Eval(b.editScope(svc, params))
 	if d != nil {
 		return edit{}, d
 	}
@@ -721,6 +723,30 @@ func (b *build) siteConfig(svc int) map[string]value.Value {
 	}
 	b.siteCfg[svc] = out
 	return out
+}
+
+// siteState is service svc's state before any fault: the site's.
+func (b *build) siteState(svc int) map[string]value.Value {
+	if out, ok := b.siteSt[svc]; ok {
+		return out
+	}
+	out := map[string]value.Value{}
+	for id, sl := range b.t.Slots {
+		if int(sl.Service) == svc && sl.Class == engine.ClassState {
+			out[sl.Name] = b.base[id]
+		}
+	}
+	if b.siteSt == nil {
+		b.siteSt = map[int]map[string]value.Value{}
+	}
+	b.siteSt[svc] = out
+	return out
+}
+
+// editScope is what a fault's edit on service svc reads: its parameters
+// and the site.
+func (b *build) editScope(svc int, params map[string]value.Value) lang.EditScope {
+	return lang.EditScope{Params: params, Config: b.siteConfig(svc), State: b.siteState(svc), Traffic: b.traffic}
 }
 
 func (b *build) bindTools() {

@@ -529,7 +529,7 @@ func (c *checker) siteConfigInBand(ss *SystemService, k *ServiceKind) {
 		if ck == nil || !ck.HasBand {
 			continue
 		}
-		v, d := e.Eval(nil, nil)
+		v, d := e.Eval(EditScope{Traffic: DefaultTraffic})
 		if d != nil || !v.K.Numeric() {
 			continue
 		}
@@ -787,7 +787,7 @@ func (c *checker) checkEdits(edits []Edit, k *ServiceKind, params map[string]val
 			}
 			kind = ck.Kind
 		}
-		v, d := e.Eval(params, k.Defaults())
+		v, d := e.Eval(EditScope{Params: params, Config: k.Defaults(), State: k.Initials(), Traffic: DefaultTraffic})
 		if d != nil {
 			c.diags = append(c.diags, d)
 			if c.broken != nil {

@@ -2,6 +2,8 @@ package lang
 
 import (
 	"fmt"
+	"github.com/zclconf/go-cty/cty/function"
+	"github.com/zclconf/go-cty/cty/function/stdlib"
 	"math"
 	"sort"
 	"strings"
@@ -745,8 +747,8 @@ func (d *decoder) edits(parent string, blocks []*hclsyntax.Block, state bool) []
 			file := d.file
 			out = append(out, Edit{
 				State: state, Name: a.Name, Range: fromHCL(a.SrcRange),
-				Eval: func(params, config map[string]value.Value) (value.Value, *Diagnostic) {
-					return evalEdit(file, a, params, config)
+				Eval: func(sc EditScope) (value.Value, *Diagnostic) {
+					return evalEdit(file, a, sc)
 				},
 			})
 		}
@@ -754,11 +756,24 @@ func (d *decoder) edits(parent string, blocks []*hclsyntax.Block, state bool) []
 	return out
 }
 
-// evalEdit evaluates an edit's HCL expression with param.NAME and
-// config.KEY bound.
-func evalEdit(f *File, a *hclsyntax.Attribute, params, config map[string]value.Value) (value.Value, *Diagnostic) {
+// editFunctions are the functions an edit may call: enough to state a
+// value against the site (a whole number of workers for a share of its
+// traffic) and no more.
+var editFunctions = map[string]function.Function{
+	"floor": stdlib.FloorFunc,
+	"ceil":  stdlib.CeilFunc,
+	"min":   stdlib.MinFunc,
+	"max":   stdlib.MaxFunc,
+}
+
+// evalEdit evaluates an edit's HCL expression in its scope.
+func evalEdit(f *File, a *hclsyntax.Attribute, sc EditScope) (value.Value, *Diagnostic) {
 	floatParam := false
-	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"param": ctyObject(params), "config": ctyObject(config)}}
+	params, config := sc.Params, sc.Config
+	ctx := &hcl.EvalContext{
+		Variables: map[string]cty.Value{"param": ctyObject(params), "config": ctyObject(config), "state": ctyObject(sc.State), "traffic": cty.NumberFloatVal(sc.Traffic)},
+		Functions: editFunctions,
+	}
 	v, ds := a.Expr.Value(ctx)
 	if ds.HasErrors() {
 		return value.Value{}, fromHCLDiags(ds)[0]
@@ -771,8 +786,11 @@ func evalEdit(f *File, a *hclsyntax.Attribute, params, config map[string]value.V
 	if st, ok := a.Expr.(*hclsyntax.ScopeTraversalExpr); ok && len(st.Traversal) == 2 {
 		if attr, ok := st.Traversal[1].(hcl.TraverseAttr); ok {
 			src := params
-			if st.Traversal.RootName() == "config" {
+			switch st.Traversal.RootName() {
+			case "config":
 				src = config
+			case "state":
+				src = sc.State
 			}
 			floatParam = src[attr.Name].K == value.Float
 		}
@@ -1204,7 +1222,7 @@ const MaxTraffic = 1e6
 // as zero and one too large as +Inf; either used to reach certification,
 // which reported it at 1:1.
 func (d *decoder) traffic(c content) float64 {
-	const def = 300
+	const def = DefaultTraffic
 	a, ok := c.attrs["traffic"]
 	if !ok {
 		return def

@@ -153,3 +153,79 @@ system "busy" {
     }
   }
 }
+
+# The standard topology at its daily peak: the site's traffic is drawn per
+# site variant, and each tier is sized for it. Here the documented defaults
+# are not healthy values: at 500 to 600 requests/s the default 16 workers
+# (about 32 requests/s each) run above 0.85 of their capacity, the default
+# 8 consumers fall behind the jobs published (one per ten requests, about
+# 6.7 jobs/s each at 150 ms a job), the default 1024 MB cache holds less
+# than the site's compressed working set (0.4 of 2600 to 3000 MB), and the
+# default server connection limit (100) is below the pool the site keeps
+# open. Each range keeps the site's own relations at every draw: workers
+# at most 0.85 busy at the highest traffic, consumers above the job rate,
+# the cache 10% above the compressed working set, the pool under the
+# server's limit.
+system "peak" {
+  description = "The standard topology at its daily peak: more traffic, and tiers sized for it."
+  traffic     = [500, 600]
+
+  service "load_balancer" {
+    kind  = "load_balancer"
+    roles = { web = "web_server" }
+    vary {
+      max_connections = [3000, 6000]
+      idle_timeout_ms = [60000, 150000]
+    }
+  }
+
+  service "web_server" {
+    kind = "web_server"
+    roles = {
+      lb       = "load_balancer"
+      database = "database"
+      cache    = "cache"
+      queue    = "message_queue"
+    }
+    vary {
+      max_workers = [26, 36]
+      timeout_ms  = [3000, 8000]
+    }
+  }
+
+  service "cache" {
+    kind  = "cache"
+    roles = { web = "web_server" }
+    vary {
+      max_memory_mb  = [1500, 2200]
+      ttl_seconds    = [300, 900]
+      working_set_mb = [2600, 3000]
+    }
+  }
+
+  service "database" {
+    kind = "database"
+    roles = {
+      web   = "web_server"
+      queue = "message_queue"
+    }
+    vary {
+      pool_size       = [130, 150]
+      max_connections = [250, 450]
+      work_mem_mb     = [64, 160]
+    }
+  }
+
+  service "message_queue" {
+    kind = "message_queue"
+    roles = {
+      web      = "web_server"
+      database = "database"
+    }
+    vary {
+      consumer_concurrency  = [12, 16]
+      max_in_flight         = [600, 1200]
+      visibility_timeout_ms = [40000, 90000]
+    }
+  }
+}

@@ -37,7 +37,7 @@ service_kind "database" {
 
   config "max_connections" {
     type        = "int"
-    default     = 200
+    default     = 100
     low         = 100
     high        = 500
     unit        = "connections"
