@@ -9,11 +9,11 @@ incident "api_worker_squeeze" {
   split      = "train"
   tags       = ["web_server", "distractor", "stale-metrics"]
   budget     = 10
-  system     = "standard"
+  system     = "peak"
 
   fault "web_workers_too_low" {
     target  = "web_server"
-    workers = 8
+    share   = 0.85
     change {}
   }
   distractor "noisy_warning" {

@@ -12,11 +12,11 @@ incident "cache_resize_rollout" {
   split      = "dev"
   tags       = ["cache", "multi-fault"]
   budget     = 14
-  system     = "standard"
+  system     = "peak"
 
   fault "cache_memory_too_low" {
     target   = "cache"
-    limit_mb = 448
+    share    = 0.85
     change {}
   }
   fault "cache_compression_disabled" {

@@ -10,11 +10,11 @@ incident "capacity_drill_fallout" {
   split      = "dev"
   tags       = ["web_server", "misleading", "noisy"]
   budget     = 12
-  system     = "standard"
+  system     = "peak"
 
   fault "web_workers_too_low" {
     target  = "web_server"
-    workers = 6
+    share   = 0.78
     change {}
   }
   distractor "elevated_metric" {

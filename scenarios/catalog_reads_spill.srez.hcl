@@ -9,11 +9,11 @@ incident "catalog_reads_spill" {
   split      = "train"
   tags       = ["cache", "memory", "stale-metrics"]
   budget     = 12
-  system     = "standard"
+  system     = "peak"
 
   fault "cache_memory_too_low" {
     target   = "cache"
-    limit_mb = 256
+    share    = 0.75
     change {}
   }
   distractor "db_work_mem_tuned" {

@@ -8,11 +8,11 @@ incident "checkout_db_refusals" {
   split      = "train"
   tags       = ["database", "config"]
   budget     = 10
-  system     = "standard"
+  system     = "peak"
 
   fault "db_max_connections_low" {
     target = "database"
-    limit  = 20
+    short  = 0.2
     change {}
   }
   noise "jitter" {}

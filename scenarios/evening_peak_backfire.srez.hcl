@@ -12,12 +12,12 @@ incident "evening_peak_backfire" {
   split      = "dev"
   tags       = ["database", "recovery", "victim-alert"]
   budget     = 12
-  system     = "standard"
+  system     = "peak"
   traffic    = 500.0
 
   fault "db_max_connections_low" {
     target = "database"
-    limit  = 20
+    short  = 0.2
     change {
       at = "17:30"
     }

@@ -8,11 +8,11 @@ incident "export_jobs_waiting" {
   split      = "train"
   tags       = ["message_queue", "capacity"]
   budget     = 12
-  system     = "standard"
+  system     = "peak"
 
   fault "mq_consumer_concurrency_low" {
     target    = "message_queue"
-    consumers = 3
+    share     = 0.85
     change {}
   }
   distractor "noisy_warning" {

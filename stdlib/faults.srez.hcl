@@ -293,21 +293,28 @@ fault_kind "web_bad_deploy_leak" {
 }
 
 fault_kind "web_workers_too_low" {
-  description    = "Too few workers for the offered load; requests queue and overflow."
+  description    = "Fewer workers than the site's traffic needs; requests queue and overflow."
   applies_to     = ["web_server"]
   conflicts_with = ["web_workers_too_high"]
   mechanism      = "worker_pool_misconfigured"
   detail         = "max_workers"
 
-  param "workers" {
-    type    = "int"
-    default = 4
-    domain  = [2, 4, 6, 8]
+  # Stated against the site: the pool keeps the workers for a share of the
+  # site's traffic (each serves about 32 requests/s). At a busy site's
+  # traffic that count lies inside the documented band, and so may the
+  # documented default: only the site's load says it is too few.
+  param "share" {
+    type        = "float"
+    default     = 0.8
+    domain      = [0.78, 0.8, 0.85]
+    description = "Share of the site's traffic the remaining workers can serve."
   }
 
-  set_config { max_workers = param.workers }
+  set_config { max_workers = max(floor(traffic / 32 * param.share), 1) }
 
-  fixed_when = "config.max_workers >= 12 && config.max_workers <= 64"
+  # Fixed when the busiest half of the workers runs below 0.85 of what it
+  # can serve, within what the host's memory holds.
+  fixed_when = "utilisation <= 0.85 && config.max_workers <= 64"
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).
@@ -414,19 +421,24 @@ fault_kind "web_cache_host_wrong" {
 # ==================================================================== cache
 
 fault_kind "cache_memory_too_low" {
-  description    = "The cache's memory limit is smaller than the working set; keys are evicted before reuse and misses load the database."
+  description    = "The cache's memory limit is smaller than the site's working set; keys are evicted before reuse and misses load the database."
   applies_to     = ["cache"]
   conflicts_with = []
   mechanism      = "memory_eviction"
   detail         = "max_memory_mb"
 
-  param "limit_mb" {
-    type    = "int"
-    default = 256
-    domain  = [128, 256, 384, 448]
+  # Stated against the site: the ceiling holds a share of the site's
+  # working set as stored (compressed, 0.4 of its size). Where the working
+  # set is large that ceiling lies inside the documented band, and so may
+  # the documented default.
+  param "share" {
+    type        = "float"
+    default     = 0.8
+    domain      = [0.75, 0.8, 0.85]
+    description = "Share of the site's stored working set the ceiling holds."
   }
 
-  set_config { max_memory_mb = param.limit_mb }
+  set_config { max_memory_mb = max(floor(state.working_set_mb * 0.4 * param.share), 64) }
 
   # Fixed when the working set, stored compressed (compression off is a
   # fault of its own), fits with 10% headroom, and the ceiling stays within
@@ -454,7 +466,9 @@ fault_kind "cache_compression_disabled" {
   }
 
   set_config { compression_enabled = false }
-  set_state { working_set_mb = param.working_set_mb }
+  # The hot data is at least this large: a site that draws a larger
+  # working set keeps its own.
+  set_state { working_set_mb = max(state.working_set_mb, param.working_set_mb) }
 
   fixed_when = "config.compression_enabled"
 
@@ -564,19 +578,23 @@ fault_kind "db_pool_too_large" {
 }
 
 fault_kind "db_max_connections_low" {
-  description    = "The server's connection limit is below the pool size; the pooler's extra connections are refused."
+  description    = "The server's connection limit is below the pool the site keeps open; the pooler's extra connections are refused."
   applies_to     = ["database"]
   conflicts_with = []
   mechanism      = "connection_limit_exceeded"
   detail         = "max_connections"
 
-  param "limit" {
-    type    = "int"
-    default = 30
-    domain  = [10, 20, 30, 40]
+  # Stated against the site: the limit lands short of the site's pool by a
+  # share of it. Where the pool is large that limit lies inside the
+  # documented band, and so does the documented default.
+  param "short" {
+    type        = "float"
+    default     = 0.2
+    domain      = [0.1, 0.15, 0.2]
+    description = "Share of the site's pool the server no longer accepts."
   }
 
-  set_config { max_connections = param.limit }
+  set_config { max_connections = ceil(config.pool_size * (1 - param.short)) }
 
   # Fixed when the server accepts the whole pool, without committing more
   # session memory than the host has.
@@ -805,21 +823,28 @@ fault_kind "mq_bad_deploy_exception" {
 }
 
 fault_kind "mq_consumer_concurrency_low" {
-  description    = "Too few consumers for the rate jobs arrive at; the backlog and lag grow."
+  description    = "Fewer consumers than the rate the site's jobs arrive at; the backlog and lag grow."
   applies_to     = ["message_queue"]
   conflicts_with = []
   mechanism      = "consumer_capacity_low"
   detail         = "consumer_concurrency"
 
-  param "consumers" {
-    type    = "int"
-    default = 2
-    domain  = [1, 2, 3]
+  # Stated against the site: the pool keeps the consumers for a share of
+  # the jobs the site's traffic publishes (one per ten requests; a consumer
+  # finishes about 6.7 a second). At a busy site's traffic that count lies
+  # inside the documented band, and so may the documented default.
+  param "share" {
+    type        = "float"
+    default     = 0.85
+    domain      = [0.8, 0.85, 0.9]
+    description = "Share of the site's job rate the remaining consumers keep up with."
   }
 
-  set_config { consumer_concurrency = param.consumers }
+  set_config { consumer_concurrency = max(floor(traffic / 67 * param.share), 1) }
 
-  fixed_when = "config.consumer_concurrency >= 6 && config.consumer_concurrency <= 64"
+  # Fixed when the consumers keep up with the jobs, retries included, with
+  # 10% to spare, within the consumer host's memory.
+  fixed_when = "capacity_rps * 0.9 >= work_rate && config.consumer_concurrency <= 64"
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).

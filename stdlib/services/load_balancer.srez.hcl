@@ -314,7 +314,7 @@ service_kind "load_balancer" {
 
   metric "cpu_pct" {
     type      = "float"
-    value     = "serving ? 6.0 + admitted_rps * 0.04 + (state.cosmetic_metric ? 52.0 : 0.0) : 0.0"
+    value     = "serving ? (state.cosmetic_metric ? min(58.0 + admitted_rps * 0.04, 78.0) : 6.0 + admitted_rps * 0.04) : 0.0"
     unit      = "%"
     precision = 1
     low       = 0
