@@ -13,7 +13,7 @@ incident "capacity_change_fallout" {
 
   fault "lb_idle_timeout_low" {
     target     = "load_balancer"
-    timeout_ms = 10000
+    share      = 0.33
     change {}
   }
   fault "web_workers_too_high" {

@@ -11,11 +11,11 @@ incident "confirmations_stuck" {
   split      = "test"
   tags       = ["database", "message_queue", "cascade", "distractor", "stale-metrics"]
   budget     = 14
-  system     = "standard"
+  system     = "peak"
 
   fault "db_query_timeout_low" {
     target     = "database"
-    timeout_ms = 20
+    share      = 0.5
     change {}
   }
   distractor "noisy_warning" {

@@ -9,11 +9,11 @@ incident "orders_page_errors" {
   split      = "test"
   tags       = ["web_server", "misleading"]
   budget     = 11
-  system     = "standard"
+  system     = "peak"
 
   fault "web_timeout_too_low" {
     target     = "web_server"
-    timeout_ms = 200
+    share      = 0.42
     change {}
   }
   distractor "db_work_mem_tuned" {

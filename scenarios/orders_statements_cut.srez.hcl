@@ -8,11 +8,11 @@ incident "orders_statements_cut" {
   split      = "test"
   tags       = ["database", "config"]
   budget     = 10
-  system     = "standard"
+  system     = "peak"
 
   fault "db_query_timeout_low" {
     target     = "database"
-    timeout_ms = 40
+    share      = 0.6
     change {
       at = "14:05"
     }

@@ -9,11 +9,11 @@ incident "slow_pages_bad_gateway" {
   split      = "dev"
   tags       = ["load_balancer", "config"]
   budget     = 9
-  system     = "standard"
+  system     = "peak"
 
   fault "lb_idle_timeout_low" {
     target     = "load_balancer"
-    timeout_ms = 5000
+    share      = 0.5
     change {}
   }
   distractor "noisy_warning" {

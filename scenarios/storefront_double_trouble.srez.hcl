@@ -18,7 +18,7 @@ incident "storefront_double_trouble" {
   }
   fault "cache_ttl_too_low" {
     target = "cache"
-    ttl    = 20
+    share  = 0.34
     change {
       at = "Sat 06:40"
     }

@@ -128,21 +128,27 @@ fault_kind "lb_max_connections_cut" {
 }
 
 fault_kind "lb_idle_timeout_low" {
-  description    = "The balancer closes upstream connections before slow responses arrive and answers 502."
+  description    = "The balancer closes upstream connections before the site's slow responses arrive and answers 502."
   applies_to     = ["load_balancer"]
   conflicts_with = []
   mechanism      = "timeout_too_low"
   detail         = "idle_timeout_ms"
 
-  param "timeout_ms" {
-    type    = "int"
-    default = 5000
-    domain  = [2000, 5000, 10000, 15000]
+  # Stated against the site: the timeout waits a share of the site's
+  # slowest routine responses. Where those are slow that timeout lies
+  # inside the documented band, and so may the documented default.
+  param "share" {
+    type        = "float"
+    default     = 0.5
+    domain      = [0.33, 0.45, 0.5, 0.6]
+    description = "Share of the site's slowest routine response time the balancer still waits."
   }
 
-  set_config { idle_timeout_ms = param.timeout_ms }
+  set_config { idle_timeout_ms = floor(state.slow_response_ms * param.share) }
 
-  fixed_when = "config.idle_timeout_ms >= 30000 && config.idle_timeout_ms <= 300000"
+  # Fixed when the balancer waits out the site's slowest routine
+  # responses; past five minutes idle connections pile up.
+  fixed_when = "float(config.idle_timeout_ms) >= state.slow_response_ms && config.idle_timeout_ms <= 300000"
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).
@@ -346,25 +352,29 @@ fault_kind "web_workers_too_high" {
 }
 
 fault_kind "web_timeout_too_low" {
-  description    = "The upstream call deadline is shorter than the slower database calls take; those requests fail."
+  description    = "The upstream call deadline is shorter than the site's slower database calls take; those requests fail."
   applies_to     = ["web_server"]
   conflicts_with = []
   mechanism      = "timeout_too_low"
   detail         = "timeout_ms"
 
-  param "timeout_ms" {
-    type    = "int"
-    default = 150
-    domain  = [100, 150, 200, 250]
+  # Stated against the site: the deadline covers a share of the site's
+  # slowest routine calls. Where those are slow that deadline lies inside
+  # the documented band, and so may the documented default.
+  param "share" {
+    type        = "float"
+    default     = 0.42
+    domain      = [0.3, 0.42, 0.5]
+    description = "Share of the site's slowest routine upstream call time the deadline allows."
   }
 
-  set_config { timeout_ms = param.timeout_ms }
+  set_config { timeout_ms = floor(state.slow_call_ms * param.share) }
 
-  # Fixed when the deadline covers the slow database calls (reports and
-  # exports, about 40 statements' time) without holding so many workers on
-  # lost replies that the busiest half runs hot: where that happens (past
-  # about 50 s) depends on the site's load, so the bound is the relation.
-  fixed_when = "config.timeout_ms >= 500 && utilisation <= 0.85"
+  # Fixed when the deadline covers the slow database calls (the site's
+  # reports and exports) without holding so many workers on lost replies
+  # that the busiest half runs hot: where that happens (past about 50 s)
+  # depends on the site's load, so the bound is the relation.
+  fixed_when = "float(config.timeout_ms) >= upstream_tail_ms && utilisation <= 0.85"
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).
@@ -479,21 +489,27 @@ fault_kind "cache_compression_disabled" {
 }
 
 fault_kind "cache_ttl_too_low" {
-  description    = "Entries expire long before they are read again; the hit rate collapses and misses load the database."
+  description    = "Entries expire before the site reads them again; the hit rate collapses and misses load the database."
   applies_to     = ["cache"]
   conflicts_with = []
   mechanism      = "ttl_too_low"
   detail         = "ttl_seconds"
 
-  param "ttl" {
-    type    = "int"
-    default = 10
-    domain  = [5, 10, 20, 30]
+  # Stated against the site: entries live a share of the time the site's
+  # hot entries go between reads. Where that is long the TTL lies inside
+  # the documented band, and so may the documented default.
+  param "share" {
+    type        = "float"
+    default     = 0.17
+    domain      = [0.17, 0.34, 0.5]
+    description = "Share of the site's reuse interval an entry lives."
   }
 
-  set_config { ttl_seconds = param.ttl }
+  set_config { ttl_seconds = floor(state.reuse_s * param.share) }
 
-  fixed_when = "config.ttl_seconds >= 60 && config.ttl_seconds <= 3600"
+  # Fixed when entries outlive the site's reuse interval; past an hour
+  # they may point at purged rows.
+  fixed_when = "float(config.ttl_seconds) >= state.reuse_s && config.ttl_seconds <= 3600"
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).
@@ -640,21 +656,27 @@ fault_kind "db_max_connections_below_pool" {
 }
 
 fault_kind "db_query_timeout_low" {
-  description    = "The statement deadline is shorter than ordinary queries take; a share of them is cancelled."
+  description    = "The statement deadline is shorter than the site's routine statements take; a share of them is cancelled."
   applies_to     = ["database"]
   conflicts_with = []
   mechanism      = "timeout_too_low"
   detail         = "query_timeout_ms"
 
-  param "timeout_ms" {
-    type    = "int"
-    default = 30
-    domain  = [20, 30, 40, 50]
+  # Stated against the site: the deadline allows a share of the site's
+  # longest routine statements. Where those are long the deadline lies
+  # inside the documented band, and so may the documented default.
+  param "share" {
+    type        = "float"
+    default     = 0.4
+    domain      = [0.2, 0.4, 0.5, 0.6]
+    description = "Share of the site's longest routine statement time the deadline allows."
   }
 
-  set_config { query_timeout_ms = param.timeout_ms }
+  set_config { query_timeout_ms = floor(state.report_ms * param.share) }
 
-  fixed_when = "config.query_timeout_ms >= 1000 && config.query_timeout_ms <= 10000"
+  # Fixed when the deadline covers the site's longest routine statements;
+  # past ten seconds runaway statements hold connections.
+  fixed_when = "float(config.query_timeout_ms) >= statement_tail_ms && config.query_timeout_ms <= 10000"
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).

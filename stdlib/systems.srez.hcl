@@ -174,8 +174,9 @@ system "peak" {
     kind  = "load_balancer"
     roles = { web = "web_server" }
     vary {
-      max_connections = [3000, 6000]
-      idle_timeout_ms = [60000, 150000]
+      max_connections  = [3000, 6000]
+      idle_timeout_ms  = [115000, 180000]
+      slow_response_ms = [85000, 110000]
     }
   }
 
@@ -188,8 +189,9 @@ system "peak" {
       queue    = "message_queue"
     }
     vary {
-      max_workers = [26, 36]
-      timeout_ms  = [3000, 8000]
+      max_workers  = [26, 36]
+      timeout_ms   = [6000, 9500]
+      slow_call_ms = [3200, 4600]
     }
   }
 
@@ -198,8 +200,9 @@ system "peak" {
     roles = { web = "web_server" }
     vary {
       max_memory_mb  = [1500, 2200]
-      ttl_seconds    = [300, 900]
+      ttl_seconds    = [700, 1200]
       working_set_mb = [2600, 3000]
+      reuse_s        = [400, 600]
     }
   }
 
@@ -210,9 +213,11 @@ system "peak" {
       queue = "message_queue"
     }
     vary {
-      pool_size       = [130, 150]
-      max_connections = [250, 450]
-      work_mem_mb     = [64, 160]
+      pool_size        = [130, 150]
+      max_connections  = [250, 450]
+      work_mem_mb      = [64, 160]
+      query_timeout_ms = [5000, 9500]
+      report_ms        = [2200, 4000]
     }
   }
 

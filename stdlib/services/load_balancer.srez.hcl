@@ -118,6 +118,13 @@ service_kind "load_balancer" {
     description = "Days since the installed certificate's notAfter date (0 while valid)."
   }
 
+  state "slow_response_ms" {
+    type        = "float"
+    initial     = 30000.0
+    unit        = "ms"
+    description = "The site's slowest routine responses (exports, large reports) an idle upstream connection waits on: 30 s unless the site serves heavier ones. An idle timeout below it cuts them off with 502."
+  }
+
   state "cosmetic_warning" {
     type        = "bool"
     initial     = false
@@ -181,7 +188,7 @@ service_kind "load_balancer" {
 
   derived "reset_share" {
     type  = "float"
-    value = "clamp((30000.0 - float(config.idle_timeout_ms)) / 30000.0, 0.0, 1.0) * 0.3"
+    value = "clamp((state.slow_response_ms - float(config.idle_timeout_ms)) / state.slow_response_ms, 0.0, 1.0) * 0.3"
     unit  = "ratio"
   }
 

@@ -156,6 +156,13 @@ service_kind "web_server" {
     description = "Memory the running build retains and never frees per tick; a restart starts it over on the same build."
   }
 
+  state "slow_call_ms" {
+    type        = "float"
+    initial     = 480.0
+    unit        = "ms"
+    description = "The site's slowest routine upstream calls (reports, exports) at a healthy database: 40 statements' time (480 ms) unless the site serves heavier ones. A deadline below it fails them."
+  }
+
   state "cosmetic_warning" {
     type        = "bool"
     initial     = false
@@ -299,9 +306,9 @@ service_kind "web_server" {
 
   derived "upstream_tail_ms" {
     type        = "float"
-    value       = "40.0 * database.latency_ms"
+    value       = "max(40.0 * database.latency_ms, state.slow_call_ms * database.latency_ms / 12.0)"
     unit        = "ms"
-    description = "Slowest database calls (reports, exports) one request may wait for."
+    description = "Slowest database calls (reports, exports) one request may wait for: the site's slowest routine calls, slower as every statement slows."
   }
 
   derived "timeout_share" {
