@@ -3,17 +3,16 @@
 
 incident "launch_day_refusals" {
   title      = "New visitors refused at launch"
-  alert      = "The load balancer is refusing a majority of new client connections with 503 since the launch campaign went live."
+  alert      = "The load balancer is refusing about one new client connection in five with 503 since the launch campaign went live."
   difficulty = "easy"
   split      = "test"
   tags       = ["load_balancer", "capacity"]
   budget     = 9
-  system     = "standard"
-  traffic    = 350.0
+  system     = "peak"
 
   fault "lb_max_connections_low" {
     target = "load_balancer"
-    limit  = 400
+    share  = 0.8
     change {}
   }
   distractor "elevated_metric" {

@@ -10,7 +10,7 @@ incident "storefront_double_trouble" {
   split      = "train"
   tags       = ["database", "cache", "multi-fault"]
   budget     = 14
-  system     = "standard"
+  system     = "peak"
 
   fault "db_index_disabled" {
     target = "database"

@@ -79,23 +79,27 @@ fault_kind "lb_tls_cert_expired" {
 }
 
 fault_kind "lb_max_connections_low" {
-  description    = "The listener's connection limit is below what normal traffic keeps open; excess clients are refused."
+  description    = "The listener's connection limit is below what the site's traffic keeps open; excess clients are refused."
   applies_to     = ["load_balancer"]
   conflicts_with = []
   mechanism      = "connection_limit_exceeded"
   detail         = "max_connections"
 
-  param "limit" {
-    type    = "int"
-    default = 300
-    domain  = [200, 300, 400, 500]
+  # Stated against the site: the table holds a share of the connections
+  # the site's traffic keeps open. At a busy site's traffic that limit lies
+  # inside the documented band, and so may the documented default.
+  param "share" {
+    type        = "float"
+    default     = 0.46
+    domain      = [0.3, 0.46, 0.6, 0.8]
+    description = "Share of the site's open connections the table still holds."
   }
 
-  set_config { max_connections = param.limit }
+  set_config { max_connections = max(floor(traffic * state.conns_per_request * param.share), 1) }
 
-  # Fixed when the table holds the site's connections (2.5 per request/s)
-  # with 15% headroom, within what the descriptor limit allows.
-  fixed_when = "float(config.max_connections) * 0.85 >= traffic * 2.5 && config.max_connections <= 8000"
+  # Fixed when the table holds the site's connections with 15% headroom,
+  # within what the descriptor limit allows.
+  fixed_when = "float(config.max_connections) * 0.85 >= traffic * conns_per_rps && config.max_connections <= 8000"
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).
@@ -119,7 +123,7 @@ fault_kind "lb_max_connections_cut" {
 
   set_config { max_connections = config.max_connections - param.cut }
 
-  fixed_when = "float(config.max_connections) * 0.85 >= traffic * 2.5 && config.max_connections <= 8000"
+  fixed_when = "float(config.max_connections) * 0.85 >= traffic * conns_per_rps && config.max_connections <= 8000"
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).
@@ -921,18 +925,22 @@ fault_kind "mq_visibility_timeout_low" {
   mechanism      = "premature_redelivery"
   detail         = "visibility_timeout_ms"
 
-  param "timeout_ms" {
-    type    = "int"
-    default = 1000
-    domain  = [500, 1000, 2000]
+  # Stated against the site: deliveries stay hidden for a share of the
+  # site's longest routine jobs. Where those are long the timeout lies
+  # inside the documented band, and so may the documented default.
+  param "share" {
+    type        = "float"
+    default     = 0.34
+    domain      = [0.17, 0.34, 0.69]
+    description = "Share of the site's longest routine job time a delivery stays hidden."
   }
 
-  set_config { visibility_timeout_ms = param.timeout_ms }
+  set_config { visibility_timeout_ms = floor(state.long_job_ms * param.share) }
 
   # Fixed when a delivery stays hidden for well over a job's run time
   # (about 20 runs of a job); past two minutes, work on a dead consumer
   # is stranded too long.
-  fixed_when = "config.visibility_timeout_ms >= 3000 && config.visibility_timeout_ms <= 120000"
+  fixed_when = "float(config.visibility_timeout_ms) >= max(job_ms * 20.0, state.long_job_ms) && config.visibility_timeout_ms <= 120000"
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).

@@ -174,7 +174,8 @@ system "peak" {
     kind  = "load_balancer"
     roles = { web = "web_server" }
     vary {
-      max_connections  = [3000, 6000]
+      max_connections   = [4000, 6500]
+      conns_per_request = [4.0, 5.0]
       idle_timeout_ms  = [115000, 180000]
       slow_response_ms = [85000, 110000]
     }
@@ -231,6 +232,7 @@ system "peak" {
       consumer_concurrency  = [12, 16]
       max_in_flight         = [600, 1200]
       visibility_timeout_ms = [40000, 90000]
+      long_job_ms           = [32000, 38000]
     }
   }
 }

@@ -125,6 +125,13 @@ service_kind "load_balancer" {
     description = "The site's slowest routine responses (exports, large reports) an idle upstream connection waits on: 30 s unless the site serves heavier ones. An idle timeout below it cuts them off with 502."
   }
 
+  state "conns_per_request" {
+    type        = "float"
+    initial     = 2.5
+    unit        = "connections per request/s"
+    description = "Client connections the site's traffic keeps open per request/s at ordinary keep-alive: 2.5 where clients multiplex, more where they open a connection per resource."
+  }
+
   state "cosmetic_warning" {
     type        = "bool"
     initial     = false
@@ -146,7 +153,7 @@ service_kind "load_balancer" {
 
   derived "conns_per_rps" {
     type  = "float"
-    value = "2.5 + max(0.0, float(config.idle_timeout_ms) - 300000.0) / 20000.0"
+    value = "state.conns_per_request + max(0.0, float(config.idle_timeout_ms) - 300000.0) / 20000.0"
     unit  = "connections per request/s"
   }
 
