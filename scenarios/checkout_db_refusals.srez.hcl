@@ -1,5 +1,5 @@
-# Database: the server's client ceiling was lowered far below what the
-# pooler keeps open; every connection past it is turned away.
+# Database: the server's client ceiling was lowered a fifth below what the
+# pooler keeps open (still inside the documented band); every connection past it is turned away.
 
 incident "checkout_db_refusals" {
   title      = "Database turning clients away"

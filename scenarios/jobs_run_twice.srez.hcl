@@ -11,8 +11,8 @@ incident "jobs_run_twice" {
   system     = "peak"
 
   fault "mq_visibility_timeout_low" {
-    target     = "message_queue"
-    share      = 0.69
+    target = "message_queue"
+    share  = 0.69
     change {}
   }
   noise "jitter" {}

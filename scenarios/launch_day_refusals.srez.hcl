@@ -1,5 +1,5 @@
 # Load balancer: a listener template with a small connection table was
-# applied to production; at launch-day traffic most new clients are refused.
+# applied to production; at launch-day traffic one new client in five is refused.
 
 incident "launch_day_refusals" {
   title      = "New visitors refused at launch"

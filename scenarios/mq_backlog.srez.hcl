@@ -11,8 +11,8 @@ incident "mq_backlog" {
   system     = "peak"
 
   fault "mq_consumer_concurrency_low" {
-    target    = "message_queue"
-    share     = 0.8
+    target = "message_queue"
+    share  = 0.8
     change {}
   }
   distractor "elevated_metric" {

@@ -1,4 +1,5 @@
-# Load balancer: a config push cut the balancer's idle timeout to 5 s, so it
+# Load balancer: a config push cut the balancer's idle timeout to half the
+# site's slowest routine responses, so it
 # hangs up on the slower pages (reports, exports) before the web tier
 # answers and returns 502. The alert names the balancer, where the cause is.
 
@@ -12,8 +13,8 @@ incident "slow_pages_bad_gateway" {
   system     = "peak"
 
   fault "lb_idle_timeout_low" {
-    target     = "load_balancer"
-    share      = 0.5
+    target = "load_balancer"
+    share  = 0.5
     change {}
   }
   distractor "noisy_warning" {

@@ -5,7 +5,7 @@
 
 incident "storefront_double_trouble" {
   title      = "Storefront slow and erroring after the weekend changes"
-  alert      = "Storefront mostly failing since Saturday's change window: 5xx above 80% and p95 latency over 20 s on the API and the order history pages."
+  alert      = "Storefront mostly failing since Saturday's change window: 5xx near 80% and p95 latency around 10 s on the API and the order history pages."
   difficulty = "hard"
   split      = "train"
   tags       = ["database", "cache", "multi-fault"]

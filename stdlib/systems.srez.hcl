@@ -176,8 +176,8 @@ system "peak" {
     vary {
       max_connections   = [4000, 6500]
       conns_per_request = [4.0, 5.0]
-      idle_timeout_ms  = [115000, 180000]
-      slow_response_ms = [85000, 110000]
+      idle_timeout_ms   = [115000, 180000]
+      slow_response_ms  = [85000, 110000]
     }
   }
 
