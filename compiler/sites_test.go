@@ -78,6 +78,9 @@ func TestSiteDrawsAreDeterministic(t *testing.T) {
 						continue
 					}
 					slot := site.ConfigSlot(si, v.Name)
+					if slot == engine.NoSlot {
+						slot = stateSlot(site, si, v.Name)
+					}
 					x := site.ValueOf(site.Slots[slot].Kind, site.Row()[slot]).AsFloat()
 					if x < v.Low || x > v.High {
 						if !benignMoved(site, slot) {

@@ -323,8 +323,9 @@ fault_kind "web_workers_too_low" {
   set_config { max_workers = max(floor(traffic / 32 * param.share), 1) }
 
   # Fixed when the busiest half of the workers runs below 0.85 of what it
-  # can serve, within what the host's memory holds.
-  fixed_when = "utilisation <= 0.85 && config.max_workers <= 64"
+  # can serve (stated on the key itself, so a write is judged as it lands),
+  # within what the host's memory holds.
+  fixed_when = "admitted_rps * 2.0 * lb.hot_share <= 0.85 * 32.0 * max(float(config.max_workers) - blocked_workers, 1.0) && config.max_workers <= 64"
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).
@@ -869,8 +870,9 @@ fault_kind "mq_consumer_concurrency_low" {
   set_config { consumer_concurrency = max(floor(traffic / 67 * param.share), 1) }
 
   # Fixed when the consumers keep up with the jobs, retries included, with
-  # 10% to spare, within the consumer host's memory.
-  fixed_when = "capacity_rps * 0.9 >= work_rate && config.consumer_concurrency <= 64"
+  # 10% to spare (stated on the key itself, so a write is judged as it
+  # lands), within the consumer host's memory.
+  fixed_when = "float(config.consumer_concurrency) * 1000.0 / job_ms * 0.9 >= work_rate && config.consumer_concurrency <= 64"
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).
