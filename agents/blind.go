@@ -36,11 +36,16 @@ const (
 	// RollbackLatest undoes only the newest change (a config write or a
 	// rollback): "what changed just before the page?".
 	RollbackLatest
+	// LogWordsDocs matches mechanisms as LogWords does, but resets every
+	// key of the matched mechanism that differs from its documented
+	// default, in band or not: what an adversary does once faults stop
+	// leaving keys out of band.
+	LogWordsDocs
 )
 
 var blindNames = [...]string{ResetDocs: "reset-docs", ResetBand: "reset-band",
 	RestartUnhealthy: "restart-unhealthy", LogWords: "log-words", AlwaysEscalate: "always-escalate",
-	RollbackAll: "rollback-all", RollbackLatest: "rollback-latest"}
+	RollbackAll: "rollback-all", RollbackLatest: "rollback-latest", LogWordsDocs: "log-words-docs"}
 
 func (p BlindPolicy) String() string {
 	if int(p) < len(blindNames) && blindNames[p] != "" {
@@ -51,7 +56,7 @@ func (p BlindPolicy) String() string {
 
 // BlindPolicies lists the adversaries in a fixed order.
 func BlindPolicies() []BlindPolicy {
-	return []BlindPolicy{ResetDocs, ResetBand, RestartUnhealthy, LogWords, AlwaysEscalate, RollbackAll, RollbackLatest}
+	return []BlindPolicy{ResetDocs, ResetBand, RestartUnhealthy, LogWords, LogWordsDocs, AlwaysEscalate, RollbackAll, RollbackLatest}
 }
 
 // BlindPrefix starts the name every blind policy is run under.
@@ -147,7 +152,7 @@ func (b *Blind) Begin(intro string) {
 	case RollbackAll, RollbackLatest:
 		b.queue = []move{{action: "list_changes()", reserve: 1}}
 		b.then = b.afterChanges
-	case LogWords:
+	case LogWords, LogWordsDocs:
 		for _, s := range b.intro.Services {
 			// Room for a config read and a write after the logs.
 			b.queue = append(b.queue, move{action: "inspect_logs(" + s + ")", reserve: 2})
@@ -410,15 +415,16 @@ func (b *Blind) resets(s string) []move {
 	return out
 }
 
-// wrong says whether the policy resets key kd holding v: reset-docs
-// whenever v differs from the default, the others only when v is out of
-// band (a key with no band is out of band off its default).
+// wrong says whether the policy resets key kd holding v: reset-docs and
+// log-words-docs whenever v differs from the default, the others only
+// when v is out of band (a key with no band is out of band off its
+// default).
 func (b *Blind) wrong(kd KeyDoc, v string) bool {
 	def := strings.Trim(kd.Default, `"`)
 	if v == def {
 		return false
 	}
-	if b.policy != ResetDocs && kd.HasBand {
+	if b.policy != ResetDocs && b.policy != LogWordsDocs && kd.HasBand {
 		f, err := strconv.ParseFloat(v, 64)
 		return err == nil && (f < kd.Band.Low || f > kd.Band.High)
 	}

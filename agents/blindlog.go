@@ -15,8 +15,9 @@ import (
 // down and applies the first one's documented remedy that it can: a
 // rollback when the docs give the mechanism's faults one, a restart
 // when no config key is called by the mechanism, else reset those of its
-// keys on the service that are out of their band. A pair whose keys are
-// all in band gives way to the next, while the budget lasts.
+// keys on the service that are out of their band (log-words-docs: that
+// differ from their documented default). A pair with none to reset gives
+// way to the next, while the budget lasts.
 func (b *Blind) afterLogs() {
 	b.tryMatches(b.logMatches())
 }

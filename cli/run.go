@@ -43,7 +43,9 @@ reference's random agent, draw for draw (CPython's generator, the
 reference's seeds). The blind-* agents are issue 18's answer-blind
 adversaries, reading before they write with only the published docs:
 blind-reset-docs, blind-reset-band, blind-restart-unhealthy,
-blind-log-words and blind-always-escalate. With no PATH the embedded default suite runs.
+blind-log-words, blind-log-words-docs (resets the matched mechanism's
+keys that differ from the docs, in band or not), blind-always-escalate,
+blind-rollback-all and blind-rollback-latest. With no PATH the embedded default suite runs.
 Output is byte-identical across runs and GOMAXPROCS.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			if !slices.Contains(agentNames, agent) {

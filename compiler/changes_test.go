@@ -156,7 +156,7 @@ incident "pool_cut_on_busy_site" {
 	if sitePool == nil {
 		t.Fatal("the busy system no longer tunes pool_size; pick a tuned key")
 	}
-	want, _ := sitePool.Eval(nil, nil)
+	want, _ := sitePool.Eval(lang.EditScope{Traffic: lang.DefaultTraffic})
 	var entry, explicit *engine.Change
 	for i := range tk.Changes {
 		switch c := &tk.Changes[i]; {

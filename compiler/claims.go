@@ -145,7 +145,7 @@ func (b *build) detailState(fk *lang.FaultKind, si int, ck *lang.ConfigKey, para
 	found := false
 	for _, e := range fk.Edits {
 		if !e.State && e.Name == ck.Name && e.Eval != nil {
-			v, d := e.Eval(params, b.siteConfig(si))
+			v, d := e.Eval(b.editScope(si, params))
 			if d == nil {
 				set, found = v, true
 			}

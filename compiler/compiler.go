@@ -62,7 +62,9 @@ type build struct {
 	// siteCfg caches siteConfig per service: base does not change once
 	// the slots are laid out, and every fault kind's claims read it.
 	siteCfg map[int]map[string]value.Value
-	opt     Options
+	// siteSt caches siteState the same way.
+	siteSt map[int]map[string]value.Value
+	opt    Options
 	// kindDefault is each config slot's documented default, which the site
 	// configuration may override in base.
 	kindDefault map[engine.SlotID]value.Value
@@ -354,7 +356,7 @@ func (b *build) resolveIncident() {
 		}
 		b.kinds = append(b.kinds, k)
 	}
-	b.traffic = in.Traffic
+	b.traffic = b.drawTraffic()
 	t := b.t
 	t.ID, t.Title, t.Alert = in.Name, in.Title, in.Alert
 	t.Difficulty, t.Split, t.Tags = in.Difficulty, in.Split, append([]string(nil), in.Tags...)
@@ -411,7 +413,6 @@ func (b *build) layoutSlots() {
 			sl.Unit, sl.HasBand, sl.Low, sl.High = c.Unit, c.HasBand, c.Low, c.High
 			svc.Config = append(svc.Config, id)
 		}
-		b.drawSite(i, ss)
 		// The site's configuration replaces defaults in the baseline; the
 		// slots keep the kind's defaults as their documented default.
 		for _, e := range ss.Config {
@@ -419,7 +420,7 @@ func (b *build) layoutSlots() {
 			if !ok {
 				continue // the checker reported it
 			}
-			v, d := e.Eval(nil, nil)
+			v, d := e.Eval(lang.EditScope{Traffic: b.traffic})
 			if d != nil {
 				b.diags = append(b.diags, d)
 				continue
@@ -431,6 +432,7 @@ func (b *build) layoutSlots() {
 		for _, s := range k.States {
 			b.addSlot(i, engine.ClassState, "state", s.Name, s.Kind, s.Initial)
 		}
+		b.drawSite(i, ss)
 		order, _ := lang.QuantityOrder(k)
 		for _, q := range order {
 			class := engine.ClassDerived
@@ -704,7 +706,7 @@ func (b *build) resolveEdit(e lang.Edit, svc int, params map[string]value.Value,
 	if !ok {
 		return edit{}, &lang.Diagnostic{Severity: lang.Error, Summary: "Edit does not apply", Detail: fmt.Sprintf("%s has no %s %q.", b.t.Services[svc].Name, class, e.Name), Subject: &r}
 	}
-	v, d := e.Eval(params, b.siteConfig(svc))
+	v, d := e.Eval(b.editScope(svc, params))
 	if d != nil {
 		return edit{}, d
 	}
@@ -731,6 +733,30 @@ func (b *build) siteConfig(svc int) map[string]value.Value {
 	}
 	b.siteCfg[svc] = out
 	return out
+}
+
+// siteState is service svc's state before any fault: the site's.
+func (b *build) siteState(svc int) map[string]value.Value {
+	if out, ok := b.siteSt[svc]; ok {
+		return out
+	}
+	out := map[string]value.Value{}
+	for id, sl := range b.t.Slots {
+		if int(sl.Service) == svc && sl.Class == engine.ClassState {
+			out[sl.Name] = b.base[id]
+		}
+	}
+	if b.siteSt == nil {
+		b.siteSt = map[int]map[string]value.Value{}
+	}
+	b.siteSt[svc] = out
+	return out
+}
+
+// editScope is what a fault's edit on service svc reads: its parameters
+// and the site.
+func (b *build) editScope(svc int, params map[string]value.Value) lang.EditScope {
+	return lang.EditScope{Params: params, Config: b.siteConfig(svc), State: b.siteState(svc), Traffic: b.traffic}
 }
 
 func (b *build) bindTools() {

@@ -29,6 +29,9 @@ const SiteVariants = 4
 
 // varies reports whether the incident's system draws any key.
 func (b *build) varies() bool {
+	if b.drawsTraffic() {
+		return true
+	}
 	for _, ss := range b.sys.Services {
 		if len(ss.Vary) > 0 {
 			return true
@@ -37,8 +40,31 @@ func (b *build) varies() bool {
 	return false
 }
 
-// drawSite writes service svc's drawn keys of variant b.opt.Site into the
-// base row. Its config slots must exist.
+// drawsTraffic reports whether the incident's sites draw their traffic:
+// its system declares a range and the incident does not pin it.
+func (b *build) drawsTraffic() bool {
+	return b.sys != nil && b.sys.Traffic != nil && !b.in.TrafficSet
+}
+
+// drawTraffic is the client request rate of variant b.opt.Site: the
+// incident's, or drawn from its system's range.
+func (b *build) drawTraffic() float64 { return b.trafficOf(b.opt.Site) }
+
+// trafficOf is the client request rate of variant site.
+func (b *build) trafficOf(site int) float64 {
+	if !b.drawsTraffic() {
+		return b.in.Traffic
+	}
+	rng := changeRand(b.siteIncident().Name, fmt.Sprintf("site %d traffic", site))
+	intN := rng.IntN
+	if b.opt.siteCorner != nil {
+		intN = b.opt.siteCorner
+	}
+	return drawIn(intN, b.sys.Traffic.Low, b.sys.Traffic.High, true)
+}
+
+// drawSite writes service svc's drawn keys and states of variant
+// b.opt.Site into the base row. Its config and state slots must exist.
 func (b *build) drawSite(svc int, ss *lang.SystemService) {
 	if len(ss.Vary) == 0 {
 		return
@@ -46,6 +72,9 @@ func (b *build) drawSite(svc int, ss *lang.SystemService) {
 	rng := changeRand(b.siteIncident().Name, fmt.Sprintf("site %d %s", b.opt.Site, ss.Name))
 	for _, v := range ss.Vary {
 		id, ok := b.slotIndex[slotKey{svc, "config", v.Name}]
+		if !ok {
+			id, ok = b.slotIndex[slotKey{svc, "state", v.Name}]
+		}
 		if !ok {
 			continue // the checker reported it
 		}
@@ -114,7 +143,7 @@ func (b *build) compileSites(diags lang.Diagnostics) (lang.Diagnostics, bool) {
 				at[*d.Subject] = true
 			}
 			c := *d
-			c.Detail = fmt.Sprintf("On site variant %d of %d (%s): %s", k+1, SiteVariants, b.siteText(st), d.Detail)
+			c.Detail = fmt.Sprintf("On site variant %d of %d (%s): %s", k+1, SiteVariants, b.siteText(st, k), d.Detail)
 			diags = append(diags, &c)
 			if st != nil && d.Summary == NotCertified {
 				t.Uncertified = append(t.Uncertified, c.Detail)
@@ -129,16 +158,23 @@ func (b *build) compileSites(diags lang.Diagnostics) (lang.Diagnostics, bool) {
 	return diags, false
 }
 
-// siteText names a variant's drawn values, for a diagnostic.
-func (b *build) siteText(st *engine.Task) string {
+// siteText names variant site's drawn values, for a diagnostic.
+func (b *build) siteText(st *engine.Task, site int) string {
 	if st == nil {
 		return "it did not compile"
 	}
 	var out []string
+	if b.drawsTraffic() {
+		out = append(out, fmt.Sprintf("traffic = %g", b.trafficOf(site)))
+	}
 	row := st.Row()
 	for i, ss := range b.sys.Services {
 		for _, v := range ss.Vary {
-			if id := st.ConfigSlot(i, v.Name); id != engine.NoSlot {
+			id := st.ConfigSlot(i, v.Name)
+			if id == engine.NoSlot {
+				id = stateSlot(st, i, v.Name)
+			}
+			if id != engine.NoSlot {
 				// Drawn keys are site tuning, which no warm-up tick moves
 				// unless a fault's edit did.
 				out = append(out, fmt.Sprintf("%s.%s = %s", ss.Name, v.Name, st.ValueOf(st.Slots[id].Kind, row[id])))
@@ -146,6 +182,16 @@ func (b *build) siteText(st *engine.Task) string {
 		}
 	}
 	return strings.Join(out, ", ")
+}
+
+// stateSlot finds a state of a service.
+func stateSlot(t *engine.Task, service int, name string) engine.SlotID {
+	for id, sl := range t.Slots {
+		if int(sl.Service) == service && sl.Class == engine.ClassState && sl.Name == name {
+			return engine.SlotID(id)
+		}
+	}
+	return engine.NoSlot
 }
 
 // expertText resolves lang.SiteValue in expert action i: the value of a

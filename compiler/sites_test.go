@@ -78,6 +78,9 @@ func TestSiteDrawsAreDeterministic(t *testing.T) {
 						continue
 					}
 					slot := site.ConfigSlot(si, v.Name)
+					if slot == engine.NoSlot {
+						slot = stateSlot(site, si, v.Name)
+					}
 					x := site.ValueOf(site.Slots[slot].Kind, site.Row()[slot]).AsFloat()
 					if x < v.Low || x > v.High {
 						if !benignMoved(site, slot) {
@@ -140,7 +143,11 @@ func TestEveryDrawIsHealthy(t *testing.T) {
 		if traffic[in.System] == nil {
 			traffic[in.System] = map[float64]bool{}
 		}
-		traffic[in.System][in.Traffic] = true
+		rate := in.Traffic
+		if !in.TrafficSet && m.System(in.System).Traffic != nil {
+			rate = 0 // drawn per site: the source leaves it out
+		}
+		traffic[in.System][rate] = true
 	}
 	if len(traffic) < 2 {
 		t.Fatalf("varying systems of the suite: %v, want standard and busy", traffic)
@@ -148,6 +155,10 @@ func TestEveryDrawIsHealthy(t *testing.T) {
 	draws := 0
 	for sysName, rates := range traffic {
 		for rate := range rates {
+			pin := fmt.Sprintf("traffic = %g", rate)
+			if rate == 0 {
+				pin = ""
+			}
 			src := fmt.Sprintf(`
 incident "healthy_site" {
   alert      = "nothing"
@@ -156,13 +167,13 @@ incident "healthy_site" {
   budget     = 10
   hold       = 3
   system     = %q
-  traffic    = %g
+  %s
   fault "db_pool_too_small" {
     target = "database"
   }
   expert     = ["check_status(database)"]
 }
-`, sysName, rate)
+`, sysName, pin)
 			mm, diags := lang.Analyze([]*lang.File{{Name: "t.srez.hcl", Src: []byte(src)}})
 			if diags.HasErrors() {
 				t.Fatal(diags)
@@ -202,6 +213,9 @@ incident "healthy_site" {
 }
 
 func systemVaries(s *lang.System) bool {
+	if s.Traffic != nil {
+		return true
+	}
 	for _, ss := range s.Services {
 		if len(ss.Vary) > 0 {
 			return true
@@ -215,6 +229,9 @@ func siteOf(tk *engine.Task, sys *lang.System) string {
 	for si, ss := range sys.Services {
 		for _, v := range ss.Vary {
 			s := tk.ConfigSlot(si, v.Name)
+			if s == engine.NoSlot {
+				s = stateSlot(tk, si, v.Name)
+			}
 			out = append(out, fmt.Sprintf("%s.%s=%s", ss.Name, v.Name, tk.ValueOf(tk.Slots[s].Kind, tk.Row()[s])))
 		}
 	}

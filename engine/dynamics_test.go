@@ -121,6 +121,11 @@ func TestRightFixHeals(t *testing.T) {
 			t.Errorf("%s: no service shows a symptom before the fix", in.Name)
 		}
 		_ = sick
+		if tk.OutOfReach() {
+			// Nothing the agent does heals a third party's outage: the
+			// expert hands it over (TestEscalationCanBeRight).
+			continue
+		}
 		ep = healed(t, tk)
 		for _, s := range tk.Services {
 			if got := symptoms(t, tk, ep, s.Name); got != "" && !isDistractorTarget(in, s.Name) {

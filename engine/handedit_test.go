@@ -63,7 +63,7 @@ func TestFaultsAreOnlyEdits(t *testing.T) {
 			for _, e := range fk.Edits {
 				e := e
 				eval := e.Eval
-				e.Eval = func(_, config map[string]value.Value) (value.Value, *lang.Diagnostic) { return eval(params, config) }
+				e.Eval = func(sc lang.EditScope) (value.Value, *lang.Diagnostic) { sc.Params = params; return eval(sc) }
 				hand.Edits = append(hand.Edits, e)
 			}
 			m2 := *m

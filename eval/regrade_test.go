@@ -26,9 +26,10 @@ func TestRegradeAcrossRubricVersions(t *testing.T) {
 		t.Fatal("no checkout_db_refusals in the suite")
 	}
 	v := eval.VersionsFor("test", []*engine.Task{tk})
-	// max_connections 60 above the pool of 50: unmitigated under rubric 1,
-	// whose fixed_when band wanted 100 or more; the world is healthy.
-	plan := []string{"inspect_logs(database)", "update_config(database, max_connections, 60)", tk.Expert[len(tk.Expert)-1]}
+	// max_connections 160, above the peak site's pool (130 to 150) though
+	// not the site's own value: the world is healthy; the record below
+	// stands for one an older rubric graded unmitigated.
+	plan := []string{"inspect_logs(database)", "update_config(database, max_connections, 160)", tk.Expert[len(tk.Expert)-1]}
 	ep := eval.Play(tk, agents.NewScripted(plan), 0, 1, true)
 	now := eval.NewRecord("scripted", "suite", v, tk, &ep, true)
 	if !now.Metrics.Success {

@@ -529,7 +529,7 @@ func (c *checker) siteConfigInBand(ss *SystemService, k *ServiceKind) {
 		if ck == nil || !ck.HasBand {
 			continue
 		}
-		v, d := e.Eval(nil, nil)
+		v, d := e.Eval(EditScope{Traffic: DefaultTraffic})
 		if d != nil || !v.K.Numeric() {
 			continue
 		}
@@ -540,14 +540,21 @@ func (c *checker) siteConfigInBand(ss *SystemService, k *ServiceKind) {
 }
 
 // siteVary checks a system service's vary entries: each names a numeric
-// key of the kind, once, not pinned by set_config, with a range of the
+// key or state of the kind, once, not pinned by set_config, with a range of the
 // key's type inside its healthy band.
 func (c *checker) siteVary(ss *SystemService, k *ServiceKind) {
 	seen := map[string]bool{}
 	for _, v := range ss.Vary {
 		ck := k.ConfigKey(v.Name)
 		if ck == nil {
-			c.unknown(v.Range, "config key of "+k.Name, v.Name, names(k.Config))
+			// A state drawn per site: capacity or data the site has (a
+			// cache's working set), where no config key says it.
+			if st := k.State(v.Name); st != nil {
+				ck = &ConfigKey{Typed: st.Typed}
+			}
+		}
+		if ck == nil {
+			c.unknown(v.Range, "config key or state of "+k.Name, v.Name, append(names(k.Config), names(k.States)...))
 			continue
 		}
 		if seen[v.Name] {
@@ -780,7 +787,7 @@ func (c *checker) checkEdits(edits []Edit, k *ServiceKind, params map[string]val
 			}
 			kind = ck.Kind
 		}
-		v, d := e.Eval(params, k.Defaults())
+		v, d := e.Eval(EditScope{Params: params, Config: k.Defaults(), State: k.Initials(), Traffic: DefaultTraffic})
 		if d != nil {
 			c.diags = append(c.diags, d)
 			if c.broken != nil {

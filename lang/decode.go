@@ -2,6 +2,8 @@ package lang
 
 import (
 	"fmt"
+	"github.com/zclconf/go-cty/cty/function"
+	"github.com/zclconf/go-cty/cty/function/stdlib"
 	"math"
 	"sort"
 	"strings"
@@ -631,6 +633,15 @@ func (d *decoder) system(blk *hclsyntax.Block) *System {
 	defer func() { d.broken = nil }()
 	c := d.content(blk.Body, blk.DefRange(), schemaAt("system"))
 	s.Description = d.str(c, "description")
+	if a, ok := c.attrs["traffic"]; ok {
+		if v, ok := d.siteRange(a); ok {
+			if v.Low <= 0 || v.High > MaxTraffic {
+				d.errAt(a.Expr.Range(), "Value out of range", fmt.Sprintf(`The argument "traffic" is a range of request rates: above zero and at most %g requests per tick (MaxTraffic).`, float64(MaxTraffic)))
+			} else {
+				s.Traffic = &v
+			}
+		}
+	}
 	for _, b := range c.blocks {
 		if b.Type == "fixture" {
 			s.Fixtures = append(s.Fixtures, d.fixture(b, true))
@@ -686,34 +697,42 @@ func (d *decoder) vary(blocks []*hclsyntax.Block) []VaryKey {
 		}
 		d.content(b.Body, b.DefRange(), schemaAt("system/service/vary"))
 		for _, a := range sortedAttrs(b.Body) {
-			v, ds := a.Expr.Value(nil)
-			ok := !ds.HasErrors() && literal(v) && (v.Type().IsTupleType() || v.Type().IsListType()) && v.LengthInt() == 2
-			var bounds [2]float64
-			if ok {
-				for i, e := range v.AsValueSlice() {
-					if !literal(e) || e.Type() != cty.Number {
-						ok = false
-						break
-					}
-					bounds[i], _ = e.AsBigFloat().Float64()
-				}
+			if v, ok := d.siteRange(a); ok {
+				out = append(out, v)
 			}
-			if !ok {
-				d.errAt(a.Expr.Range(), "Invalid range", fmt.Sprintf("%q must be a range [LOW, HIGH] of two numbers.", a.Name))
-				continue
-			}
-			if math.Abs(bounds[0]) > maxVaryBound || math.Abs(bounds[1]) > maxVaryBound {
-				d.errAt(a.Expr.Range(), "Value out of range", fmt.Sprintf("The range of %q must lie within ±%g.", a.Name, float64(maxVaryBound)))
-				continue
-			}
-			if !(bounds[0] < bounds[1]) {
-				d.errAt(a.Expr.Range(), "Invalid range", fmt.Sprintf("The range of %q must have its lower bound first and below the upper: [%g, %g].", a.Name, bounds[0], bounds[1]))
-				continue
-			}
-			out = append(out, VaryKey{Name: a.Name, Low: bounds[0], High: bounds[1], Range: fromHCL(a.SrcRange), ValueRange: fromHCL(a.Expr.Range())})
 		}
 	}
 	return out
+}
+
+// siteRange reads a [LOW, HIGH] range a site draws from: two numbers,
+// finite, the lower first.
+func (d *decoder) siteRange(a *hclsyntax.Attribute) (VaryKey, bool) {
+	v, ds := a.Expr.Value(nil)
+	ok := !ds.HasErrors() && literal(v) && (v.Type().IsTupleType() || v.Type().IsListType()) && v.LengthInt() == 2
+	var bounds [2]float64
+	if ok {
+		for i, e := range v.AsValueSlice() {
+			if !literal(e) || e.Type() != cty.Number {
+				ok = false
+				break
+			}
+			bounds[i], _ = e.AsBigFloat().Float64()
+		}
+	}
+	if !ok {
+		d.errAt(a.Expr.Range(), "Invalid range", fmt.Sprintf("%q must be a range [LOW, HIGH] of two numbers.", a.Name))
+		return VaryKey{}, false
+	}
+	if math.Abs(bounds[0]) > maxVaryBound || math.Abs(bounds[1]) > maxVaryBound {
+		d.errAt(a.Expr.Range(), "Value out of range", fmt.Sprintf("The range of %q must lie within ±%g.", a.Name, float64(maxVaryBound)))
+		return VaryKey{}, false
+	}
+	if !(bounds[0] < bounds[1]) {
+		d.errAt(a.Expr.Range(), "Invalid range", fmt.Sprintf("The range of %q must have its lower bound first and below the upper: [%g, %g].", a.Name, bounds[0], bounds[1]))
+		return VaryKey{}, false
+	}
+	return VaryKey{Name: a.Name, Low: bounds[0], High: bounds[1], Range: fromHCL(a.SrcRange), ValueRange: fromHCL(a.Expr.Range())}, true
 }
 
 func (d *decoder) edits(parent string, blocks []*hclsyntax.Block, state bool) []Edit {
@@ -728,8 +747,8 @@ func (d *decoder) edits(parent string, blocks []*hclsyntax.Block, state bool) []
 			file := d.file
 			out = append(out, Edit{
 				State: state, Name: a.Name, Range: fromHCL(a.SrcRange),
-				Eval: func(params, config map[string]value.Value) (value.Value, *Diagnostic) {
-					return evalEdit(file, a, params, config)
+				Eval: func(sc EditScope) (value.Value, *Diagnostic) {
+					return evalEdit(file, a, sc)
 				},
 			})
 		}
@@ -737,11 +756,24 @@ func (d *decoder) edits(parent string, blocks []*hclsyntax.Block, state bool) []
 	return out
 }
 
-// evalEdit evaluates an edit's HCL expression with param.NAME and
-// config.KEY bound.
-func evalEdit(f *File, a *hclsyntax.Attribute, params, config map[string]value.Value) (value.Value, *Diagnostic) {
+// editFunctions are the functions an edit may call: enough to state a
+// value against the site (a whole number of workers for a share of its
+// traffic) and no more.
+var editFunctions = map[string]function.Function{
+	"floor": stdlib.FloorFunc,
+	"ceil":  stdlib.CeilFunc,
+	"min":   stdlib.MinFunc,
+	"max":   stdlib.MaxFunc,
+}
+
+// evalEdit evaluates an edit's HCL expression in its scope.
+func evalEdit(f *File, a *hclsyntax.Attribute, sc EditScope) (value.Value, *Diagnostic) {
 	floatParam := false
-	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"param": ctyObject(params), "config": ctyObject(config)}}
+	params, config := sc.Params, sc.Config
+	ctx := &hcl.EvalContext{
+		Variables: map[string]cty.Value{"param": ctyObject(params), "config": ctyObject(config), "state": ctyObject(sc.State), "traffic": cty.NumberFloatVal(sc.Traffic)},
+		Functions: editFunctions,
+	}
 	v, ds := a.Expr.Value(ctx)
 	if ds.HasErrors() {
 		return value.Value{}, fromHCLDiags(ds)[0]
@@ -754,8 +786,11 @@ func evalEdit(f *File, a *hclsyntax.Attribute, params, config map[string]value.V
 	if st, ok := a.Expr.(*hclsyntax.ScopeTraversalExpr); ok && len(st.Traversal) == 2 {
 		if attr, ok := st.Traversal[1].(hcl.TraverseAttr); ok {
 			src := params
-			if st.Traversal.RootName() == "config" {
+			switch st.Traversal.RootName() {
+			case "config":
 				src = config
+			case "state":
+				src = sc.State
 			}
 			floatParam = src[attr.Name].K == value.Float
 		}
@@ -1106,6 +1141,7 @@ func (d *decoder) incident(blk *hclsyntax.Block) *Incident {
 		}
 	}
 	in.Traffic = d.traffic(c)
+	_, in.TrafficSet = c.attrs["traffic"]
 	in.Warmup = d.integer(c, "warmup", 8, 0, 1000)
 	in.Hold = d.integer(c, "hold", 3, 0, 100)
 	in.Resolved = d.expr(c, "resolved_when")
@@ -1197,7 +1233,7 @@ const MaxTraffic = 1e6
 // as zero and one too large as +Inf; either used to reach certification,
 // which reported it at 1:1.
 func (d *decoder) traffic(c content) float64 {
-	const def = 300
+	const def = DefaultTraffic
 	a, ok := c.attrs["traffic"]
 	if !ok {
 		return def

@@ -402,7 +402,11 @@ func (b *indexer) system(s *System) {
 			b.leading(Symbol{Kind: SymConfigKey, Scope: ss.Kind, Name: e.Name}, e.Range)
 		}
 		for _, v := range ss.Vary {
-			b.leading(Symbol{Kind: SymConfigKey, Scope: ss.Kind, Name: v.Name}, v.Range)
+			sym := Symbol{Kind: SymConfigKey, Scope: ss.Kind, Name: v.Name}
+			if k := b.m.ServiceKind(ss.Kind); k != nil && k.ConfigKey(v.Name) == nil && k.State(v.Name) != nil {
+				sym.Kind = SymState
+			}
+			b.leading(sym, v.Range)
 		}
 	}
 	for _, f := range s.Fixtures {

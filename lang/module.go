@@ -143,7 +143,8 @@ type SystemService struct {
 	Vary []VaryKey
 }
 
-// VaryKey is a config key a site draws from [Low, High] (a vary entry).
+// VaryKey is a config key or a state a site draws from [Low, High] (a
+// vary entry), or a system's traffic range.
 type VaryKey struct {
 	Name      string
 	Low, High float64
@@ -164,6 +165,10 @@ type System struct {
 	// Fixtures make a fixture system: services given by literal
 	// observations, for incidents under the sre_zero profile (reference.go).
 	Fixtures []*Fixture
+	// Traffic is the range the system's sites draw their client request
+	// rate from (traffic = [LOW, HIGH]); nil: 300 requests/s. An incident
+	// that sets traffic pins it.
+	Traffic *VaryKey
 }
 
 type Param struct {
@@ -186,13 +191,27 @@ type Edit struct {
 	State bool
 	Name  string
 	Range Range
-	// Eval computes the value from the parameters (param.NAME) and the
-	// target's configuration before any fault (config.KEY: the site's
-	// value, so a fault can be stated against the site it lands on, "the
-	// limit set below this site's pool"); lang built it from the HCL
+	// Eval computes the value in a scope: lang built it from the HCL
 	// expression so the compiler needs no HCL.
-	Eval func(params, config map[string]value.Value) (value.Value, *Diagnostic)
+	Eval func(EditScope) (value.Value, *Diagnostic)
 }
+
+// EditScope is what an edit's value may read: the parameters
+// (param.NAME), the target's configuration and state before any fault
+// (config.KEY, state.NAME: the site's values, so a fault can be stated
+// against the site it lands on, "the limit set below this site's pool",
+// "a ceiling at 80% of this site's working set") and the site's client
+// request rate (traffic: "workers for 80% of this site's traffic"), with
+// the functions floor, ceil, min and max.
+type EditScope struct {
+	Params, Config, State map[string]value.Value
+	Traffic               float64
+}
+
+// DefaultTraffic is the client request rate of an incident that neither
+// sets one nor runs on a system that draws one, and the rate edits are
+// checked at.
+const DefaultTraffic = 300
 
 type FaultKind struct {
 	Decl
@@ -368,6 +387,9 @@ type Incident struct {
 	Rubric      string
 	RubricRange Range
 	Traffic     float64
+	// TrafficSet says the incident pins traffic; else its sites draw it
+	// from the system's range, if it declares one.
+	TrafficSet  bool
 	Warmup      int
 	Hold        int
 	Faults      []*FaultUse
@@ -451,6 +473,16 @@ func (k *ServiceKind) Defaults() map[string]value.Value {
 	}
 	return out
 }
+
+// Initials are the kind's states at their initial values.
+func (k *ServiceKind) Initials() map[string]value.Value {
+	out := make(map[string]value.Value, len(k.States))
+	for _, s := range k.States {
+		out[s.Name] = s.Initial
+	}
+	return out
+}
+
 func (k *ServiceKind) State(name string) *StateVar { return findDecl(k.States, name) }
 
 // deployKey is the kind's deployed version seen as a key a change may

@@ -433,7 +433,7 @@ func (m *Module) VariantIncident(mu *Mutation, v *Variant) *Incident {
 	base := m.Incident(mu.From)
 	in := &Incident{Decl: Decl{Name: mu.VariantName(v), DefRange: mu.DefRange, NameRange: mu.NameRange}, File: mu.DefRange.Filename,
 		Difficulty: base.Difficulty, Split: base.Split, Budget: base.Budget, BudgetRange: base.BudgetRange, System: base.System, SystemRange: base.SystemRange,
-		Rubric: base.Rubric, RubricRange: base.RubricRange, Traffic: base.Traffic, Warmup: base.Warmup, Hold: base.Hold,
+		Rubric: base.Rubric, RubricRange: base.RubricRange, Traffic: base.Traffic, TrafficSet: base.TrafficSet, Warmup: base.Warmup, Hold: base.Hold,
 		Tags: []string{v.Target, "mutated"}}
 	if mu.Split != "" {
 		in.Split = mu.Split
@@ -477,7 +477,7 @@ func IncidentSource(in *Incident, comment string) []byte {
 	if in.Rubric != ProfileNative {
 		b.SetAttributeValue("rubric", cty.StringVal(in.Rubric))
 	}
-	if in.Traffic != 300 {
+	if in.TrafficSet || in.Traffic != 300 {
 		b.SetAttributeRaw("traffic", valueTokens(value.OfFloat(in.Traffic)))
 	}
 	if in.Warmup != 8 {

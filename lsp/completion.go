@@ -165,13 +165,21 @@ func completion(m *lang.Module, text string, off int) []protocol.CompletionItem 
 		}
 	case c.Attr == "" && (c.BlockType() == "set_config" || c.BlockType() == "vary"):
 		// A system service's site tuning, pinned or drawn: its kind's
-		// config keys (numeric ones only, for vary).
+		// config keys (numeric ones only, for vary), and for vary its
+		// numeric states, which a site may draw too.
 		if k := systemServiceKind(m, c); k != nil {
 			for _, ck := range k.Config {
 				if c.BlockType() == "vary" && !ck.Kind.Numeric() {
 					continue
 				}
 				add(ck.Name, protocol.CompletionItemKindProperty, configDoc(ck), ck.Description)
+			}
+			if c.BlockType() == "vary" {
+				for _, st := range k.States {
+					if st.Kind.Numeric() {
+						add(st.Name, protocol.CompletionItemKindProperty, "state "+st.Kind.String(), st.Description)
+					}
+				}
 			}
 		}
 	case c.Attr == "":

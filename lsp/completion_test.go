@@ -61,10 +61,10 @@ func TestCompletionPlaces(t *testing.T) {
 	if got := labels(ms, sys, strings.Index(sys, "      \n")+6); !slices.Contains(got, "pool_size") || !slices.Contains(got, "work_mem_mb") {
 		t.Errorf("set_config: %v", got)
 	}
-	// A vary block: the kind's numeric config keys.
+	// A vary block: the kind's numeric config keys and states.
 	vary := strings.Replace(sys, "set_config", "vary", 1)
 	mv, _ := lang.Analyze([]*lang.File{{Name: "s.srez.hcl", Src: []byte(vary)}})
-	if got := labels(mv, vary, strings.Index(vary, "      \n")+6); !slices.Contains(got, "max_connections") || slices.Contains(got, "maintenance_mode") {
+	if got := labels(mv, vary, strings.Index(vary, "      \n")+6); !slices.Contains(got, "max_connections") || !slices.Contains(got, "report_ms") || slices.Contains(got, "maintenance_mode") || slices.Contains(got, "up") {
 		t.Errorf("vary: %v", got)
 	}
 	// An expression of a service kind: its config, state, derived names,

@@ -138,7 +138,7 @@ func direction(fk *lang.FaultKind, sk *lang.ServiceKind, e lang.Edit) int {
 	for _, p := range fk.Params {
 		params[p.Name] = p.Default
 	}
-	v, diag := e.Eval(params, sk.Defaults())
+	v, diag := e.Eval(lang.EditScope{Params: params, Config: sk.Defaults(), State: sk.Initials(), Traffic: lang.DefaultTraffic})
 	if diag != nil {
 		return 0
 	}

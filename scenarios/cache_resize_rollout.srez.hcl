@@ -1,22 +1,22 @@
 # Two faults on one host: a config rollout both cut the cache's memory
-# ceiling and switched value compression off; together the cache keeps about
-# a fifth of the hot set. Raising the ceiling to the documented default alone
-# still leaves it evicting; raising it to the site's 2048 MB hides the
-# evictions but leaves memory nearly full. The alert names the web tier,
+# ceiling (to 85% of the site's compressed hot set) and switched value
+# compression off; together the cache keeps well under half of the hot set.
+# Re-enabling compression alone, or raising the ceiling to the documented
+# default, still leaves it evicting. The alert names the web tier,
 # which is only the messenger.
 
 incident "cache_resize_rollout" {
   title      = "Slower pages after a config rollout"
-  alert      = "Web tier p95 latency is up by about two thirds since this afternoon's config rollout; no application deploy went out."
+  alert      = "Web tier p95 latency is up by about half since this afternoon's config rollout; no application deploy went out."
   difficulty = "hard"
   split      = "dev"
   tags       = ["cache", "multi-fault"]
   budget     = 14
-  system     = "standard"
+  system     = "peak"
 
   fault "cache_memory_too_low" {
-    target   = "cache"
-    limit_mb = 448
+    target = "cache"
+    share  = 0.85
     change {}
   }
   fault "cache_compression_disabled" {

@@ -12,8 +12,8 @@ incident "capacity_change_fallout" {
   system     = "standard"
 
   fault "lb_idle_timeout_low" {
-    target     = "load_balancer"
-    timeout_ms = 10000
+    target = "load_balancer"
+    share  = 0.33
     change {}
   }
   fault "web_workers_too_high" {

@@ -1,20 +1,20 @@
-# Web server: a capacity drill scaled the worker pool down to 6 and nobody
-# scaled it back. The load balancer alerts; an elevated CPU on the
+# Web server: a capacity drill scaled the worker pool down to what serves
+# four fifths of the peak traffic, and nobody scaled it back. The load balancer alerts; an elevated CPU on the
 # balancer and a harmless header warning there look suspicious, and
 # metrics lag.
 
 incident "capacity_drill_fallout" {
   title      = "Intermittent 5xx at the edge"
-  alert      = "Load balancer client error rate above 25% and climbing p95 latency; no deploys to the balancer this week."
+  alert      = "Load balancer client error rate above 20% and climbing p95 latency; no deploys to the balancer this week."
   difficulty = "hard"
   split      = "dev"
   tags       = ["web_server", "misleading", "noisy"]
   budget     = 12
-  system     = "standard"
+  system     = "peak"
 
   fault "web_workers_too_low" {
-    target  = "web_server"
-    workers = 6
+    target = "web_server"
+    share  = 0.78
     change {}
   }
   distractor "elevated_metric" {

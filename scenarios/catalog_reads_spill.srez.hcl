@@ -1,19 +1,20 @@
-# Cache: the memory ceiling was cut to a fraction of the hot product data.
+# Cache: the memory ceiling was cut to three quarters of the site's hot
+# product data as stored, a value inside the documented band.
 # Keys are dropped before they are read again and the misses land on the
 # database, which is where the alert fires.
 
 incident "catalog_reads_spill" {
   title      = "Database read load up sharply"
-  alert      = "Database queries per second have doubled against last week's baseline at the same hour; no database change is on the calendar."
+  alert      = "Database queries per second are up by half against last week's baseline at the same hour; no database change is on the calendar."
   difficulty = "medium"
   split      = "train"
   tags       = ["cache", "memory", "stale-metrics"]
   budget     = 12
-  system     = "standard"
+  system     = "peak"
 
   fault "cache_memory_too_low" {
-    target   = "cache"
-    limit_mb = 256
+    target = "cache"
+    share  = 0.75
     change {}
   }
   distractor "db_work_mem_tuned" {

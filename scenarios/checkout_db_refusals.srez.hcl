@@ -1,5 +1,5 @@
-# Database: the server's client ceiling was lowered far below what the
-# pooler keeps open; every connection past it is turned away.
+# Database: the server's client ceiling was lowered a fifth below what the
+# pooler keeps open (still inside the documented band); every connection past it is turned away.
 
 incident "checkout_db_refusals" {
   title      = "Database turning clients away"
@@ -8,11 +8,11 @@ incident "checkout_db_refusals" {
   split      = "train"
   tags       = ["database", "config"]
   budget     = 10
-  system     = "standard"
+  system     = "peak"
 
   fault "db_max_connections_low" {
     target = "database"
-    limit  = 20
+    short  = 0.2
     change {}
   }
   noise "jitter" {}

@@ -1,5 +1,5 @@
-# Cascade: a statement deadline cut to a few milliseconds cancels a share of
-# every query. The job consumers' writes fail and are retried, which adds
+# Cascade: a statement deadline cut to half the site's longest routine
+# statements cancels a share of them. The job consumers' writes fail and are retried, which adds
 # load to the same database; the backlog grows and the alert fires on the
 # queue. A chatty queue warning, a tuned keep-alive on the web tier and
 # stale dashboards invite the wrong fix.
@@ -11,11 +11,11 @@ incident "confirmations_stuck" {
   split      = "test"
   tags       = ["database", "message_queue", "cascade", "distractor", "stale-metrics"]
   budget     = 14
-  system     = "standard"
+  system     = "peak"
 
   fault "db_query_timeout_low" {
-    target     = "database"
-    timeout_ms = 20
+    target = "database"
+    share  = 0.5
     change {}
   }
   distractor "noisy_warning" {

@@ -1,5 +1,5 @@
-# Recovery: the database server's client ceiling was cut far below the
-# pooler's size during a memory-tuning change. Under the evening peak the
+# Recovery: the database server's client ceiling was cut a fifth below
+# the pooler's size during a memory-tuning change. Under the evening peak the
 # pooler reports waits and timeouts, which invites raising pool_size; that
 # only asks the server for more connections it refuses, and the error rate
 # climbs. A responder who tried it must put pool_size back and raise the
@@ -7,17 +7,17 @@
 
 incident "evening_peak_backfire" {
   title      = "Evening peak: checkout errors and slow queries"
-  alert      = "Checkout API: 5xx swinging between 15% and 50%, with upstream waits at the database, since the evening peak started; the errors began right after the 17:30 tuning change."
+  alert      = "Checkout API: 5xx around 5%, with upstream waits at the database, since the evening peak started; the errors began right after the 17:30 tuning change."
   difficulty = "hard"
   split      = "dev"
   tags       = ["database", "recovery", "victim-alert"]
   budget     = 12
-  system     = "standard"
+  system     = "peak"
   traffic    = 500.0
 
   fault "db_max_connections_low" {
     target = "database"
-    limit  = 20
+    short  = 0.2
     change {
       at = "17:30"
     }

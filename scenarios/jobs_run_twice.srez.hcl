@@ -8,11 +8,11 @@ incident "jobs_run_twice" {
   split      = "test"
   tags       = ["message_queue", "config"]
   budget     = 10
-  system     = "standard"
+  system     = "peak"
 
   fault "mq_visibility_timeout_low" {
-    target     = "message_queue"
-    timeout_ms = 2000
+    target = "message_queue"
+    share  = 0.69
     change {}
   }
   noise "jitter" {}

@@ -1,19 +1,18 @@
 # Load balancer: a listener template with a small connection table was
-# applied to production; at launch-day traffic most new clients are refused.
+# applied to production; at launch-day traffic one new client in five is refused.
 
 incident "launch_day_refusals" {
   title      = "New visitors refused at launch"
-  alert      = "The load balancer is refusing a majority of new client connections with 503 since the launch campaign went live."
+  alert      = "The load balancer is refusing about one new client connection in five with 503 since the launch campaign went live."
   difficulty = "easy"
   split      = "test"
   tags       = ["load_balancer", "capacity"]
   budget     = 9
-  system     = "standard"
-  traffic    = 350.0
+  system     = "peak"
 
   fault "lb_max_connections_low" {
     target = "load_balancer"
-    limit  = 400
+    share  = 0.8
     change {}
   }
   distractor "elevated_metric" {

@@ -8,11 +8,11 @@ incident "mq_backlog" {
   split      = "test"
   tags       = ["message_queue", "capacity"]
   budget     = 10
-  system     = "standard"
+  system     = "peak"
 
   fault "mq_consumer_concurrency_low" {
-    target    = "message_queue"
-    consumers = 1
+    target = "message_queue"
+    share  = 0.8
     change {}
   }
   distractor "elevated_metric" {

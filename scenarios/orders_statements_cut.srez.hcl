@@ -3,16 +3,16 @@
 
 incident "orders_statements_cut" {
   title      = "Order lookups failing at the database"
-  alert      = "Database error ratio on the orders statements is above 20% since the 14:05 config rollout; the storefront shows sporadic 500s."
+  alert      = "Database error ratio on the orders statements is above 15% since the 14:05 config rollout; the storefront shows sporadic 500s."
   difficulty = "easy"
   split      = "test"
   tags       = ["database", "config"]
   budget     = 10
-  system     = "standard"
+  system     = "peak"
 
   fault "db_query_timeout_low" {
-    target     = "database"
-    timeout_ms = 40
+    target = "database"
+    share  = 0.6
     change {
       at = "14:05"
     }

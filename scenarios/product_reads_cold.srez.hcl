@@ -8,11 +8,11 @@ incident "product_reads_cold" {
   split      = "dev"
   tags       = ["cache", "config"]
   budget     = 10
-  system     = "standard"
+  system     = "peak"
 
   fault "cache_ttl_too_low" {
     target = "cache"
-    ttl    = 30
+    share  = 0.5
     change {}
   }
   noise "spike" {}

@@ -1,4 +1,5 @@
-# Load balancer: a config push cut the balancer's idle timeout to 5 s, so it
+# Load balancer: a config push cut the balancer's idle timeout to half the
+# site's slowest routine responses, so it
 # hangs up on the slower pages (reports, exports) before the web tier
 # answers and returns 502. The alert names the balancer, where the cause is.
 
@@ -9,11 +10,11 @@ incident "slow_pages_bad_gateway" {
   split      = "dev"
   tags       = ["load_balancer", "config"]
   budget     = 9
-  system     = "standard"
+  system     = "peak"
 
   fault "lb_idle_timeout_low" {
-    target     = "load_balancer"
-    timeout_ms = 5000
+    target = "load_balancer"
+    share  = 0.5
     change {}
   }
   distractor "noisy_warning" {

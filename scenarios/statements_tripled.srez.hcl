@@ -14,7 +14,7 @@ incident "statements_tripled" {
 
   fault "cache_ttl_too_low" {
     target = "cache"
-    ttl    = 10
+    share  = 0.17
     change {}
   }
   fault "mq_retry_limit_high" {

@@ -5,12 +5,12 @@
 
 incident "storefront_double_trouble" {
   title      = "Storefront slow and erroring after the weekend changes"
-  alert      = "Storefront mostly failing since Saturday's change window: 5xx above 80% and p95 latency over 20 s on the API and the order history pages."
+  alert      = "Storefront mostly failing since Saturday's change window: 5xx near 80% and p95 latency around 10 s on the API and the order history pages."
   difficulty = "hard"
   split      = "train"
   tags       = ["database", "cache", "multi-fault"]
   budget     = 14
-  system     = "standard"
+  system     = "peak"
 
   fault "db_index_disabled" {
     target = "database"
@@ -18,7 +18,7 @@ incident "storefront_double_trouble" {
   }
   fault "cache_ttl_too_low" {
     target = "cache"
-    ttl    = 20
+    share  = 0.34
     change {
       at = "Sat 06:40"
     }

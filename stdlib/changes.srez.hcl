@@ -92,7 +92,7 @@ benign_change "db_query_timeout" {
   description = "Statement timeout raised for a reporting job."
   applies_to  = ["database"]
   key         = "query_timeout_ms"
-  values      = [3000, 5000]
+  values      = [5000, 8000]
   actors      = ["dba-oncall", "k.tanaka"]
 }
 
@@ -118,7 +118,7 @@ benign_change "mq_concurrency" {
   description = "Consumer workers scaled up a step."
   applies_to  = ["message_queue"]
   key         = "consumer_concurrency"
-  values      = [10, 12, 16]
+  values      = [12, 16, 20]
   actors      = ["a.ferreira"]
   # More consumers drain the backlog these faults build.
   conflicts_with = ["mq_dedup_disabled", "mq_retry_limit_high", "mq_visibility_timeout_low"]

@@ -79,23 +79,27 @@ fault_kind "lb_tls_cert_expired" {
 }
 
 fault_kind "lb_max_connections_low" {
-  description    = "The listener's connection limit is below what normal traffic keeps open; excess clients are refused."
+  description    = "The listener's connection limit is below what the site's traffic keeps open; excess clients are refused."
   applies_to     = ["load_balancer"]
   conflicts_with = []
   mechanism      = "connection_limit_exceeded"
   detail         = "max_connections"
 
-  param "limit" {
-    type    = "int"
-    default = 300
-    domain  = [200, 300, 400, 500]
+  # Stated against the site: the table holds a share of the connections
+  # the site's traffic keeps open. At a busy site's traffic that limit lies
+  # inside the documented band, and so may the documented default.
+  param "share" {
+    type        = "float"
+    default     = 0.46
+    domain      = [0.3, 0.46, 0.6, 0.8]
+    description = "Share of the site's open connections the table still holds."
   }
 
-  set_config { max_connections = param.limit }
+  set_config { max_connections = max(floor(traffic * state.conns_per_request * param.share), 1) }
 
-  # Fixed when the table holds the site's connections (2.5 per request/s)
-  # with 15% headroom, within what the descriptor limit allows.
-  fixed_when = "float(config.max_connections) * 0.85 >= traffic * 2.5 && config.max_connections <= 8000"
+  # Fixed when the table holds the site's connections with 15% headroom,
+  # within what the descriptor limit allows.
+  fixed_when = "float(config.max_connections) * 0.85 >= traffic * conns_per_rps && config.max_connections <= 8000"
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).
@@ -119,7 +123,7 @@ fault_kind "lb_max_connections_cut" {
 
   set_config { max_connections = config.max_connections - param.cut }
 
-  fixed_when = "float(config.max_connections) * 0.85 >= traffic * 2.5 && config.max_connections <= 8000"
+  fixed_when = "float(config.max_connections) * 0.85 >= traffic * conns_per_rps && config.max_connections <= 8000"
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).
@@ -128,21 +132,27 @@ fault_kind "lb_max_connections_cut" {
 }
 
 fault_kind "lb_idle_timeout_low" {
-  description    = "The balancer closes upstream connections before slow responses arrive and answers 502."
+  description    = "The balancer closes upstream connections before the site's slow responses arrive and answers 502."
   applies_to     = ["load_balancer"]
   conflicts_with = []
   mechanism      = "timeout_too_low"
   detail         = "idle_timeout_ms"
 
-  param "timeout_ms" {
-    type    = "int"
-    default = 5000
-    domain  = [2000, 5000, 10000, 15000]
+  # Stated against the site: the timeout waits a share of the site's
+  # slowest routine responses. Where those are slow that timeout lies
+  # inside the documented band, and so may the documented default.
+  param "share" {
+    type        = "float"
+    default     = 0.5
+    domain      = [0.33, 0.45, 0.5, 0.6]
+    description = "Share of the site's slowest routine response time the balancer still waits."
   }
 
-  set_config { idle_timeout_ms = param.timeout_ms }
+  set_config { idle_timeout_ms = floor(state.slow_response_ms * param.share) }
 
-  fixed_when = "config.idle_timeout_ms >= 30000 && config.idle_timeout_ms <= 300000"
+  # Fixed when the balancer waits out the site's slowest routine
+  # responses; past five minutes idle connections pile up.
+  fixed_when = "float(config.idle_timeout_ms) >= state.slow_response_ms && config.idle_timeout_ms <= 300000"
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).
@@ -293,21 +303,29 @@ fault_kind "web_bad_deploy_leak" {
 }
 
 fault_kind "web_workers_too_low" {
-  description    = "Too few workers for the offered load; requests queue and overflow."
+  description    = "Fewer workers than the site's traffic needs; requests queue and overflow."
   applies_to     = ["web_server"]
   conflicts_with = ["web_workers_too_high"]
   mechanism      = "worker_pool_misconfigured"
   detail         = "max_workers"
 
-  param "workers" {
-    type    = "int"
-    default = 4
-    domain  = [2, 4, 6, 8]
+  # Stated against the site: the pool keeps the workers for a share of the
+  # site's traffic (each serves about 32 requests/s). At a busy site's
+  # traffic that count lies inside the documented band, and so may the
+  # documented default: only the site's load says it is too few.
+  param "share" {
+    type        = "float"
+    default     = 0.8
+    domain      = [0.78, 0.8, 0.85]
+    description = "Share of the site's traffic the remaining workers can serve."
   }
 
-  set_config { max_workers = param.workers }
+  set_config { max_workers = max(floor(traffic / 32 * param.share), 1) }
 
-  fixed_when = "config.max_workers >= 12 && config.max_workers <= 64"
+  # Fixed when the busiest half of the workers runs below 0.85 of what it
+  # can serve (stated on the key itself, so a write is judged as it lands),
+  # within what the host's memory holds.
+  fixed_when = "admitted_rps * 2.0 * lb.hot_share <= 0.85 * 32.0 * max(float(config.max_workers) - blocked_workers, 1.0) && config.max_workers <= 64"
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).
@@ -339,25 +357,29 @@ fault_kind "web_workers_too_high" {
 }
 
 fault_kind "web_timeout_too_low" {
-  description    = "The upstream call deadline is shorter than the slower database calls take; those requests fail."
+  description    = "The upstream call deadline is shorter than the site's slower database calls take; those requests fail."
   applies_to     = ["web_server"]
   conflicts_with = []
   mechanism      = "timeout_too_low"
   detail         = "timeout_ms"
 
-  param "timeout_ms" {
-    type    = "int"
-    default = 150
-    domain  = [100, 150, 200, 250]
+  # Stated against the site: the deadline covers a share of the site's
+  # slowest routine calls. Where those are slow that deadline lies inside
+  # the documented band, and so may the documented default.
+  param "share" {
+    type        = "float"
+    default     = 0.42
+    domain      = [0.3, 0.42, 0.5]
+    description = "Share of the site's slowest routine upstream call time the deadline allows."
   }
 
-  set_config { timeout_ms = param.timeout_ms }
+  set_config { timeout_ms = floor(state.slow_call_ms * param.share) }
 
-  # Fixed when the deadline covers the slow database calls (reports and
-  # exports, about 40 statements' time) without holding so many workers on
-  # lost replies that the busiest half runs hot: where that happens (past
-  # about 50 s) depends on the site's load, so the bound is the relation.
-  fixed_when = "config.timeout_ms >= 500 && utilisation <= 0.85"
+  # Fixed when the deadline covers the slow database calls (the site's
+  # reports and exports) without holding so many workers on lost replies
+  # that the busiest half runs hot: where that happens (past about 50 s)
+  # depends on the site's load, so the bound is the relation.
+  fixed_when = "float(config.timeout_ms) >= upstream_tail_ms && utilisation <= 0.85"
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).
@@ -414,19 +436,24 @@ fault_kind "web_cache_host_wrong" {
 # ==================================================================== cache
 
 fault_kind "cache_memory_too_low" {
-  description    = "The cache's memory limit is smaller than the working set; keys are evicted before reuse and misses load the database."
+  description    = "The cache's memory limit is smaller than the site's working set; keys are evicted before reuse and misses load the database."
   applies_to     = ["cache"]
   conflicts_with = []
   mechanism      = "memory_eviction"
   detail         = "max_memory_mb"
 
-  param "limit_mb" {
-    type    = "int"
-    default = 256
-    domain  = [128, 256, 384, 448]
+  # Stated against the site: the ceiling holds a share of the site's
+  # working set as stored (compressed, 0.4 of its size). Where the working
+  # set is large that ceiling lies inside the documented band, and so may
+  # the documented default.
+  param "share" {
+    type        = "float"
+    default     = 0.8
+    domain      = [0.75, 0.8, 0.85]
+    description = "Share of the site's stored working set the ceiling holds."
   }
 
-  set_config { max_memory_mb = param.limit_mb }
+  set_config { max_memory_mb = max(floor(state.working_set_mb * 0.4 * param.share), 64) }
 
   # Fixed when the working set, stored compressed (compression off is a
   # fault of its own), fits with 10% headroom, and the ceiling stays within
@@ -454,7 +481,9 @@ fault_kind "cache_compression_disabled" {
   }
 
   set_config { compression_enabled = false }
-  set_state { working_set_mb = param.working_set_mb }
+  # The hot data is at least this large: a site that draws a larger
+  # working set keeps its own.
+  set_state { working_set_mb = max(state.working_set_mb, param.working_set_mb) }
 
   fixed_when = "config.compression_enabled"
 
@@ -465,21 +494,27 @@ fault_kind "cache_compression_disabled" {
 }
 
 fault_kind "cache_ttl_too_low" {
-  description    = "Entries expire long before they are read again; the hit rate collapses and misses load the database."
+  description    = "Entries expire before the site reads them again; the hit rate collapses and misses load the database."
   applies_to     = ["cache"]
   conflicts_with = []
   mechanism      = "ttl_too_low"
   detail         = "ttl_seconds"
 
-  param "ttl" {
-    type    = "int"
-    default = 10
-    domain  = [5, 10, 20, 30]
+  # Stated against the site: entries live a share of the time the site's
+  # hot entries go between reads. Where that is long the TTL lies inside
+  # the documented band, and so may the documented default.
+  param "share" {
+    type        = "float"
+    default     = 0.17
+    domain      = [0.17, 0.34, 0.5]
+    description = "Share of the site's reuse interval an entry lives."
   }
 
-  set_config { ttl_seconds = param.ttl }
+  set_config { ttl_seconds = floor(state.reuse_s * param.share) }
 
-  fixed_when = "config.ttl_seconds >= 60 && config.ttl_seconds <= 3600"
+  # Fixed when entries outlive the site's reuse interval; past an hour
+  # they may point at purged rows.
+  fixed_when = "float(config.ttl_seconds) >= state.reuse_s && config.ttl_seconds <= 3600"
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).
@@ -564,19 +599,23 @@ fault_kind "db_pool_too_large" {
 }
 
 fault_kind "db_max_connections_low" {
-  description    = "The server's connection limit is below the pool size; the pooler's extra connections are refused."
+  description    = "The server's connection limit is below the pool the site keeps open; the pooler's extra connections are refused."
   applies_to     = ["database"]
   conflicts_with = []
   mechanism      = "connection_limit_exceeded"
   detail         = "max_connections"
 
-  param "limit" {
-    type    = "int"
-    default = 30
-    domain  = [10, 20, 30, 40]
+  # Stated against the site: the limit lands short of the site's pool by a
+  # share of it. Where the pool is large that limit lies inside the
+  # documented band, and so does the documented default.
+  param "short" {
+    type        = "float"
+    default     = 0.2
+    domain      = [0.1, 0.15, 0.2]
+    description = "Share of the site's pool the server no longer accepts."
   }
 
-  set_config { max_connections = param.limit }
+  set_config { max_connections = ceil(config.pool_size * (1 - param.short)) }
 
   # Fixed when the server accepts the whole pool, without committing more
   # session memory than the host has.
@@ -622,21 +661,27 @@ fault_kind "db_max_connections_below_pool" {
 }
 
 fault_kind "db_query_timeout_low" {
-  description    = "The statement deadline is shorter than ordinary queries take; a share of them is cancelled."
+  description    = "The statement deadline is shorter than the site's routine statements take; a share of them is cancelled."
   applies_to     = ["database"]
   conflicts_with = []
   mechanism      = "timeout_too_low"
   detail         = "query_timeout_ms"
 
-  param "timeout_ms" {
-    type    = "int"
-    default = 30
-    domain  = [20, 30, 40, 50]
+  # Stated against the site: the deadline allows a share of the site's
+  # longest routine statements. Where those are long the deadline lies
+  # inside the documented band, and so may the documented default.
+  param "share" {
+    type        = "float"
+    default     = 0.4
+    domain      = [0.2, 0.4, 0.5, 0.6]
+    description = "Share of the site's longest routine statement time the deadline allows."
   }
 
-  set_config { query_timeout_ms = param.timeout_ms }
+  set_config { query_timeout_ms = floor(state.report_ms * param.share) }
 
-  fixed_when = "config.query_timeout_ms >= 1000 && config.query_timeout_ms <= 10000"
+  # Fixed when the deadline covers the site's longest routine statements;
+  # past ten seconds runaway statements hold connections.
+  fixed_when = "float(config.query_timeout_ms) >= statement_tail_ms && config.query_timeout_ms <= 10000"
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).
@@ -805,21 +850,29 @@ fault_kind "mq_bad_deploy_exception" {
 }
 
 fault_kind "mq_consumer_concurrency_low" {
-  description    = "Too few consumers for the rate jobs arrive at; the backlog and lag grow."
+  description    = "Fewer consumers than the rate the site's jobs arrive at; the backlog and lag grow."
   applies_to     = ["message_queue"]
   conflicts_with = []
   mechanism      = "consumer_capacity_low"
   detail         = "consumer_concurrency"
 
-  param "consumers" {
-    type    = "int"
-    default = 2
-    domain  = [1, 2, 3]
+  # Stated against the site: the pool keeps the consumers for a share of
+  # the jobs the site's traffic publishes (one per ten requests; a consumer
+  # finishes about 6.7 a second). At a busy site's traffic that count lies
+  # inside the documented band, and so may the documented default.
+  param "share" {
+    type        = "float"
+    default     = 0.85
+    domain      = [0.8, 0.85, 0.9]
+    description = "Share of the site's job rate the remaining consumers keep up with."
   }
 
-  set_config { consumer_concurrency = param.consumers }
+  set_config { consumer_concurrency = max(floor(traffic / 67 * param.share), 1) }
 
-  fixed_when = "config.consumer_concurrency >= 6 && config.consumer_concurrency <= 64"
+  # Fixed when the consumers keep up with the jobs, retries included, with
+  # 10% to spare (stated on the key itself, so a write is judged as it
+  # lands), within the consumer host's memory.
+  fixed_when = "float(config.consumer_concurrency) * 1000.0 / job_ms * 0.9 >= work_rate && config.consumer_concurrency <= 64"
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).
@@ -874,18 +927,22 @@ fault_kind "mq_visibility_timeout_low" {
   mechanism      = "premature_redelivery"
   detail         = "visibility_timeout_ms"
 
-  param "timeout_ms" {
-    type    = "int"
-    default = 1000
-    domain  = [500, 1000, 2000]
+  # Stated against the site: deliveries stay hidden for a share of the
+  # site's longest routine jobs. Where those are long the timeout lies
+  # inside the documented band, and so may the documented default.
+  param "share" {
+    type        = "float"
+    default     = 0.34
+    domain      = [0.17, 0.34, 0.69]
+    description = "Share of the site's longest routine job time a delivery stays hidden."
   }
 
-  set_config { visibility_timeout_ms = param.timeout_ms }
+  set_config { visibility_timeout_ms = floor(state.long_job_ms * param.share) }
 
   # Fixed when a delivery stays hidden for well over a job's run time
   # (about 20 runs of a job); past two minutes, work on a dead consumer
   # is stranded too long.
-  fixed_when = "config.visibility_timeout_ms >= 3000 && config.visibility_timeout_ms <= 120000"
+  fixed_when = "float(config.visibility_timeout_ms) >= max(job_ms * 20.0, state.long_job_ms) && config.visibility_timeout_ms <= 120000"
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).

@@ -153,3 +153,92 @@ system "busy" {
     }
   }
 }
+
+# The standard topology at its daily peak: the site's traffic, and the
+# state that sets its healthy values, are drawn per site variant, and each
+# tier is sized for them. Healthy is a relation the site satisfies, and
+# here the documented defaults do not: at 500 to 600 requests/s the
+# default 16 workers (about 32 requests/s each) run above 0.85 of their
+# capacity; the default 8 consumers fall behind the jobs published (one per
+# ten requests, about 6.7 a second each); the default 1024 MB cache holds
+# less than the site's compressed working set (0.4 of 2600 to 3000 MB);
+# the default server limit (100) is below the pool the site keeps open; the
+# default listener table (2000) holds fewer than the 4 to 5 connections per
+# request/s its clients open; and the default deadlines, TTL and lease are
+# shorter than the site's slowest routine calls (3.2 to 4.6 s), statements
+# (2.2 to 4 s), responses (85 to 110 s), reuse interval (400 to 600 s) and
+# jobs (32 to 38 s). Each range keeps the site's own relations at every
+# draw: workers at most 0.85 busy at the highest traffic, consumers above
+# the job rate, the cache 10% above the compressed working set, the pool
+# under the server's limit, the table with 15% to spare, every deadline
+# above the tail it waits for.
+system "peak" {
+  description = "The standard topology at its daily peak: more traffic, and tiers sized for it."
+  traffic     = [500, 600]
+
+  service "load_balancer" {
+    kind  = "load_balancer"
+    roles = { web = "web_server" }
+    vary {
+      max_connections   = [4000, 6500]
+      conns_per_request = [4.0, 5.0]
+      idle_timeout_ms   = [115000, 180000]
+      slow_response_ms  = [85000, 110000]
+    }
+  }
+
+  service "web_server" {
+    kind = "web_server"
+    roles = {
+      lb       = "load_balancer"
+      database = "database"
+      cache    = "cache"
+      queue    = "message_queue"
+    }
+    vary {
+      max_workers  = [26, 36]
+      timeout_ms   = [6000, 9500]
+      slow_call_ms = [3200, 4600]
+    }
+  }
+
+  service "cache" {
+    kind  = "cache"
+    roles = { web = "web_server" }
+    vary {
+      max_memory_mb  = [1500, 2200]
+      ttl_seconds    = [700, 1200]
+      working_set_mb = [2600, 3000]
+      reuse_s        = [400, 600]
+    }
+  }
+
+  service "database" {
+    kind = "database"
+    roles = {
+      web   = "web_server"
+      queue = "message_queue"
+    }
+    vary {
+      pool_size        = [130, 150]
+      max_connections  = [250, 450]
+      work_mem_mb      = [64, 160]
+      query_timeout_ms = [5000, 9500]
+      report_ms        = [2200, 4000]
+    }
+  }
+
+  service "message_queue" {
+    kind = "message_queue"
+    roles = {
+      web      = "web_server"
+      database = "database"
+    }
+    vary {
+      consumer_concurrency  = [12, 16]
+      max_in_flight         = [600, 1200]
+      visibility_timeout_ms = [40000, 90000]
+      long_job_ms           = [32000, 38000]
+    }
+  }
+}

@@ -118,6 +118,13 @@ service_kind "cache" {
     description = "Data paged out to swap: the host keeps 4096 MB resident for the dataset; a higher ceiling lets cold keys pile up past it (nothing is evicted below the ceiling), about 2 GB more per tick."
   }
 
+  state "reuse_s" {
+    type        = "float"
+    initial     = 60.0
+    unit        = "s"
+    description = "How long the site's hot entries go between two reads: a minute unless its traffic is spread wider. An entry that expires sooner is fetched again from the database."
+  }
+
   state "cosmetic_warning" {
     type        = "bool"
     initial     = false
@@ -158,7 +165,7 @@ service_kind "cache" {
 
   derived "ttl_factor" {
     type  = "float"
-    value = "clamp(float(config.ttl_seconds) / 60.0, 0.0, 1.0)"
+    value = "clamp(float(config.ttl_seconds) / state.reuse_s, 0.0, 1.0)"
     unit  = "ratio"
   }
 

@@ -37,7 +37,7 @@ service_kind "database" {
 
   config "max_connections" {
     type        = "int"
-    default     = 200
+    default     = 100
     low         = 100
     high        = 500
     unit        = "connections"
@@ -157,6 +157,13 @@ service_kind "database" {
     type        = "int"
     initial     = 0
     description = "Process id of the administrative session holding the server, 0 when none."
+  }
+
+  state "report_ms" {
+    type        = "float"
+    initial     = 96.0
+    unit        = "ms"
+    description = "The site's longest routine statements (reports, exports) on a healthy server: eight ordinary statements' time (96 ms) unless the site runs heavier ones. A statement deadline below it cancels them."
   }
 
   state "cosmetic_warning" {
@@ -293,9 +300,16 @@ service_kind "database" {
     unit  = "ratio"
   }
 
+  derived "statement_tail_ms" {
+    type        = "float"
+    value       = "query_ms / 12.0 * max(96.0, state.report_ms)"
+    unit        = "ms"
+    description = "The longest routine statements as they run now: the site's reports and exports, slower as every statement slows."
+  }
+
   derived "cancel_share" {
     type  = "float"
-    value = "clamp(1.0 - float(config.query_timeout_ms) / (query_ms * 8.0), 0.0, 1.0) * 0.5"
+    value = "clamp(1.0 - float(config.query_timeout_ms) / statement_tail_ms, 0.0, 1.0) * 0.5"
     unit  = "ratio"
   }
 

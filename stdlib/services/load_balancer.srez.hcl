@@ -118,6 +118,20 @@ service_kind "load_balancer" {
     description = "Days since the installed certificate's notAfter date (0 while valid)."
   }
 
+  state "slow_response_ms" {
+    type        = "float"
+    initial     = 30000.0
+    unit        = "ms"
+    description = "The site's slowest routine responses (exports, large reports) an idle upstream connection waits on: 30 s unless the site serves heavier ones. An idle timeout below it cuts them off with 502."
+  }
+
+  state "conns_per_request" {
+    type        = "float"
+    initial     = 2.5
+    unit        = "connections per request/s"
+    description = "Client connections the site's traffic keeps open per request/s at ordinary keep-alive: 2.5 where clients multiplex, more where they open a connection per resource."
+  }
+
   state "cosmetic_warning" {
     type        = "bool"
     initial     = false
@@ -139,7 +153,7 @@ service_kind "load_balancer" {
 
   derived "conns_per_rps" {
     type  = "float"
-    value = "2.5 + max(0.0, float(config.idle_timeout_ms) - 300000.0) / 20000.0"
+    value = "state.conns_per_request + max(0.0, float(config.idle_timeout_ms) - 300000.0) / 20000.0"
     unit  = "connections per request/s"
   }
 
@@ -181,7 +195,7 @@ service_kind "load_balancer" {
 
   derived "reset_share" {
     type  = "float"
-    value = "clamp((30000.0 - float(config.idle_timeout_ms)) / 30000.0, 0.0, 1.0) * 0.3"
+    value = "clamp((state.slow_response_ms - float(config.idle_timeout_ms)) / state.slow_response_ms, 0.0, 1.0) * 0.3"
     unit  = "ratio"
   }
 
@@ -314,7 +328,7 @@ service_kind "load_balancer" {
 
   metric "cpu_pct" {
     type      = "float"
-    value     = "serving ? 6.0 + admitted_rps * 0.04 + (state.cosmetic_metric ? 52.0 : 0.0) : 0.0"
+    value     = "serving ? (state.cosmetic_metric ? min(58.0 + admitted_rps * 0.04, 78.0) : 6.0 + admitted_rps * 0.04) : 0.0"
     unit      = "%"
     precision = 1
     low       = 0

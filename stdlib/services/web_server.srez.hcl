@@ -163,6 +163,13 @@ service_kind "web_server" {
     description = "Share of card authorisations the external payment provider fails on its own side; nothing on this site changes it."
   }
 
+  state "slow_call_ms" {
+    type        = "float"
+    initial     = 480.0
+    unit        = "ms"
+    description = "The site's slowest routine upstream calls (reports, exports) at a healthy database: 40 statements' time (480 ms) unless the site serves heavier ones. A deadline below it fails them."
+  }
+
   state "cosmetic_warning" {
     type        = "bool"
     initial     = false
@@ -306,9 +313,9 @@ service_kind "web_server" {
 
   derived "upstream_tail_ms" {
     type        = "float"
-    value       = "40.0 * database.latency_ms"
+    value       = "max(40.0 * database.latency_ms, state.slow_call_ms * database.latency_ms / 12.0)"
     unit        = "ms"
-    description = "Slowest database calls (reports, exports) one request may wait for."
+    description = "Slowest database calls (reports, exports) one request may wait for: the site's slowest routine calls, slower as every statement slows."
   }
 
   derived "timeout_share" {
