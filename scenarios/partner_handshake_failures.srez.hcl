@@ -22,8 +22,8 @@ incident "partner_handshake_failures" {
   expert = [
     "check_status(load_balancer)",
     "inspect_logs(load_balancer)",
-    "inspect_config(load_balancer, tls_cert_valid)",
-    "update_config(load_balancer, tls_cert_valid, true)",
-    "resolve_incident(\"load balancer: tls certificate expired\", \"installed a renewed certificate (tls_cert_valid = true)\")",
+    "inspect_metrics(load_balancer)",
+    "renew_certificate(load_balancer)",
+    "resolve_incident(\"load balancer: tls certificate expired\", \"renewed the certificate on the listener\")",
   ]
 }

@@ -54,27 +54,27 @@ fault_kind "lb_health_check_path_wrong" {
 }
 
 fault_kind "lb_tls_cert_expired" {
+  # The certificate's notAfter date lies behind the site's clock: the
+  # renewal job skipped this listener. Nothing changed; time passed.
   description    = "The certificate on the HTTPS listener has expired; most clients abort the handshake."
   applies_to     = ["load_balancer"]
   conflicts_with = []
   mechanism      = "tls_certificate_expired"
-  detail         = "tls_cert_valid"
+  detail         = "certificate notAfter before now"
 
   param "days_past" {
     type        = "int"
     default     = 3
     domain      = [1, 3, 9, 21]
-    description = "Days since the certificate's notAfter date."
+    description = "Days since the certificate's notAfter date when the warm-up began."
   }
 
-  set_config { tls_cert_valid = false }
-  set_state { cert_days_past = param.days_past }
+  set_state { cert_not_after_min = 0 - param.days_past * 1440 }
 
-  fixed_when = "config.tls_cert_valid"
+  fixed_when = "state.cert_not_after_min > state.clock_min"
 
-  remedy "update_config" {
-    key   = "tls_cert_valid"
-    value = true
+  remedy "operate" {
+    operation = "renew_certificate"
   }
 }
 

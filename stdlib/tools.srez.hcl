@@ -71,6 +71,13 @@ tool "rollback" {
   arg "service" { type = "service" }
 }
 
+tool "renew_certificate" {
+  description = "Issue a new certificate for a service's TLS listener from the site's CA, valid for 90 days, and load it without dropping connections. Services without a TLS listener are left as they are."
+  effect      = "operate"
+  operation   = "renew_certificate"
+  arg "service" { type = "service" }
+}
+
 tool "escalate" {
   description = "Hand the incident to a human responder, with the reason. Ends the episode."
   effect      = "escalate"

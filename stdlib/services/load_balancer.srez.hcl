@@ -78,13 +78,6 @@ service_kind "load_balancer" {
     aka         = ["sticky sessions", "sticky session", "session affinity", "affinity", "stickiness", "session stickiness"]
   }
 
-  config "tls_cert_valid" {
-    type        = "bool"
-    default     = true
-    description = "Whether the certificate installed on the HTTPS listener is current."
-    aka         = ["tls certificate", "ssl certificate", "certificate", "cert", "tls cert", "x509 certificate", "https certificate"]
-  }
-
   # ---------------------------------------------------------------- state
 
   state "up" {
@@ -112,10 +105,19 @@ service_kind "load_balancer" {
     description = "Share of traffic the busiest backend receives while clients are pinned."
   }
 
-  state "cert_days_past" {
+  state "clock_min" {
     type        = "int"
     initial     = 0
-    description = "Days since the installed certificate's notAfter date (0 while valid)."
+    next        = "state.clock_min + 1"
+    unit        = "min"
+    description = "The site's clock, in minutes since the incident's warm-up began: one tick is one minute."
+  }
+
+  state "cert_not_after_min" {
+    type        = "int"
+    initial     = 86400
+    unit        = "min"
+    description = "The notAfter date of the certificate installed on the HTTPS listener, on the clock of clock_min: a site renews 30 days before expiry, so a current one has 30 to 90 days left."
   }
 
   state "cosmetic_warning" {
@@ -173,10 +175,18 @@ service_kind "load_balancer" {
     unit  = "backends"
   }
 
+  derived "cert_days_left" {
+    type        = "float"
+    value       = "float(state.cert_not_after_min - state.clock_min) / 1440.0"
+    unit        = "days"
+    description = "Days until the listener's certificate expires; negative once it has."
+  }
+
   derived "tls_fail_share" {
-    type  = "float"
-    value = "config.tls_cert_valid ? 0.0 : 0.9"
-    unit  = "ratio"
+    type        = "float"
+    value       = "state.cert_not_after_min <= state.clock_min ? 0.9 : 0.0"
+    unit        = "ratio"
+    description = "Clients that abort the handshake: most verify the chain; a few old integrations do not."
   }
 
   derived "reset_share" {
@@ -321,6 +331,16 @@ service_kind "load_balancer" {
     high      = 80
   }
 
+  metric "cert_days_to_expiry" {
+    type        = "float"
+    value       = "cert_days_left"
+    unit        = "days"
+    precision   = 1
+    low         = 7
+    high        = 400
+    description = "Days until the certificate on the HTTPS listener expires (x509 notAfter), negative once it has."
+  }
+
   # ---------------------------------------------------------------- status
 
   status "down" { when = "!state.up" }
@@ -403,8 +423,8 @@ service_kind "load_balancer" {
 
   log "handshake_failed" {
     level = "ERROR"
-    when  = "serving && !config.tls_cert_valid"
-    text  = "listener=https handshake aborted: x509: certificate has expired or is not yet valid (notAfter passed {state.cert_days_past}d ago)"
+    when  = "serving && state.cert_not_after_min <= state.clock_min"
+    text  = "listener=https handshake aborted: x509: certificate has expired or is not yet valid (notAfter passed {int(-cert_days_left)}d ago)"
   }
 
   log "upstream_reset" {
@@ -447,6 +467,14 @@ service_kind "load_balancer" {
     up            = true
     restart_ticks = 3
     exit_code     = 0
+  }
+
+  operation "renew_certificate" {
+    description = "Issue a certificate for the listener's names from the site's CA, valid for 90 days, and load it without dropping connections."
+    aka         = ["renewed the certificate", "renewed the tls certificate", "renewed the cert", "installed a renewed certificate", "installed a new certificate", "replaced the certificate", "reissued the certificate"]
+    set {
+      cert_not_after_min = "state.clock_min + 129600"
+    }
   }
 
   trace {
