@@ -653,7 +653,11 @@ func (b *build) lowerFaults() {
 				slot := b.slotIndex[slotKey{svc, "state", lang.DeployState}]
 				f.Remedies = append(f.Remedies, engine.Remedy{Effect: engine.EffectRollback, Service: int16(svc), Slot: slot})
 			case "operate":
-				f.Remedies = append(f.Remedies, engine.Remedy{Effect: engine.EffectOperate, Service: int16(svc), Slot: engine.NoSlot, Operation: b.operationIndex(r.Operation)})
+				on := svc
+				if r.Role != "" {
+					on = b.roleTarget(svc, r.Role)
+				}
+				f.Remedies = append(f.Remedies, engine.Remedy{Effect: engine.EffectOperate, Service: int16(on), Slot: engine.NoSlot, Operation: b.operationIndex(r.Operation)})
 			case "update_config":
 				slot := b.slotIndex[slotKey{svc, "config", r.Key}]
 				v := r.Value

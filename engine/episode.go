@@ -452,6 +452,20 @@ func (e *Episode) isFaultService(svc int16) bool {
 	return false
 }
 
+// isRemedyService reports whether a fault's remedy acts on svc, which an
+// operation on a role (the stale side of a rotated secret) may put
+// beside the fault's own service.
+func (e *Episode) isRemedyService(svc int16) bool {
+	for i := range e.t.Faults {
+		for _, r := range e.t.Faults[i].Remedies {
+			if r.Service == svc {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func (e *Episode) healthy(row []uint64, svc int) bool {
 	st := e.t.Services[svc].Status
 	if st == NoSlot {
@@ -475,7 +489,7 @@ func (e *Episode) fixedCount(row []uint64) int {
 
 func (e *Episode) beginRemediation(svc int16) {
 	e.rec.RemediationActions++
-	if e.isFaultService(svc) {
+	if e.isFaultService(svc) || e.isRemedyService(svc) {
 		e.rec.CorrectServiceRemediations++
 	}
 	if e.isDistractor(svc) {

@@ -788,8 +788,19 @@ func (c *checker) faultKind(f *FaultKind) {
 				c.errRange(r.Range, "Nothing to roll back", fmt.Sprintf("The service kind %q has no deployed version to roll back: it needs a string state %q and a rollback block.", kname, DeployState))
 			}
 			if r.Effect == "operate" && r.Operation != "" {
-				if k.Operation(r.Operation) == nil {
-					c.unknown(r.OperationRange, "operation of "+kname, r.Operation, names(k.Operations))
+				on := k
+				if r.Role != "" {
+					role := k.Role(r.Role)
+					if role == nil {
+						c.unknown(r.RoleRange, "role of "+kname, r.Role, names(k.Roles))
+						continue
+					}
+					if on = c.m.ServiceKind(role.Kind); on == nil {
+						continue
+					}
+				}
+				if on.Operation(r.Operation) == nil {
+					c.unknown(r.OperationRange, "operation of "+on.Name, r.Operation, names(on.Operations))
 				} else if !c.toolApplies(r.Operation) {
 					c.errRange(r.OperationRange, "No tool applies the operation", fmt.Sprintf("No tool with the effect \"operate\" applies %q, so no agent could perform this remedy.", r.Operation))
 				}

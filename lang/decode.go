@@ -835,6 +835,7 @@ func (d *decoder) faultKind(blk *hclsyntax.Block) *FaultKind {
 				r.KeyRange = fromHCL(a.Expr.Range())
 			}
 			r.OperationRange = attrRange(rc, "operation", r.Range)
+			r.Role, r.RoleRange = d.str(rc, "role"), attrRange(rc, "role", r.Range)
 			if a, ok := rc.attrs["value"]; ok {
 				if v, ok := d.eval(a, nil); ok {
 					r.Value = ctyLiteral(v, d.writtenAsFloat(a.Expr))
@@ -842,19 +843,19 @@ func (d *decoder) faultKind(blk *hclsyntax.Block) *FaultKind {
 			}
 			switch r.Effect {
 			case "restart_service":
-				if rc.has("key") || rc.has("value") || rc.has("operation") {
+				if rc.has("key") || rc.has("value") || rc.has("operation") || rc.has("role") {
 					d.errAt(b.DefRange(), "Unexpected arguments", "A restart_service remedy takes no key, value or operation.")
 				}
 			case "rollback":
-				if rc.has("key") || rc.has("value") || rc.has("operation") {
+				if rc.has("key") || rc.has("value") || rc.has("operation") || rc.has("role") {
 					d.errAt(b.DefRange(), "Unexpected arguments", "A rollback remedy takes no key, value or operation: it restores the version before the fault's deploy.")
 				}
 			case "update_config":
 				if !rc.has("key") {
 					d.errAt(b.DefRange(), "Missing required argument", `An update_config remedy needs "key".`)
 				}
-				if rc.has("operation") {
-					d.errAt(b.DefRange(), "Unexpected arguments", "An update_config remedy takes no operation.")
+				if rc.has("operation") || rc.has("role") {
+					d.errAt(b.DefRange(), "Unexpected arguments", "An update_config remedy takes no operation or role.")
 				}
 			case "operate":
 				if !rc.has("operation") {

@@ -204,6 +204,11 @@ type Remedy struct {
 	// Operation is the service kind's operation an "operate" remedy applies.
 	Operation      string
 	OperationRange Range
+	// Role, on an "operate" remedy, names the target's role whose service
+	// the operation is applied to (the stale side of a rotated secret);
+	// empty: the target itself.
+	Role      string
+	RoleRange Range
 	Value          value.Value // null: the site's value before the fault
 	Range          Range
 	KeyRange       Range

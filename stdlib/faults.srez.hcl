@@ -488,27 +488,30 @@ fault_kind "cache_ttl_too_low" {
 }
 
 fault_kind "cache_auth_token_expired" {
-  description    = "The access token the web tier presents was rotated out; every command is refused and reads fall through to the database."
+  # The app user's password was rotated in the cache's ACL; the web tier
+  # still presents the version it loaded before. The stale side is the
+  # client: reloading its secrets fixes it, rolling the ACL back would
+  # undo a rotation.
+  description    = "The cache's password for the application was rotated on the cache only; the web tier still presents the old one, every command is refused and reads fall through to the database."
   applies_to     = ["cache"]
   conflicts_with = []
   mechanism      = "auth_token_expired"
-  detail         = "auth_token_valid"
+  detail         = "ACL password version ahead of the client's"
 
-  param "age_h" {
+  param "versions_ahead" {
     type        = "int"
-    default     = 6
-    domain      = [1, 6, 24, 72]
-    description = "Hours since the token stopped being accepted."
+    default     = 1
+    domain      = [1, 2]
+    description = "How many rotations the web tier missed."
   }
 
-  set_config { auth_token_valid = false }
-  set_state { token_age_h = param.age_h }
+  set_state { acl_password_version = 41 + param.versions_ahead }
 
-  fixed_when = "config.auth_token_valid"
+  fixed_when = "auth_ok"
 
-  remedy "update_config" {
-    key   = "auth_token_valid"
-    value = true
+  remedy "operate" {
+    operation = "reload_secrets"
+    role      = "web"
   }
 }
 

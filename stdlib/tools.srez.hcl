@@ -78,6 +78,13 @@ tool "renew_certificate" {
   arg "service" { type = "service" }
 }
 
+tool "reload_secrets" {
+  description = "Make a service re-read its credentials from the site's secret store (the newest version of each) and reconnect with them, without a restart. Services that hold no client credentials are left as they are."
+  effect      = "operate"
+  operation   = "reload_secrets"
+  arg "service" { type = "service" }
+}
+
 tool "escalate" {
   description = "Hand the incident to a human responder, with the reason. Ends the episode."
   effect      = "escalate"

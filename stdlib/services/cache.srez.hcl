@@ -61,13 +61,6 @@ service_kind "cache" {
     aka         = ["compression", "value compression"]
   }
 
-  config "auth_token_valid" {
-    type        = "bool"
-    default     = true
-    description = "Whether the access token clients present is accepted (rotated and current)."
-    aka         = ["auth token", "token", "access token", "credentials", "credential", "password", "auth"]
-  }
-
   # ---------------------------------------------------------------- state
 
   state "up" {
@@ -104,10 +97,10 @@ service_kind "cache" {
     description = "Uncompressed size of the data the application keeps hot."
   }
 
-  state "token_age_h" {
+  state "acl_password_version" {
     type        = "int"
-    initial     = 0
-    description = "Hours since the presented token stopped being accepted (0 while valid)."
+    initial     = 41
+    description = "Version, as the site's secret store numbers it, of the app user's password in the cache's ACL: what the cache accepts."
   }
 
   state "swapped_mb" {
@@ -162,9 +155,21 @@ service_kind "cache" {
     unit  = "ratio"
   }
 
+  derived "acl_version" {
+    type        = "int"
+    value       = "state.acl_password_version"
+    description = "The password version the cache accepts, as its clients' secret reloads read it from the store."
+  }
+
+  derived "auth_ok" {
+    type        = "bool"
+    value       = "web.cache_credential_version == state.acl_password_version"
+    description = "The password the web tier presents is the one the ACL holds."
+  }
+
   derived "error_rate" {
     type  = "float"
-    value = "serving ? (config.auth_token_valid ? 0.0 : 1.0) : 1.0"
+    value = "serving ? (auth_ok ? 0.0 : 1.0) : 1.0"
     unit  = "ratio"
   }
 
@@ -330,8 +335,8 @@ service_kind "cache" {
 
   log "auth_rejected" {
     level = "ERROR"
-    when  = "serving && !config.auth_token_valid"
-    text  = "client 10.0.3.14:51442 AUTH failed: WRONGPASS invalid username-password pair (token rotated {state.token_age_h}h ago); command refused"
+    when  = "serving && !auth_ok"
+    text  = "client 10.0.3.14:51442 AUTH failed: WRONGPASS invalid username-password pair or user is disabled; command refused"
   }
 
   log "process_exit" {

@@ -156,6 +156,12 @@ service_kind "web_server" {
     description = "Memory the running build retains and never frees per tick; a restart starts it over on the same build."
   }
 
+  state "cache_password_version" {
+    type        = "int"
+    initial     = 41
+    description = "Version of the cache's app password the application loaded from the site's secret store at its last reload of secrets."
+  }
+
   state "cosmetic_warning" {
     type        = "bool"
     initial     = false
@@ -363,6 +369,12 @@ service_kind "web_server" {
     description = "Requests failing in the running build's checkout handler (checkout is about 30% of requests)."
   }
 
+  derived "cache_credential_version" {
+    type        = "int"
+    value       = "state.cache_password_version"
+    description = "The cache password version the application presents."
+  }
+
   derived "error_rate" {
     type  = "float"
     value = "serving ? clamp(throttled_share + overload_share + timeout_share + dependency_error_share + oom_share + accept_fail_share + stale_read_share + checkout_error_share, 0.0, 1.0) : 1.0"
@@ -530,6 +542,12 @@ service_kind "web_server" {
     text  = "cache client: WRONGPASS invalid username-password pair or user is disabled"
   }
 
+  log "cache_auth_version" {
+    level = "ERROR"
+    when  = "serving && cache_reachable && cache.serving && !cache.auth_ok"
+    text  = "secrets: AUTH to cache.internal:6379 as app with cache/app-password version {state.cache_password_version} rejected (WRONGPASS)"
+  }
+
   log "cache_lookups_off" {
     level = "INFO"
     when  = "serving && !config.use_cache"
@@ -586,6 +604,16 @@ service_kind "web_server" {
     leak_mb           = 0.0
     build_error_share = 0.0
     build_leak_mb     = 0.0
+  }
+
+  # Secrets are read from the site's store at a reload; a client that
+  # missed a rotation keeps presenting the old version until then.
+  operation "reload_secrets" {
+    description = "Re-read the service's credentials from the site's secret store (the newest version of each) and reconnect with them, without a restart."
+    aka         = ["reloaded the secrets", "reloaded secrets", "reloaded the credentials", "reloaded the password", "picked up the new password", "picked up the rotated password", "synced the secret", "synced the password"]
+    set {
+      cache_password_version = "cache.acl_version"
+    }
   }
 
   trace {
