@@ -209,9 +209,9 @@ type Remedy struct {
 	// empty: the target itself.
 	Role      string
 	RoleRange Range
-	Value          value.Value // null: the site's value before the fault
-	Range          Range
-	KeyRange       Range
+	Value     value.Value // null: the site's value before the fault
+	Range     Range
+	KeyRange  Range
 }
 
 // Edit is a set_config or set_state entry whose value may read param.NAME.
