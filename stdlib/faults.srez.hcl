@@ -28,6 +28,98 @@ fault_kind "service_crash" {
   remedy "restart_service" {}
 }
 
+# ============================================================ crash loops
+
+fault_kind "web_crash_loop_bad_config" {
+  # A config value the application rejects at startup: the supervisor starts
+  # it again and again and it exits each time. A restart is one more
+  # attempt; setting a value it accepts lets the next attempt succeed.
+  description    = "The application exits at boot on a log level it does not know; its supervisor restarts it over and over."
+  applies_to     = ["web_server"]
+  conflicts_with = []
+  mechanism      = "crash_loop"
+  detail         = "log_level"
+
+  param "value" {
+    type        = "string"
+    default     = "verbose"
+    domain      = ["verbose", "trace", "notice", "all"]
+    description = "The value it rejects."
+  }
+
+  set_config { log_level = param.value }
+  set_state {
+    restart_ticks = 0
+  }
+
+  fixed_when = "boot_ok"
+
+  remedy "update_config" {
+    # Back to the site's value before the fault (its change's old value).
+    key = "log_level"
+  }
+}
+
+fault_kind "cache_crash_loop_bad_config" {
+  # A config value the cache server rejects at startup: the supervisor starts
+  # it again and again and it exits each time. A restart is one more
+  # attempt; setting a value it accepts lets the next attempt succeed.
+  description    = "The cache server refuses to start on an eviction policy it does not know; its supervisor restarts it over and over, with an empty keyspace each time."
+  applies_to     = ["cache"]
+  conflicts_with = []
+  mechanism      = "crash_loop"
+  detail         = "eviction_policy"
+
+  param "value" {
+    type        = "string"
+    default     = "lru"
+    domain      = ["lru", "allkeys_lru", "lfu", "volatile-lr"]
+    description = "The value it rejects."
+  }
+
+  set_config { eviction_policy = param.value }
+  set_state {
+    restart_ticks = 0
+  }
+
+  fixed_when = "boot_ok"
+
+  remedy "update_config" {
+    # Back to the site's value before the fault (its change's old value).
+    key = "eviction_policy"
+  }
+}
+
+fault_kind "db_crash_loop_bad_config" {
+  # A config value the postmaster rejects at startup: the supervisor starts
+  # it again and again and it exits each time. A restart is one more
+  # attempt; setting a value it accepts lets the next attempt succeed.
+  description    = "work_mem was written as kilobytes into a megabyte setting; the value is outside PostgreSQL's range, so the configuration file has errors and the postmaster exits at every start."
+  applies_to     = ["database"]
+  conflicts_with = []
+  mechanism      = "crash_loop"
+  detail         = "work_mem_mb"
+
+  param "value" {
+    type        = "int"
+    default     = 4194304
+    domain      = [2097152, 4194304, 8388608]
+    description = "The value it rejects."
+  }
+
+  set_config { work_mem_mb = param.value }
+  set_state {
+    restart_ticks = 0
+  }
+
+  fixed_when = "boot_ok"
+
+  remedy "update_config" {
+    # Back to the site's value before the fault (its change's old value).
+    key = "work_mem_mb"
+  }
+}
+
 # ============================================================ load_balancer
 
 fault_kind "lb_health_check_path_wrong" {

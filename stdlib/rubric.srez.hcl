@@ -63,6 +63,13 @@ rubric "native" {
     states  = ["down"]
   }
 
+  mechanism "crash_loop" {
+    description = "The process exits while it starts, every time its supervisor starts it again: it cannot load its configuration."
+    phrases     = ["crash loop", "crash looping", "crashlooping", "crashloop", "boot loop", "restart loop", "fails to start", "failing to start", "fails to boot", "failing to boot", "will not start", "won t start", "cannot start", "can t start", "startup failure", "fails at startup", "exits at startup", "exits on startup", "invalid config value", "invalid configuration value"]
+    about       = ["startup", "boot", "config file", "configuration file"]
+    states      = ["wrong"]
+  }
+
   mechanism "memory_leak" {
     description = "The running process retains memory it never frees until it is restarted."
     phrases     = ["memory leak", "leaking memory", "leaks memory", "memory keeps growing", "unbounded memory growth", "memory growth"]

@@ -111,6 +111,13 @@ service_kind "cache" {
     description = "Data paged out to swap: the host keeps 4096 MB resident for the dataset; a higher ceiling lets cold keys pile up past it (nothing is evicted below the ceiling), about 2 GB more per tick."
   }
 
+  state "boot_attempts" {
+    type        = "int"
+    initial     = 0
+    next        = "state.up && !boot_ok ? state.boot_attempts + 1 : 0"
+    description = "Consecutive starts the supervisor has made that exited during boot."
+  }
+
   state "cosmetic_warning" {
     type        = "bool"
     initial     = false
@@ -125,9 +132,15 @@ service_kind "cache" {
 
   # ---------------------------------------------------------------- derived
 
+  derived "boot_ok" {
+    type        = "bool"
+    value       = "config.eviction_policy == \"noeviction\" || config.eviction_policy == \"allkeys-lru\" || config.eviction_policy == \"allkeys-lfu\" || config.eviction_policy == \"allkeys-random\" || config.eviction_policy == \"volatile-lru\" || config.eviction_policy == \"volatile-lfu\" || config.eviction_policy == \"volatile-random\" || config.eviction_policy == \"volatile-ttl\""
+    description = "The server's config file loads: it refuses to start on an eviction policy it does not know."
+  }
+
   derived "serving" {
     type  = "bool"
-    value = "state.up && state.restart_ticks == 0"
+    value = "state.up && state.restart_ticks == 0 && boot_ok"
   }
 
   derived "requests_rps" {
@@ -286,7 +299,7 @@ service_kind "cache" {
   # ---------------------------------------------------------------- status
 
   status "down" { when = "!state.up" }
-  status "restarting" { when = "state.restart_ticks > 0" }
+  status "restarting" { when = "state.restart_ticks > 0 || !boot_ok" }
   status "degraded" { when = "error_rate > 0.05 || hit_rate < 0.6 || latency_ms > 20.0" }
 
   # ---------------------------------------------------------------- logs
@@ -343,6 +356,12 @@ service_kind "cache" {
     level = "ERROR"
     when  = "!state.up"
     text  = "supervisor: cache server exited code={state.exit_code}; port 6379 closed"
+  }
+
+  log "boot_failed" {
+    level = "ERROR"
+    when  = "state.up && state.restart_ticks == 0 && !boot_ok"
+    text  = "*** FATAL CONFIG FILE ERROR (Redis 7.2.4) *** Reading the configuration file, at line 87 >>> 'maxmemory-policy {config.eviction_policy}' Invalid maxmemory policy; systemd: redis-server.service: Failed with result 'exit-code'; scheduled restart job, restart counter is at {state.boot_attempts}"
   }
 
   log "starting" {

@@ -159,6 +159,13 @@ service_kind "database" {
     description = "Process id of the administrative session holding the server, 0 when none."
   }
 
+  state "boot_attempts" {
+    type        = "int"
+    initial     = 0
+    next        = "state.up && !boot_ok ? state.boot_attempts + 1 : 0"
+    description = "Consecutive starts the supervisor has made that exited during boot."
+  }
+
   state "cosmetic_warning" {
     type        = "bool"
     initial     = false
@@ -173,9 +180,15 @@ service_kind "database" {
 
   # ---------------------------------------------------------------- derived
 
+  derived "boot_ok" {
+    type        = "bool"
+    value       = "config.work_mem_mb <= 2097151"
+    description = "postgresql.conf loads: work_mem above 2147483647 kB is outside the parameter's valid range, and the postmaster will not start."
+  }
+
   derived "serving" {
     type  = "bool"
-    value = "state.up && state.restart_ticks == 0"
+    value = "state.up && state.restart_ticks == 0 && boot_ok"
   }
 
   derived "qps" {
@@ -392,7 +405,7 @@ service_kind "database" {
   # ---------------------------------------------------------------- status
 
   status "down" { when = "!state.up" }
-  status "restarting" { when = "state.restart_ticks > 0" }
+  status "restarting" { when = "state.restart_ticks > 0 || !boot_ok" }
   # A pooler whose server logins are refused marks the server degraded,
   # however small the refused share.
   status "degraded" { when = "error_rate > 0.02 || utilisation > 0.95 || latency_ms > 100.0 || refused_share > 0.0" }
@@ -505,6 +518,12 @@ service_kind "database" {
     level = "ERROR"
     when  = "!state.up"
     text  = "postmaster exited code={state.exit_code}; database system is shut down"
+  }
+
+  log "boot_failed" {
+    level = "ERROR"
+    when  = "state.up && state.restart_ticks == 0 && !boot_ok"
+    text  = "LOG:  {config.work_mem_mb * 1024} kB is outside the valid range for parameter \"work_mem\" (64 .. 2147483647); FATAL:  configuration file \"/etc/postgresql/16/main/postgresql.conf\" contains errors; systemd: postgresql@16-main.service: Failed with result 'protocol' (start attempt {state.boot_attempts})"
   }
 
   log "starting" {

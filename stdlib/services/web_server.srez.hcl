@@ -162,6 +162,13 @@ service_kind "web_server" {
     description = "Version of the cache's app password the application loaded from the site's secret store at its last reload of secrets."
   }
 
+  state "boot_attempts" {
+    type        = "int"
+    initial     = 0
+    next        = "state.up && !boot_ok ? state.boot_attempts + 1 : 0"
+    description = "Consecutive starts the supervisor has made that exited during boot."
+  }
+
   state "cosmetic_warning" {
     type        = "bool"
     initial     = false
@@ -181,9 +188,15 @@ service_kind "web_server" {
     value = "config.health_path"
   }
 
+  derived "boot_ok" {
+    type        = "bool"
+    value       = "config.log_level == \"debug\" || config.log_level == \"info\" || config.log_level == \"warn\" || config.log_level == \"warning\" || config.log_level == \"error\" || config.log_level == \"critical\""
+    description = "The application's config loads: it exits at boot on a log level it does not know."
+  }
+
   derived "serving" {
     type  = "bool"
-    value = "state.up && state.restart_ticks == 0"
+    value = "state.up && state.restart_ticks == 0 && boot_ok"
   }
 
   derived "offered_rps" {
@@ -441,7 +454,7 @@ service_kind "web_server" {
   # ---------------------------------------------------------------- status
 
   status "down" { when = "!state.up" }
-  status "restarting" { when = "state.restart_ticks > 0" }
+  status "restarting" { when = "state.restart_ticks > 0 || !boot_ok" }
   status "degraded" { when = "error_rate > 0.05 || latency_ms > 100.0 || memory_mb > 3500.0" }
 
   # ---------------------------------------------------------------- logs
@@ -576,6 +589,12 @@ service_kind "web_server" {
     level = "ERROR"
     when  = "!state.up"
     text  = "supervisor: app master exited code={state.exit_code}; no workers running"
+  }
+
+  log "boot_failed" {
+    level = "ERROR"
+    when  = "state.up && state.restart_ticks == 0 && !boot_ok"
+    text  = "[ERROR] Exception in worker process: ValueError: Unknown level: '{config.log_level}'; Worker failed to boot. supervisord: exited: app (exit status 3; not expected), spawned again (attempt {state.boot_attempts})"
   }
 
   log "starting" {
