@@ -164,9 +164,9 @@ rubric "native" {
 
   mechanism "auth_token_expired" {
     description = "The credential clients present is no longer accepted."
-    phrases     = ["token expired", "expired token", "auth failure", "auth failures", "authentication failure", "authentication failures", "credentials expired", "expired credentials", "auth token expired"]
-    about       = ["auth token", "token", "access token", "credentials", "credential", "password", "auth"]
-    states      = ["expired"]
+    phrases     = ["token expired", "expired token", "auth failure", "auth failures", "authentication failure", "authentication failures", "credentials expired", "expired credentials", "auth token expired", "password rotated", "rotated password", "stale password", "stale credentials", "stale credential", "secret rotated", "rotated secret", "stale secret"]
+    about       = ["auth token", "token", "access token", "credentials", "credential", "password", "auth", "secret", "secrets", "acl password"]
+    states      = ["expired", "wrong", "off"]
   }
 
   mechanism "ttl_too_low" {
