@@ -987,3 +987,127 @@ fault_kind "mq_visibility_timeout_low" {
     key = "visibility_timeout_ms"
   }
 }
+
+# ====================================================== beyond one config key
+
+fault_kind "db_replication_slot_stale" {
+  # A logical replication consumer was switched off without dropping its slot; the server keeps every WAL segment since. Nothing changed in the config: the data volume fills by itself.
+  description     = "A replication slot whose consumer is gone retains WAL until the data volume is full and writes fail."
+  applies_to      = ["database"]
+  conflicts_with  = ["db_wal_retention_full"]
+  mechanism       = "replication_slot_retains_wal"
+  also_mechanisms = ["disk_full"]
+  detail          = "inactive replication slot retains WAL"
+
+  param "retained_gb" {
+    type        = "float"
+    default     = 300.0
+    domain      = [296.0, 300.0, 320.0]
+    description = "WAL the slot retains when the warm-up begins."
+  }
+
+  param "rate_gb" {
+    type        = "float"
+    default     = 2.0
+    domain      = [1.0, 2.0, 4.0]
+    description = "WAL written per tick that the slot keeps."
+  }
+
+  set_state {
+    slot_wal_gb      = param.retained_gb
+    slot_wal_rate_gb = param.rate_gb
+  }
+
+  fixed_when = "state.slot_wal_rate_gb <= 0.0 && volume_used_pct < 90.0"
+
+  remedy "operate" {
+    operation = "drop_replication_slot"
+  }
+}
+
+fault_kind "web_bad_instance" {
+  # One host's local disk filled; its instance fails every request it serves but answers its health probe, so it stays in rotation. Restarting the tier restarts both processes and frees nothing.
+  description    = "One web instance fails every request it serves while its health check passes; the balancer keeps sending it half the traffic."
+  applies_to     = ["web_server"]
+  conflicts_with = []
+  mechanism      = "bad_instance"
+  detail         = "one instance fails what it serves"
+
+  param "instance" {
+    type        = "int"
+    default     = 2
+    domain      = [1, 2]
+    description = "Which instance is bad: web-1 or web-2."
+  }
+
+  set_state {
+    bad_instance = param.instance
+  }
+
+  fixed_when = "state.bad_instance == 0"
+
+  remedy "operate" {
+    operation = "replace_failing_instance"
+  }
+}
+
+fault_kind "lb_abusive_client" {
+  # One client address sends far more requests than any user; the listener and the web tier spend their capacity on it. Blocking that address removes the load; scaling out only feeds it.
+  description    = "One client floods the site with requests; real users are refused or slowed."
+  applies_to     = ["load_balancer"]
+  conflicts_with = []
+  mechanism      = "abusive_client"
+  detail         = "one client sends most requests"
+
+  param "rps" {
+    type        = "float"
+    default     = 3000.0
+    domain      = [2500.0, 3000.0, 4000.0]
+    description = "Requests per second the client sends."
+  }
+
+  set_state {
+    abuser_rps = param.rps
+  }
+
+  fixed_when = "state.abuser_rps <= 0.0 && state.blocked_share <= 0.0"
+
+  remedy "operate" {
+    operation = "block_top_client"
+  }
+}
+
+fault_kind "mq_orphaned_queue" {
+  # An export job was retired but its queue is still bound to the exchange; it takes a copy of every message until the broker's disk alarm blocks all publishers.
+  description     = "A queue no consumer reads fills the broker's disk; the disk alarm blocks every publisher."
+  applies_to      = ["message_queue"]
+  conflicts_with  = []
+  mechanism       = "orphaned_queue"
+  also_mechanisms = ["disk_full"]
+  detail          = "queue without consumers fills the disk"
+
+  param "held_gb" {
+    type        = "float"
+    default     = 44.0
+    domain      = [42.0, 44.0, 45.0]
+    description = "Messages the queue holds when the warm-up begins."
+  }
+
+  param "rate_gb" {
+    type        = "float"
+    default     = 0.5
+    domain      = [0.5, 1.0]
+    description = "How fast it grows per tick."
+  }
+
+  set_state {
+    orphan_queue_gb = param.held_gb
+    orphan_rate_gb  = param.rate_gb
+  }
+
+  fixed_when = "state.orphan_rate_gb <= 0.0 && disk_free_gb >= 5.0"
+
+  remedy "operate" {
+    operation = "delete_orphaned_queues"
+  }
+}

@@ -70,6 +70,26 @@ rubric "native" {
     states      = ["wrong"]
   }
 
+  mechanism "bad_instance" {
+    description = "One instance of a replicated service fails what it serves while the others are fine, and stays in rotation."
+    phrases     = ["bad instance", "faulty instance", "failing instance", "broken instance", "unhealthy instance", "one bad instance", "one instance failing", "one instance is failing", "bad node", "faulty node", "failing node", "bad host", "faulty host", "one host failing", "disk full on one instance", "one instance out of disk"]
+  }
+
+  mechanism "abusive_client" {
+    description = "One client sends far more requests than any real user and crowds out the rest."
+    phrases     = ["abusive client", "abusive traffic", "one client flooding", "single client flooding", "flood from one client", "request flood", "bot traffic", "bot flood", "misbehaving client", "misbehaving integration", "runaway client", "top talker", "ddos", "dos attack"]
+  }
+
+  mechanism "replication_slot_retains_wal" {
+    description = "A replication slot whose consumer went away keeps every WAL segment since, until the data volume fills."
+    phrases     = ["inactive replication slot", "stale replication slot", "abandoned replication slot", "orphaned replication slot", "inactive slot", "stale slot", "slot retaining wal", "slot holds wal", "wal retained by a slot"]
+  }
+
+  mechanism "orphaned_queue" {
+    description = "A queue no consumer reads is still bound to an exchange; it takes a copy of every message until the broker's disk alarm blocks publishers."
+    phrases     = ["orphaned queue", "orphan queue", "abandoned queue", "unconsumed queue", "queue with no consumers", "queue without consumers", "dead queue"]
+  }
+
   mechanism "memory_leak" {
     description = "The running process retains memory it never frees until it is restarted."
     phrases     = ["memory leak", "leaking memory", "leaks memory", "memory keeps growing", "unbounded memory growth", "memory growth"]

@@ -159,6 +159,21 @@ service_kind "database" {
     description = "Process id of the administrative session holding the server, 0 when none."
   }
 
+  state "slot_wal_gb" {
+    type        = "float"
+    initial     = 0.0
+    next        = "min(400.0, state.slot_wal_gb + state.slot_wal_rate_gb)"
+    unit        = "GB"
+    description = "WAL kept on the data volume for a replication slot whose consumer is not connected: the server may not recycle it."
+  }
+
+  state "slot_wal_rate_gb" {
+    type        = "float"
+    initial     = 0.0
+    unit        = "GB per tick"
+    description = "WAL written per tick that an inactive replication slot retains; 0 while every slot's consumer keeps up."
+  }
+
   state "boot_attempts" {
     type        = "int"
     initial     = 0
@@ -314,7 +329,7 @@ service_kind "database" {
 
   derived "volume_used_pct" {
     type        = "float"
-    value       = "min(100.0, (state.data_gb + float(config.wal_keep_size_gb)) / 500.0 * 100.0)"
+    value       = "min(100.0, (state.data_gb + float(config.wal_keep_size_gb) + state.slot_wal_gb) / 500.0 * 100.0)"
     unit        = "%"
     description = "Share of the 500 GB data volume taken by data and retained WAL."
   }
@@ -526,6 +541,12 @@ service_kind "database" {
     text  = "LOG:  {config.work_mem_mb * 1024} kB is outside the valid range for parameter \"work_mem\" (64 .. 2147483647); FATAL:  configuration file \"/etc/postgresql/16/main/postgresql.conf\" contains errors; systemd: postgresql@16-main.service: Failed with result 'protocol' (start attempt {state.boot_attempts})"
   }
 
+  log "slot_inactive" {
+    level = "WARN"
+    when  = "serving && state.slot_wal_rate_gb > 0.0"
+    text  = "replication slot \"analytics_cdc\" (logical, active=false) restart_lsn 3A/9C000000; checkpoint could not remove old WAL segments: {int(state.slot_wal_gb)} GB retained (wal_status=extended)"
+  }
+
   log "starting" {
     level = "INFO"
     when  = "state.up && state.restart_ticks > 0"
@@ -542,6 +563,15 @@ service_kind "database" {
     up            = true
     restart_ticks = 3
     exit_code     = 0
+  }
+
+  operation "drop_replication_slot" {
+    description = "Drop the replication slots whose consumer is not connected (pg_drop_replication_slot), so the next checkpoint recycles the WAL they retained. A consumer whose slot is dropped must be re-synced from a fresh snapshot."
+    aka         = ["dropped the replication slot", "dropped the inactive replication slot", "dropped the slot", "dropped the stale slot", "removed the replication slot", "removed the inactive slot"]
+    set {
+      slot_wal_rate_gb = "0.0"
+      slot_wal_gb      = "0.0"
+    }
   }
 
   trace {

@@ -120,6 +120,20 @@ service_kind "load_balancer" {
     description = "The notAfter date of the certificate installed on the HTTPS listener, on the clock of clock_min: a site renews 30 days before expiry, so a current one has 30 to 90 days left."
   }
 
+  state "abuser_rps" {
+    type        = "float"
+    initial     = 0.0
+    unit        = "requests/s"
+    description = "Requests per second from one client address far above any real user's: a misbehaving integration or a bot."
+  }
+
+  state "blocked_share" {
+    type        = "float"
+    initial     = 0.0
+    unit        = "ratio"
+    description = "Share of legitimate clients denied at the listener: blocking the top talker when no client abuses denies a busy real one."
+  }
+
   state "cosmetic_warning" {
     type        = "bool"
     initial     = false
@@ -151,15 +165,22 @@ service_kind "load_balancer" {
     unit  = "requests/s"
   }
 
+  derived "demand_rps" {
+    type        = "float"
+    value       = "traffic + state.abuser_rps"
+    unit        = "requests/s"
+    description = "Requests arriving at the listener: the clients' traffic and any abusive client's."
+  }
+
   derived "admitted_rps" {
     type  = "float"
-    value = "serving ? min(traffic, conn_capacity_rps) : 0.0"
+    value = "serving ? min(demand_rps, conn_capacity_rps) : 0.0"
     unit  = "requests/s"
   }
 
   derived "reject_share" {
     type  = "float"
-    value = "traffic > 0.0 ? clamp(1.0 - admitted_rps / traffic, 0.0, 1.0) : 0.0"
+    value = "demand_rps > 0.0 ? clamp(1.0 - admitted_rps / demand_rps, 0.0, 1.0) : 0.0"
     unit  = "ratio"
   }
 
@@ -224,7 +245,7 @@ service_kind "load_balancer" {
 
   derived "dropped_share" {
     type  = "float"
-    value = "clamp(reject_share + accept_fail_share, 0.0, 1.0)"
+    value = "clamp(reject_share + accept_fail_share + state.blocked_share, 0.0, 1.0)"
     unit  = "ratio"
   }
 
@@ -457,6 +478,18 @@ service_kind "load_balancer" {
     text  = "proxy starting: loading configuration, binding :443"
   }
 
+  log "top_client" {
+    level = "WARN"
+    when  = "serving && state.abuser_rps > 0.0"
+    text  = "top client 203.0.113.57 (User-Agent: python-requests/2.31.0): {int(state.abuser_rps)} req/s over 1 connection pool, {int(state.abuser_rps / demand_rps * 100.0)}% of all requests; next busiest client {int(traffic * 0.004)} req/s"
+  }
+
+  log "client_denied" {
+    level = "WARN"
+    when  = "serving && state.blocked_share > 0.0"
+    text  = "acl deny_top_client matched: {int(traffic * state.blocked_share)} req/s from a denied address answered 403"
+  }
+
   log "cosmetic" {
     level = "WARN"
     when  = "serving && state.cosmetic_warning"
@@ -467,6 +500,15 @@ service_kind "load_balancer" {
     up            = true
     restart_ticks = 3
     exit_code     = 0
+  }
+
+  operation "block_top_client" {
+    description = "Deny, at the listener, the client address that sends the most requests (an ACL on the source address). Where that client is abusive its load is gone; where it is a busy real client, its users are refused."
+    aka         = ["blocked the abusive client", "blocked the top client", "blocked the client", "denied the client", "blocked the bot", "blocked the top talker", "denied the abusive client", "blocked 203.0.113.57", "denied 203.0.113.57"]
+    set {
+      blocked_share = "state.abuser_rps > 0.0 ? state.blocked_share : 0.02"
+      abuser_rps    = "0.0"
+    }
   }
 
   operation "renew_certificate" {

@@ -148,6 +148,21 @@ service_kind "message_queue" {
     description = "Share of jobs the consumers' running build fails with an exception; each is retried."
   }
 
+  state "orphan_queue_gb" {
+    type        = "float"
+    initial     = 0.0
+    next        = "min(60.0, state.orphan_queue_gb + state.orphan_rate_gb)"
+    unit        = "GB"
+    description = "Messages held on the broker's disk by a queue still bound to the exchange that no consumer reads any more."
+  }
+
+  state "orphan_rate_gb" {
+    type        = "float"
+    initial     = 0.0
+    unit        = "GB per tick"
+    description = "How fast an orphaned queue grows: a copy of every published message lands in it."
+  }
+
   state "cosmetic_warning" {
     type        = "bool"
     initial     = false
@@ -180,9 +195,16 @@ service_kind "message_queue" {
     description = "Broker memory: its base plus about 200 KB per unacknowledged delivery it keeps (job payloads with attachments). The alarm watermark is 1638.4 MB (0.4 of 4 GB)."
   }
 
+  derived "disk_free_gb" {
+    type        = "float"
+    value       = "max(0.0, 50.0 - 4.0 - state.orphan_queue_gb)"
+    unit        = "GB"
+    description = "Free space on the broker's 50 GB data disk (4 GB hold its own queues); below the disk_free_limit of 5 GB the disk alarm blocks every publisher."
+  }
+
   derived "blocked_share" {
     type        = "float"
-    value       = "clamp((broker_mem_mb - 1638.4) / 409.6, 0.0, 1.0)"
+    value       = "disk_free_gb < 5.0 ? 1.0 : clamp((broker_mem_mb - 1638.4) / 409.6, 0.0, 1.0)"
     unit        = "ratio"
     description = "Share of time publishers are blocked by the memory alarm; held deliveries are not freed, so past a quarter above the watermark it never clears."
   }
@@ -426,6 +448,18 @@ service_kind "message_queue" {
     text  = "{int(stranded_msgs)} deliveries unacknowledged on consumers that stopped responding; hidden for {config.visibility_timeout_ms}ms before another consumer may take them"
   }
 
+  log "disk_alarm" {
+    level = "WARN"
+    when  = "serving && disk_free_gb < 5.0"
+    text  = "Free disk space is insufficient. Free bytes: {int(disk_free_gb * 1073741824.0)}. Limit: 5000000000; disk resource alarm set on node rabbit@mq-1, publishers blocked"
+  }
+
+  log "orphan_queue" {
+    level = "INFO"
+    when  = "serving && state.orphan_rate_gb > 0.0"
+    text  = "queue 'jobs.audit-export' in vhost '/': 0 consumers, {int(state.orphan_queue_gb * 1000.0)} MB on disk, bound to exchange 'jobs' (x-queue-type classic)"
+  }
+
   log "memory_alarm" {
     level = "ERROR"
     when  = "serving && blocked_share > 0.001"
@@ -460,6 +494,15 @@ service_kind "message_queue" {
     level = "WARN"
     when  = "serving && state.cosmetic_warning"
     text  = "missed heartbeats from client 10.0.4.21:40112, timeout 60s; connection re-established"
+  }
+
+  operation "delete_orphaned_queues" {
+    description = "Delete the queues that have had no consumer for an hour and are still bound to an exchange, with the messages they hold."
+    aka         = ["deleted the orphaned queue", "deleted the orphan queue", "deleted the unused queue", "purged the orphaned queue", "purged the orphan queue", "removed the orphaned queue", "deleted jobs audit export", "deleted the audit export queue"]
+    set {
+      orphan_rate_gb  = "0.0"
+      orphan_queue_gb = "0.0"
+    }
   }
 
   restart {

@@ -162,6 +162,12 @@ service_kind "web_server" {
     description = "Version of the cache's app password the application loaded from the site's secret store at its last reload of secrets."
   }
 
+  state "bad_instance" {
+    type        = "int"
+    initial     = 0
+    description = "Which of the two instances (web-1, web-2) has a full local disk and fails every request it serves while its health endpoint still answers; 0 for none."
+  }
+
   state "boot_attempts" {
     type        = "int"
     initial     = 0
@@ -388,9 +394,16 @@ service_kind "web_server" {
     description = "The cache password version the application presents."
   }
 
+  derived "bad_instance_share" {
+    type        = "float"
+    value       = "serving && state.bad_instance > 0 ? 0.5 : 0.0"
+    unit        = "ratio"
+    description = "Requests the balancer sends to an instance that fails them: half, as both stay in rotation."
+  }
+
   derived "error_rate" {
     type  = "float"
-    value = "serving ? clamp(throttled_share + overload_share + timeout_share + dependency_error_share + oom_share + accept_fail_share + stale_read_share + checkout_error_share, 0.0, 1.0) : 1.0"
+    value = "serving ? clamp(throttled_share + overload_share + timeout_share + dependency_error_share + oom_share + accept_fail_share + stale_read_share + checkout_error_share + bad_instance_share, 0.0, 1.0) : 1.0"
     unit  = "ratio"
   }
 
@@ -597,6 +610,12 @@ service_kind "web_server" {
     text  = "[ERROR] Exception in worker process: ValueError: Unknown level: '{config.log_level}'; Worker failed to boot. supervisord: exited: app (exit status 3; not expected), spawned again (attempt {state.boot_attempts})"
   }
 
+  log "instance_disk_full" {
+    level = "ERROR"
+    when  = "serving && state.bad_instance > 0"
+    text  = "[web-{state.bad_instance}] OSError: [Errno 28] No space left on device: '/var/lib/app/tmp/upload-7f3a'; \"POST /checkout HTTP/1.1\" 500; \"GET {config.health_path} HTTP/1.1\" 200"
+  }
+
   log "starting" {
     level = "INFO"
     when  = "state.up && state.restart_ticks > 0"
@@ -623,6 +642,16 @@ service_kind "web_server" {
     leak_mb           = 0.0
     build_error_share = 0.0
     build_leak_mb     = 0.0
+  }
+
+  # Replacing an instance drains it from the balancer, starts a fresh one
+  # on a new host and puts that in rotation: its local disk starts empty.
+  operation "replace_failing_instance" {
+    description = "Drain the service's instance that fails the requests it serves, replace it with a fresh one on a new host, and put that in rotation. The other instances keep serving."
+    aka         = ["replaced the failing instance", "replaced the bad instance", "replaced web 2", "replaced web 1", "drained the bad instance", "drained the failing instance", "drained and replaced", "recycled the bad instance", "replaced the instance", "drained web 2", "drained web 1"]
+    set {
+      bad_instance = "0"
+    }
   }
 
   # Secrets are read from the site's store at a reload; a client that
