@@ -2117,7 +2117,10 @@ func faultOfKind(t *Task, svc int16, ci int32) int {
 		if f.Service != svc && !actsOnOtherSide(f, svc) {
 			continue
 		}
-		if c.Kind == f.Kind || c.Mechanism >= 0 && slices.Contains(f.Also, c.Mechanism) {
+		// What a fault also does may be said in its own words, but not as
+		// a numeric setting out of band: "the disk is full" describes a
+		// slot retaining WAL, "wal_keep_size_gb too high" blames a key.
+		if c.Kind == f.Kind || c.Mechanism >= 0 && !c.HasBand && slices.Contains(f.Also, c.Mechanism) {
 			return i
 		}
 		// Two fault kinds that say the same of the same setting ("the
