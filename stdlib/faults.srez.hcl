@@ -1111,3 +1111,84 @@ fault_kind "mq_orphaned_queue" {
     operation = "delete_orphaned_queues"
   }
 }
+
+fault_kind "web_tls_cert_expired" {
+  # The balancer speaks TLS to the web instances and verifies their
+  # certificate; the web tier's ran out and its renewal job skipped it.
+  description    = "The certificate the web tier serves to the balancer has expired; the balancer aborts every upstream handshake."
+  applies_to     = ["web_server"]
+  conflicts_with = []
+  mechanism      = "tls_certificate_expired"
+  detail         = "certificate notAfter before now"
+
+  param "days_past" {
+    type        = "int"
+    default     = 2
+    domain      = [1, 2, 5]
+    description = "Days since the certificate's notAfter date when the warm-up began."
+  }
+
+  set_state { cert_not_after_min = 0 - param.days_past * 1440 }
+
+  fixed_when = "state.cert_not_after_min > state.clock_min"
+
+  remedy "operate" {
+    operation = "renew_certificate"
+  }
+}
+
+fault_kind "cache_tls_cert_expired" {
+  # Clients verify the cache's certificate on its TLS port; it ran out.
+  # A restart loads the same certificate and empties the cache too.
+  description    = "The certificate on the cache's TLS port has expired; clients abort the handshake and every read falls through to the database."
+  applies_to     = ["cache"]
+  conflicts_with = ["cache_auth_token_expired"]
+  mechanism      = "tls_certificate_expired"
+  detail         = "certificate notAfter before now"
+
+  param "days_past" {
+    type        = "int"
+    default     = 1
+    domain      = [1, 2, 4]
+    description = "Days since the certificate's notAfter date when the warm-up began."
+  }
+
+  set_state { cert_not_after_min = 0 - param.days_past * 1440 }
+
+  fixed_when = "tls_ok"
+
+  remedy "operate" {
+    operation = "renew_certificate"
+  }
+}
+
+fault_kind "db_app_password_rotated" {
+  # The app role's password was rotated on the server; the web tier and
+  # the job consumers still present the version they loaded before. The
+  # stale side is each client: both must reload their secrets.
+  description    = "The database's password for the application was rotated on the server only; the web tier and the job consumers still log in with the old one and are refused."
+  applies_to     = ["database"]
+  conflicts_with = []
+  mechanism      = "auth_token_expired"
+  detail         = "server password version ahead of its clients'"
+
+  param "versions_ahead" {
+    type        = "int"
+    default     = 1
+    domain      = [1, 2]
+    description = "How many rotations the clients missed."
+  }
+
+  set_state { app_password_version = 17 + param.versions_ahead }
+
+  fixed_when = "web_auth_ok && queue_auth_ok"
+
+  remedy "operate" {
+    operation = "reload_secrets"
+    role      = "web"
+  }
+  remedy "operate" {
+    operation = "reload_secrets"
+    role      = "queue"
+  }
+}

@@ -111,6 +111,21 @@ service_kind "cache" {
     description = "Data paged out to swap: the host keeps 4096 MB resident for the dataset; a higher ceiling lets cold keys pile up past it (nothing is evicted below the ceiling), about 2 GB more per tick."
   }
 
+  state "clock_min" {
+    type        = "int"
+    initial     = 0
+    next        = "state.clock_min + 1"
+    unit        = "min"
+    description = "The site's clock, in minutes since the incident's warm-up began: one tick is one minute."
+  }
+
+  state "cert_not_after_min" {
+    type        = "int"
+    initial     = 86400
+    unit        = "min"
+    description = "The notAfter date of the certificate on the service's TLS listener, on the clock of clock_min: a site renews 30 days before expiry, so a current one has 30 to 90 days left."
+  }
+
   state "boot_attempts" {
     type        = "int"
     initial     = 0
@@ -174,6 +189,12 @@ service_kind "cache" {
     description = "The password version the cache accepts, as its clients' secret reloads read it from the store."
   }
 
+  derived "tls_ok" {
+    type        = "bool"
+    value       = "state.cert_not_after_min > state.clock_min"
+    description = "The certificate on the TLS port is current: clients verify it and abort on an expired one."
+  }
+
   derived "auth_ok" {
     type        = "bool"
     value       = "web.cache_credential_version == state.acl_password_version"
@@ -182,7 +203,7 @@ service_kind "cache" {
 
   derived "error_rate" {
     type  = "float"
-    value = "serving ? (auth_ok ? 0.0 : 1.0) : 1.0"
+    value = "serving ? (auth_ok && tls_ok ? 0.0 : 1.0) : 1.0"
     unit  = "ratio"
   }
 
@@ -298,6 +319,16 @@ service_kind "cache" {
 
   # ---------------------------------------------------------------- status
 
+  metric "cert_days_to_expiry" {
+    type        = "float"
+    value       = "float(state.cert_not_after_min - state.clock_min) / 1440.0"
+    unit        = "days"
+    precision   = 1
+    low         = 7
+    high        = 400
+    description = "Days until the certificate on the TLS listener expires (x509 notAfter), negative once it has."
+  }
+
   status "down" { when = "!state.up" }
   status "restarting" { when = "state.restart_ticks > 0 || !boot_ok" }
   status "degraded" { when = "error_rate > 0.05 || hit_rate < 0.6 || latency_ms > 20.0" }
@@ -352,6 +383,12 @@ service_kind "cache" {
     text  = "client 10.0.3.14:51442 AUTH failed: WRONGPASS invalid username-password pair or user is disabled; command refused"
   }
 
+  log "tls_accept_failed" {
+    level = "ERROR"
+    when  = "serving && !tls_ok"
+    text  = "Error accepting a client connection: error:0A000412:SSL routines::sslv3 alert bad certificate (addr=10.0.3.14:51442 laddr=10.0.3.20:6380)"
+  }
+
   log "process_exit" {
     level = "ERROR"
     when  = "!state.up"
@@ -374,6 +411,14 @@ service_kind "cache" {
     level = "WARN"
     when  = "serving && state.cosmetic_warning"
     text  = "overcommit_memory is set to 0; background save may fail under low memory"
+  }
+
+  operation "renew_certificate" {
+    description = "Issue a certificate for the listener's names from the site's CA, valid for 90 days, and load it without dropping connections."
+    aka         = ["renewed the certificate", "renewed the tls certificate", "renewed the cert", "installed a renewed certificate", "installed a new certificate", "replaced the certificate", "reissued the certificate"]
+    set {
+      cert_not_after_min = "state.clock_min + 129600"
+    }
   }
 
   restart {

@@ -174,6 +174,12 @@ service_kind "database" {
     description = "WAL written per tick that an inactive replication slot retains; 0 while every slot's consumer keeps up."
   }
 
+  state "app_password_version" {
+    type        = "int"
+    initial     = 17
+    description = "Version, as the site's secret store numbers it, of the app role's password the server accepts."
+  }
+
   state "boot_attempts" {
     type        = "int"
     initial     = 0
@@ -341,9 +347,34 @@ service_kind "database" {
     description = "Statements failing because the volume is full: every write (about a third of the statements) needs new WAL."
   }
 
+  derived "password_version" {
+    type        = "int"
+    value       = "state.app_password_version"
+    description = "The app password version the server accepts, as its clients' secret reloads read it from the store."
+  }
+
+  derived "web_auth_ok" {
+    type        = "bool"
+    value       = "web.db_credential_version == state.app_password_version"
+    description = "The web tier logs in with the password the server accepts."
+  }
+
+  derived "queue_auth_ok" {
+    type        = "bool"
+    value       = "queue.db_credential_version == state.app_password_version"
+    description = "The queue's consumers log in with the password the server accepts."
+  }
+
+  derived "auth_fail_share" {
+    type        = "float"
+    value       = "(web_auth_ok ? 0.0 : 0.8) + (queue_auth_ok ? 0.0 : 0.2)"
+    unit        = "ratio"
+    description = "Statements lost to refused logins: the web tier issues about 80% of them, the consumers the rest."
+  }
+
   derived "error_rate" {
     type  = "float"
-    value = "serving && !config.maintenance_mode ? clamp(pool_timeout_share + refused_share + cancel_share + alloc_fail_share + write_fail_share, 0.0, 1.0) : 1.0"
+    value = "serving && !config.maintenance_mode ? clamp(pool_timeout_share + refused_share + cancel_share + alloc_fail_share + write_fail_share + auth_fail_share, 0.0, 1.0) : 1.0"
     unit  = "ratio"
   }
 
@@ -545,6 +576,12 @@ service_kind "database" {
     level = "WARN"
     when  = "serving && state.slot_wal_rate_gb > 0.0"
     text  = "replication slot \"analytics_cdc\" (logical, active=false) restart_lsn 3A/9C000000; checkpoint could not remove old WAL segments: {int(state.slot_wal_gb)} GB retained (wal_status=extended)"
+  }
+
+  log "password_auth_failed" {
+    level = "ERROR"
+    when  = "serving && auth_fail_share > 0.0"
+    text  = "FATAL:  password authentication failed for user \"app\"; DETAIL:  Connection matched pg_hba.conf line 98: \"host all app 10.0.0.0/8 scram-sha-256\" (from {web_auth_ok ? \"10.0.5.21\" : \"10.0.2.11\"})"
   }
 
   log "starting" {

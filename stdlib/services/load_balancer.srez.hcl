@@ -279,7 +279,7 @@ service_kind "load_balancer" {
 
   derived "upstream_fail_share" {
     type  = "float"
-    value = "backends_in_rotation > 0 ? clamp(reset_share + web.error_rate + stale_backend_share + connect_fail_share, 0.0, 1.0) : 1.0"
+    value = "backends_in_rotation > 0 ? clamp(reset_share + web.error_rate + stale_backend_share + connect_fail_share + (web.tls_ok ? 0.0 : 1.0), 0.0, 1.0) : 1.0"
     unit  = "ratio"
   }
 
@@ -446,6 +446,12 @@ service_kind "load_balancer" {
     level = "ERROR"
     when  = "serving && state.cert_not_after_min <= state.clock_min"
     text  = "listener=https handshake aborted: x509: certificate has expired or is not yet valid (notAfter passed {int(-cert_days_left)}d ago)"
+  }
+
+  log "upstream_tls" {
+    level = "ERROR"
+    when  = "serving && backends_in_rotation > 0 && !web.tls_ok"
+    text  = "upstream=web_server SSL handshake failure with 10.0.2.11:8443: certificate verify failed (certificate has expired); returned 502"
   }
 
   log "upstream_reset" {

@@ -163,6 +163,12 @@ service_kind "message_queue" {
     description = "How fast an orphaned queue grows: a copy of every published message lands in it."
   }
 
+  state "db_password_version" {
+    type        = "int"
+    initial     = 17
+    description = "Version of the database's app password the consumers loaded from the site's secret store at their last reload of secrets."
+  }
+
   state "cosmetic_warning" {
     type        = "bool"
     initial     = false
@@ -200,6 +206,12 @@ service_kind "message_queue" {
     value       = "max(0.0, 50.0 - 4.0 - state.orphan_queue_gb)"
     unit        = "GB"
     description = "Free space on the broker's 50 GB data disk (4 GB hold its own queues); below the disk_free_limit of 5 GB the disk alarm blocks every publisher."
+  }
+
+  derived "db_credential_version" {
+    type        = "int"
+    value       = "state.db_password_version"
+    description = "The database password version the consumers present."
   }
 
   derived "blocked_share" {
@@ -460,6 +472,12 @@ service_kind "message_queue" {
     text  = "queue 'jobs.audit-export' in vhost '/': 0 consumers, {int(state.orphan_queue_gb * 1000.0)} MB on disk, bound to exchange 'jobs' (x-queue-type classic)"
   }
 
+  log "db_auth_version" {
+    level = "ERROR"
+    when  = "serving && database.serving && !database.queue_auth_ok"
+    text  = "consumer: sqlalchemy.exc.OperationalError: (psycopg.OperationalError) FATAL:  password authentication failed for user \"app\" (secret db/app-password version {state.db_password_version}); job requeued"
+  }
+
   log "memory_alarm" {
     level = "ERROR"
     when  = "serving && blocked_share > 0.001"
@@ -494,6 +512,14 @@ service_kind "message_queue" {
     level = "WARN"
     when  = "serving && state.cosmetic_warning"
     text  = "missed heartbeats from client 10.0.4.21:40112, timeout 60s; connection re-established"
+  }
+
+  operation "reload_secrets" {
+    description = "Make the consumers re-read their credentials from the site's secret store (the newest version of each) and reconnect with them, without a restart."
+    aka         = ["reloaded the secrets", "reloaded secrets", "reloaded the credentials", "reloaded the password", "picked up the new password", "picked up the rotated password", "synced the secret", "synced the password"]
+    set {
+      db_password_version = "database.password_version"
+    }
   }
 
   operation "delete_orphaned_queues" {

@@ -168,6 +168,27 @@ service_kind "web_server" {
     description = "Which of the two instances (web-1, web-2) has a full local disk and fails every request it serves while its health endpoint still answers; 0 for none."
   }
 
+  state "db_password_version" {
+    type        = "int"
+    initial     = 17
+    description = "Version of the database's app password the application loaded from the site's secret store at its last reload of secrets."
+  }
+
+  state "clock_min" {
+    type        = "int"
+    initial     = 0
+    next        = "state.clock_min + 1"
+    unit        = "min"
+    description = "The site's clock, in minutes since the incident's warm-up began: one tick is one minute."
+  }
+
+  state "cert_not_after_min" {
+    type        = "int"
+    initial     = 86400
+    unit        = "min"
+    description = "The notAfter date of the certificate on the service's TLS listener, on the clock of clock_min: a site renews 30 days before expiry, so a current one has 30 to 90 days left."
+  }
+
   state "boot_attempts" {
     type        = "int"
     initial     = 0
@@ -388,6 +409,18 @@ service_kind "web_server" {
     description = "Requests failing in the running build's checkout handler (checkout is about 30% of requests)."
   }
 
+  derived "tls_ok" {
+    type        = "bool"
+    value       = "state.cert_not_after_min > state.clock_min"
+    description = "The certificate the application serves to the balancer (TLS to the backends) is current; the balancer verifies it."
+  }
+
+  derived "db_credential_version" {
+    type        = "int"
+    value       = "state.db_password_version"
+    description = "The database password version the application presents."
+  }
+
   derived "cache_credential_version" {
     type        = "int"
     value       = "state.cache_password_version"
@@ -465,6 +498,16 @@ service_kind "web_server" {
   }
 
   # ---------------------------------------------------------------- status
+
+  metric "cert_days_to_expiry" {
+    type        = "float"
+    value       = "float(state.cert_not_after_min - state.clock_min) / 1440.0"
+    unit        = "days"
+    precision   = 1
+    low         = 7
+    high        = 400
+    description = "Days until the certificate on the TLS listener expires (x509 notAfter), negative once it has."
+  }
 
   status "down" { when = "!state.up" }
   status "restarting" { when = "state.restart_ticks > 0 || !boot_ok" }
@@ -564,7 +607,7 @@ service_kind "web_server" {
 
   log "cache_rejected" {
     level = "ERROR"
-    when  = "serving && cache_reachable && cache.error_rate > 0.05 && cache.status != \"down\" && cache.status != \"restarting\""
+    when  = "serving && cache_reachable && cache.error_rate > 0.05 && cache.status != \"down\" && cache.status != \"restarting\" && !cache.auth_ok"
     text  = "cache client: WRONGPASS invalid username-password pair or user is disabled"
   }
 
@@ -572,6 +615,18 @@ service_kind "web_server" {
     level = "ERROR"
     when  = "serving && cache_reachable && cache.serving && !cache.auth_ok"
     text  = "secrets: AUTH to cache.internal:6379 as app with cache/app-password version {state.cache_password_version} rejected (WRONGPASS)"
+  }
+
+  log "db_auth_version" {
+    level = "ERROR"
+    when  = "serving && database.serving && !database.web_auth_ok"
+    text  = "psycopg.OperationalError: connection to server at \"db.internal\" (10.0.4.10), port 5432 failed: FATAL:  password authentication failed for user \"app\" (secret db/app-password version {state.db_password_version})"
+  }
+
+  log "cache_tls_failed" {
+    level = "ERROR"
+    when  = "serving && cache_reachable && cache.serving && !cache.tls_ok"
+    text  = "cache client: Error 1 connecting to cache.internal:6380. [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: certificate has expired (_ssl.c:1006); falling through to database"
   }
 
   log "cache_lookups_off" {
@@ -616,6 +671,12 @@ service_kind "web_server" {
     text  = "[web-{state.bad_instance}] OSError: [Errno 28] No space left on device: '/var/lib/app/tmp/upload-7f3a'; \"POST /checkout HTTP/1.1\" 500; \"GET {config.health_path} HTTP/1.1\" 200"
   }
 
+  log "tls_handshake_rejected" {
+    level = "ERROR"
+    when  = "serving && !tls_ok"
+    text  = "[ERROR] ssl.SSLError: [SSL] handshake failure: peer 10.0.1.5 sent TLS alert 45 (_ssl.c:2580)"
+  }
+
   log "starting" {
     level = "INFO"
     when  = "state.up && state.restart_ticks > 0"
@@ -644,6 +705,14 @@ service_kind "web_server" {
     build_leak_mb     = 0.0
   }
 
+  operation "renew_certificate" {
+    description = "Issue a certificate for the listener's names from the site's CA, valid for 90 days, and load it without dropping connections."
+    aka         = ["renewed the certificate", "renewed the tls certificate", "renewed the cert", "installed a renewed certificate", "installed a new certificate", "replaced the certificate", "reissued the certificate"]
+    set {
+      cert_not_after_min = "state.clock_min + 129600"
+    }
+  }
+
   # Replacing an instance drains it from the balancer, starts a fresh one
   # on a new host and puts that in rotation: its local disk starts empty.
   operation "replace_failing_instance" {
@@ -661,6 +730,7 @@ service_kind "web_server" {
     aka         = ["reloaded the secrets", "reloaded secrets", "reloaded the credentials", "reloaded the password", "picked up the new password", "picked up the rotated password", "synced the secret", "synced the password"]
     set {
       cache_password_version = "cache.acl_version"
+      db_password_version    = "database.password_version"
     }
   }
 
