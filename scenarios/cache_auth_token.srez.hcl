@@ -6,7 +6,7 @@ incident "cache_auth_token" {
   alert      = "Database query volume has roughly quadrupled in the last hour and its connections are filling up; nothing was deployed to the database."
   difficulty = "medium"
   split      = "dev"
-  tags       = ["cache", "credentials"]
+  tags       = ["cache", "credentials", "class:stale-side-fix"]
   budget     = 12
   system     = "standard"
 

@@ -6,7 +6,7 @@ incident "partner_handshake_failures" {
   alert      = "Partner integrations and the mobile app fail to connect to the storefront over HTTPS; browsers show a security warning. The web tier reports a normal error rate."
   difficulty = "medium"
   split      = "train"
-  tags       = ["load_balancer", "security"]
+  tags       = ["load_balancer", "security", "class:certificate-expiry"]
   budget     = 10
   system     = "standard"
 

@@ -7,7 +7,7 @@ incident "session_store_refused" {
   alert      = "Load balancer p95 response time has been above its 120 ms objective since Saturday; no errors are being served."
   difficulty = "medium"
   split      = "test"
-  tags       = ["cache", "credentials"]
+  tags       = ["cache", "credentials", "class:stale-side-fix"]
   budget     = 12
   system     = "standard"
 
