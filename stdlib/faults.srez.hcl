@@ -1192,3 +1192,29 @@ fault_kind "db_app_password_rotated" {
     role      = "queue"
   }
 }
+
+fault_kind "mq_publish_password_rotated" {
+  # The broker's password for the publishing user was rotated on the
+  # broker only; the web tier still presents the version it loaded before.
+  description    = "The broker's password for the application was rotated on the broker only; the web tier's publishes are refused at login."
+  applies_to     = ["message_queue"]
+  conflicts_with = []
+  mechanism      = "auth_token_expired"
+  detail         = "broker password version ahead of the publisher's"
+
+  param "versions_ahead" {
+    type        = "int"
+    default     = 1
+    domain      = [1, 2]
+    description = "How many rotations the web tier missed."
+  }
+
+  set_state { vhost_password_version = 9 + param.versions_ahead }
+
+  fixed_when = "publish_auth_ok"
+
+  remedy "operate" {
+    operation = "reload_secrets"
+    role      = "web"
+  }
+}

@@ -163,6 +163,12 @@ service_kind "message_queue" {
     description = "How fast an orphaned queue grows: a copy of every published message lands in it."
   }
 
+  state "vhost_password_version" {
+    type        = "int"
+    initial     = 9
+    description = "Version, as the site's secret store numbers it, of the app user's password the broker accepts for publishing."
+  }
+
   state "db_password_version" {
     type        = "int"
     initial     = 17
@@ -221,9 +227,21 @@ service_kind "message_queue" {
     description = "Share of time publishers are blocked by the memory alarm; held deliveries are not freed, so past a quarter above the watermark it never clears."
   }
 
+  derived "vhost_version" {
+    type        = "int"
+    value       = "state.vhost_password_version"
+    description = "The publishing password version the broker accepts, as its clients' secret reloads read it from the store."
+  }
+
+  derived "publish_auth_ok" {
+    type        = "bool"
+    value       = "web.mq_credential_version == state.vhost_password_version"
+    description = "The web tier logs in to publish with the password the broker accepts."
+  }
+
   derived "publish_in" {
     type  = "float"
-    value = "serving ? web.publish_rps * (1.0 - blocked_share) : 0.0"
+    value = "serving && publish_auth_ok ? web.publish_rps * (1.0 - blocked_share) : 0.0"
     unit  = "messages/s"
   }
 
@@ -306,7 +324,7 @@ service_kind "message_queue" {
 
   derived "error_rate" {
     type  = "float"
-    value = "serving ? clamp((state.depth >= 20000.0 ? 0.5 : 0.0) + blocked_share, 0.0, 1.0) : 1.0"
+    value = "serving ? clamp((state.depth >= 20000.0 ? 0.5 : 0.0) + blocked_share + (publish_auth_ok ? 0.0 : 1.0), 0.0, 1.0) : 1.0"
     unit  = "ratio"
   }
 
@@ -470,6 +488,12 @@ service_kind "message_queue" {
     level = "INFO"
     when  = "serving && state.orphan_rate_gb > 0.0"
     text  = "queue 'jobs.audit-export' in vhost '/': 0 consumers, {int(state.orphan_queue_gb * 1000.0)} MB on disk, bound to exchange 'jobs' (x-queue-type classic)"
+  }
+
+  log "publish_login_refused" {
+    level = "ERROR"
+    when  = "serving && !publish_auth_ok"
+    text  = "Error on AMQP connection <0.8815.0> (10.0.2.11:53210 -> 10.0.6.5:5672, state: starting): PLAIN login refused: user 'app' - invalid credentials"
   }
 
   log "db_auth_version" {

@@ -168,6 +168,12 @@ service_kind "web_server" {
     description = "Which of the two instances (web-1, web-2) has a full local disk and fails every request it serves while its health endpoint still answers; 0 for none."
   }
 
+  state "mq_password_version" {
+    type        = "int"
+    initial     = 9
+    description = "Version of the broker's app password the application loaded from the site's secret store at its last reload of secrets."
+  }
+
   state "db_password_version" {
     type        = "int"
     initial     = 17
@@ -415,6 +421,12 @@ service_kind "web_server" {
     description = "The certificate the application serves to the balancer (TLS to the backends) is current; the balancer verifies it."
   }
 
+  derived "mq_credential_version" {
+    type        = "int"
+    value       = "state.mq_password_version"
+    description = "The broker password version the application presents when it publishes."
+  }
+
   derived "db_credential_version" {
     type        = "int"
     value       = "state.db_password_version"
@@ -617,6 +629,12 @@ service_kind "web_server" {
     text  = "secrets: AUTH to cache.internal:6379 as app with cache/app-password version {state.cache_password_version} rejected (WRONGPASS)"
   }
 
+  log "mq_auth_version" {
+    level = "ERROR"
+    when  = "serving && queue.serving && !queue.publish_auth_ok"
+    text  = "pika.exceptions.ProbableAuthenticationError: (403) 'ACCESS_REFUSED - Login was refused using authentication mechanism PLAIN' (secret mq/app-password version {state.mq_password_version}); job not published"
+  }
+
   log "db_auth_version" {
     level = "ERROR"
     when  = "serving && database.serving && !database.web_auth_ok"
@@ -731,6 +749,7 @@ service_kind "web_server" {
     set {
       cache_password_version = "cache.acl_version"
       db_password_version    = "database.password_version"
+      mq_password_version    = "queue.vhost_version"
     }
   }
 
