@@ -20,3 +20,25 @@ func TestStdlibIsClean(t *testing.T) {
 			len(m.ServiceKinds), len(m.FaultKinds), len(m.DistractorKinds), len(m.NoisePatterns), len(m.Tools))
 	}
 }
+
+// Issue 18's target: at least 45 fault kinds, at least 15 of them fixed by
+// no config write (a restart, a rollback or an operation of the kind).
+func TestFaultsBeyondOneConfigKey(t *testing.T) {
+	m, diags := lang.Analyze(nil)
+	if diags.HasErrors() {
+		t.Fatal("stdlib does not analyse")
+	}
+	beyond := 0
+	for _, f := range m.FaultKinds {
+		byConfig := false
+		for _, r := range f.Remedies {
+			byConfig = byConfig || r.Effect == "update_config"
+		}
+		if !byConfig {
+			beyond++
+		}
+	}
+	if len(m.FaultKinds) < 45 || beyond < 15 {
+		t.Errorf("%d fault kinds, %d fixed by no config write; want at least 45 and 15", len(m.FaultKinds), beyond)
+	}
+}

@@ -72,7 +72,7 @@ rubric "native" {
 
   mechanism "bad_instance" {
     description = "One instance of a replicated service fails what it serves while the others are fine, and stays in rotation."
-    phrases     = ["bad instance", "faulty instance", "failing instance", "broken instance", "unhealthy instance", "one bad instance", "one instance failing", "one instance is failing", "bad node", "faulty node", "failing node", "bad host", "faulty host", "one host failing", "disk full on one instance", "one instance out of disk"]
+    phrases     = ["bad instance", "faulty instance", "broken instance", "unhealthy instance", "one bad instance", "one instance failing", "one instance is failing", "bad node", "faulty node", "failing node", "bad host", "faulty host", "one host failing", "disk full on one instance", "one instance out of disk"]
     about       = ["one instance", "an instance", "single instance", "one of the instances", "one node", "one host", "web 1", "web 2", "local disk"]
     states      = ["wrong", "full", "down"]
   }
