@@ -13,7 +13,7 @@ incident "bot_flood_at_the_edge" {
   budget     = 10
   system     = "standard"
 
-  fault "lb_abusive_client" {
+  fault "lb_flooding_address" {
     target = "load_balancer"
     rps    = 3000.0
   }

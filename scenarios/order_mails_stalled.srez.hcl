@@ -12,7 +12,7 @@ incident "order_mails_stalled" {
   budget     = 12
   system     = "standard"
 
-  fault "mq_orphaned_queue" {
+  fault "mq_orphaned_binding" {
     target  = "message_queue"
     held_gb = 44.0
     rate_gb = 0.5

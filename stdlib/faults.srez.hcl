@@ -34,7 +34,7 @@ fault_kind "web_crash_loop_bad_config" {
   # A config value the application rejects at startup: the supervisor starts
   # it again and again and it exits each time. A restart is one more
   # attempt; setting a value it accepts lets the next attempt succeed.
-  description    = "The application exits at boot on a log level it does not know; its supervisor restarts it over and over."
+  description    = "Startup rejects one of its settings."
   applies_to     = ["web_server"]
   conflicts_with = []
   mechanism      = "crash_loop"
@@ -64,7 +64,7 @@ fault_kind "cache_crash_loop_bad_config" {
   # A config value the cache server rejects at startup: the supervisor starts
   # it again and again and it exits each time. A restart is one more
   # attempt; setting a value it accepts lets the next attempt succeed.
-  description    = "The cache server refuses to start on an eviction policy it does not know; its supervisor restarts it over and over, with an empty keyspace each time."
+  description    = "Startup rejects one of its settings."
   applies_to     = ["cache"]
   conflicts_with = []
   mechanism      = "crash_loop"
@@ -94,7 +94,7 @@ fault_kind "db_crash_loop_bad_config" {
   # A config value the postmaster rejects at startup: the supervisor starts
   # it again and again and it exits each time. A restart is one more
   # attempt; setting a value it accepts lets the next attempt succeed.
-  description    = "work_mem was written as kilobytes into a megabyte setting; the value is outside PostgreSQL's range, so the configuration file has errors and the postmaster exits at every start."
+  description    = "Startup rejects one of its settings."
   applies_to     = ["database"]
   conflicts_with = []
   mechanism      = "crash_loop"
@@ -584,7 +584,7 @@ fault_kind "cache_auth_token_expired" {
   # still presents the version it loaded before. The stale side is the
   # client: reloading its secrets fixes it, rolling the ACL back would
   # undo a rotation.
-  description    = "The cache's password for the application was rotated on the cache only; the web tier still presents the old one, every command is refused and reads fall through to the database."
+  description    = "Its password was rotated on one side only."
   applies_to     = ["cache"]
   conflicts_with = []
   mechanism      = "auth_token_expired"
@@ -992,7 +992,7 @@ fault_kind "mq_visibility_timeout_low" {
 
 fault_kind "db_replication_slot_stale" {
   # A logical replication consumer was switched off without dropping its slot; the server keeps every WAL segment since. Nothing changed in the config: the data volume fills by itself.
-  description     = "A replication slot whose consumer is gone retains WAL until the data volume is full and writes fail."
+  description     = "An abandoned replication slot pins WAL."
   applies_to      = ["database"]
   conflicts_with  = ["db_wal_retention_full"]
   mechanism       = "replication_slot_retains_wal"
@@ -1027,7 +1027,7 @@ fault_kind "db_replication_slot_stale" {
 
 fault_kind "web_bad_instance" {
   # One host's local disk filled; its instance fails every request it serves but answers its health probe, so it stays in rotation. Restarting the tier restarts both processes and frees nothing.
-  description    = "One web instance fails every request it serves while its health check passes; the balancer keeps sending it half the traffic."
+  description    = "One replica misbehaves; probes still pass."
   applies_to     = ["web_server"]
   conflicts_with = []
   mechanism      = "bad_instance"
@@ -1051,9 +1051,9 @@ fault_kind "web_bad_instance" {
   }
 }
 
-fault_kind "lb_abusive_client" {
+fault_kind "lb_flooding_address" {
   # One client address sends far more requests than any user; the listener and the web tier spend their capacity on it. Blocking that address removes the load; scaling out only feeds it.
-  description    = "One client floods the site with requests; real users are refused or slowed."
+  description    = "A single abusive address hogs capacity."
   applies_to     = ["load_balancer"]
   conflicts_with = []
   mechanism      = "abusive_client"
@@ -1077,12 +1077,12 @@ fault_kind "lb_abusive_client" {
   }
 }
 
-fault_kind "mq_orphaned_queue" {
+fault_kind "mq_orphaned_binding" {
   # An export job was retired but its queue is still bound to the exchange; it takes a copy of every message until the broker's disk alarm blocks all publishers.
-  description     = "A queue no consumer reads fills the broker's disk; the disk alarm blocks every publisher."
+  description     = "An abandoned binding hoards storage."
   applies_to      = ["message_queue"]
   conflicts_with  = []
-  mechanism       = "orphaned_queue"
+  mechanism       = "abandoned_binding"
   also_mechanisms = ["disk_full"]
   detail          = "queue without consumers fills the disk"
 
@@ -1115,7 +1115,7 @@ fault_kind "mq_orphaned_queue" {
 fault_kind "web_tls_cert_expired" {
   # The balancer speaks TLS to the web instances and verifies their
   # certificate; the web tier's ran out and its renewal job skipped it.
-  description    = "The certificate the web tier serves to the balancer has expired; the balancer aborts every upstream handshake."
+  description    = "Its backend certificate lapsed."
   applies_to     = ["web_server"]
   conflicts_with = []
   mechanism      = "tls_certificate_expired"
@@ -1140,7 +1140,7 @@ fault_kind "web_tls_cert_expired" {
 fault_kind "cache_tls_cert_expired" {
   # Clients verify the cache's certificate on its TLS port; it ran out.
   # A restart loads the same certificate and empties the cache too.
-  description    = "The certificate on the cache's TLS port has expired; clients abort the handshake and every read falls through to the database."
+  description    = "Its certificate lapsed."
   applies_to     = ["cache"]
   conflicts_with = ["cache_auth_token_expired"]
   mechanism      = "tls_certificate_expired"
@@ -1166,7 +1166,7 @@ fault_kind "db_app_password_rotated" {
   # The app role's password was rotated on the server; the web tier and
   # the job consumers still present the version they loaded before. The
   # stale side is each client: both must reload their secrets.
-  description    = "The database's password for the application was rotated on the server only; the web tier and the job consumers still log in with the old one and are refused."
+  description    = "Its password was rotated on one side only."
   applies_to     = ["database"]
   conflicts_with = []
   mechanism      = "auth_token_expired"
@@ -1196,7 +1196,7 @@ fault_kind "db_app_password_rotated" {
 fault_kind "mq_publish_password_rotated" {
   # The broker's password for the publishing user was rotated on the
   # broker only; the web tier still presents the version it loaded before.
-  description    = "The broker's password for the application was rotated on the broker only; the web tier's publishes are refused at login."
+  description    = "Its password was rotated on one side only."
   applies_to     = ["message_queue"]
   conflicts_with = []
   mechanism      = "auth_token_expired"
