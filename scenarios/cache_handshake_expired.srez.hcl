@@ -7,7 +7,7 @@ incident "cache_handshake_expired" {
   alert      = "Database: read queries per second four times the usual level since 00:00; cache hit rate panel shows zero."
   difficulty = "medium"
   split      = "dev"
-  tags       = ["cache", "certificates", "class:certificate-expiry", "class:restart-makes-it-worse"]
+  tags       = ["cache", "certificates", "class:certificate-expiry", "class:restart-makes-it-worse", "class:alerted-service-innocent"]
   budget     = 12
   system     = "standard"
 

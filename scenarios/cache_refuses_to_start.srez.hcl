@@ -7,7 +7,7 @@ incident "cache_refuses_to_start" {
   alert      = "Database: queries per second up fourfold and connections filling since the cache maintenance window; the cache dashboard shows no data."
   difficulty = "medium"
   split      = "dev"
-  tags       = ["cache", "class:restart-alone-fails"]
+  tags       = ["cache", "class:restart-alone-fails", "class:alerted-service-innocent"]
   budget     = 12
   system     = "standard"
 
