@@ -27,7 +27,7 @@ incident "app_boot_loop" {
   expert = [
     "check_status(web_server)",
     "inspect_logs(web_server)",
-    "update_config(web_server, log_level, \"info\")",
-    "resolve_incident(\"web_server: crash loop, the application exits at boot on log_level verbose, a level it does not know\", \"set log_level back to info; the supervisor's next start boots\")",
+    "update_config(web_server, log_level, $before)",
+    "resolve_incident(\"web_server: crash loop, the application exits at boot on log_level verbose, a level it does not know\", \"set log_level back to its previous value; the next start boots\")",
   ]
 }

@@ -28,7 +28,7 @@ incident "cache_refuses_to_start" {
     "inspect_metrics(database)",
     "check_status(cache)",
     "inspect_logs(cache)",
-    "update_config(cache, eviction_policy, \"allkeys-lru\")",
-    "resolve_incident(\"cache: crash loop, redis refuses to start because eviction_policy allkeys_lru is invalid\", \"set eviction_policy back to allkeys-lru\")",
+    "update_config(cache, eviction_policy, $before)",
+    "resolve_incident(\"cache: crash loop, redis refuses to start because eviction_policy allkeys_lru is invalid\", \"set eviction_policy back to its previous value\")",
   ]
 }

@@ -487,7 +487,7 @@ service_kind "load_balancer" {
   log "top_client" {
     level = "WARN"
     when  = "serving && state.abuser_rps > 0.0"
-    text  = "top client 203.0.113.57 (User-Agent: python-requests/2.31.0): {int(state.abuser_rps)} req/s over 1 connection pool, {int(state.abuser_rps / demand_rps * 100.0)}% of all requests; next busiest client {int(traffic * 0.004)} req/s"
+    text  = "top client 203.0.113.57 (User-Agent: python-requests/2.31.0): {int(state.abuser_rps)} req/s over 6 keep-alive connections, {int(state.abuser_rps / demand_rps * 100.0)}% of all requests; next busiest client {int(traffic * 0.004)} req/s"
   }
 
   log "client_denied" {
