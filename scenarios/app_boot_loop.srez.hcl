@@ -5,7 +5,7 @@
 incident "app_boot_loop" {
   title      = "Storefront returning 503 after a logging change"
   alert      = "Load balancer: no healthy web backends for 6 minutes; every storefront request is answered 503."
-  difficulty = "medium"
+  difficulty = "easy"
   split      = "train"
   tags       = ["web_server", "class:restart-alone-fails"]
   budget     = 10

@@ -7,7 +7,7 @@
 incident "bot_flood_at_the_edge" {
   title      = "Users refused at the edge"
   alert      = "Load balancer: client error rate above 30% for 8 minutes; request rate at the edge far above the usual evening level."
-  difficulty = "medium"
+  difficulty = "easy"
   split      = "dev"
   tags       = ["load_balancer", "traffic", "class:restart-makes-it-worse"]
   budget     = 10

@@ -6,7 +6,7 @@
 incident "gateway_handshakes_fail" {
   title      = "Every page answers 502"
   alert      = "Load balancer: 502 on nearly every request for 5 minutes; the edge certificate was checked and is valid for another 40 days."
-  difficulty = "medium"
+  difficulty = "easy"
   split      = "train"
   tags       = ["web_server", "certificates", "class:certificate-expiry"]
   budget     = 10

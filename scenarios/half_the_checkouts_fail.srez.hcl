@@ -6,7 +6,7 @@
 incident "half_the_checkouts_fail" {
   title      = "Half of the checkouts fail"
   alert      = "Storefront: about half of checkout attempts answered 500 for 15 minutes; retries usually succeed."
-  difficulty = "medium"
+  difficulty = "easy"
   split      = "train"
   tags       = ["web_server", "instances", "class:restart-makes-it-worse"]
   budget     = 10

@@ -52,7 +52,7 @@ fault_kind "web_crash_loop_bad_config" {
     restart_ticks = 0
   }
 
-  fixed_when = "boot_ok"
+  fixed_when = "config.log_level == \"debug\" || config.log_level == \"info\" || config.log_level == \"warn\" || config.log_level == \"warning\" || config.log_level == \"error\" || config.log_level == \"critical\""
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).
@@ -82,7 +82,7 @@ fault_kind "cache_crash_loop_bad_config" {
     restart_ticks = 0
   }
 
-  fixed_when = "boot_ok"
+  fixed_when = "config.eviction_policy == \"noeviction\" || config.eviction_policy == \"allkeys-lru\" || config.eviction_policy == \"allkeys-lfu\" || config.eviction_policy == \"allkeys-random\" || config.eviction_policy == \"volatile-lru\" || config.eviction_policy == \"volatile-lfu\" || config.eviction_policy == \"volatile-random\" || config.eviction_policy == \"volatile-ttl\""
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).
@@ -112,7 +112,7 @@ fault_kind "db_crash_loop_bad_config" {
     restart_ticks = 0
   }
 
-  fixed_when = "boot_ok"
+  fixed_when = "config.work_mem_mb <= 2097151"
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).
