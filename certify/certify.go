@@ -366,6 +366,16 @@ func toolName(t *engine.Task, e engine.Effect) string {
 	return ""
 }
 
+// operationTool names the tool that applies operation op.
+func operationTool(t *engine.Task, op int16) string {
+	for _, tl := range t.Tools {
+		if tl.Effect == engine.EffectOperate && tl.Operation == op {
+			return tl.Name
+		}
+	}
+	return ""
+}
+
 // exploits lists the panel exactly as DESIGN.md tables it.
 func exploits(t *engine.Task) []exploit {
 	restart, update := toolName(t, engine.EffectRestart), toolName(t, engine.EffectUpdate)
@@ -503,7 +513,7 @@ func certainlyFails(t *engine.Task, plan []string) bool {
 			continue
 		}
 		switch t.Tools[a.Tool].Effect {
-		case engine.EffectRestart, engine.EffectRollback:
+		case engine.EffectRestart, engine.EffectRollback, engine.EffectOperate:
 			return false // a restart or rollback block may write keys: play it
 		case engine.EffectUpdate:
 		default:

@@ -653,6 +653,9 @@ func bindRemedy(t *engine.Task, r engine.Remedy) engine.Action {
 	if r.Effect == engine.EffectRestart || r.Effect == engine.EffectRollback {
 		return t.Bind(toolName(t, r.Effect), []value.Value{svc})
 	}
+	if r.Effect == engine.EffectOperate {
+		return t.Bind(operationTool(t, r.Operation), []value.Value{svc})
+	}
 	sl := &t.Slots[r.Slot]
 	return t.Bind(toolName(t, engine.EffectUpdate), []value.Value{svc, value.OfString(sl.Name), t.ValueOf(sl.Kind, r.Value)})
 }
@@ -677,6 +680,14 @@ func remedyText(t *engine.Task, r engine.Remedy) (action, words string) {
 	}
 	if r.Effect == engine.EffectEscalate {
 		return toolName(t, engine.EffectEscalate) + "(...)", "escalated"
+	}
+	if r.Effect == engine.EffectOperate {
+		op := &t.Operations[r.Operation]
+		words := strings.ReplaceAll(op.Name, "_", " ")
+		if len(op.Aka) > 0 {
+			words = op.Aka[0]
+		}
+		return operationTool(t, r.Operation) + "(" + svc + ")", words + " on " + svc
 	}
 	sl := &t.Slots[r.Slot]
 	v := valueText(t, sl, r.Value)

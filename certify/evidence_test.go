@@ -26,7 +26,7 @@ type handCount struct {
 }
 
 var handCounted = map[string]handCount{
-	"cache_auth_token":                {3, "inspect_logs(cache) shows the refused token, unlike the work_mem distractor and every web_server fault; one write (auth_token_valid); resolve"},
+	"cache_auth_token":                {3, "inspect_logs(cache) shows the refused token, unlike the work_mem distractor and every web_server fault; one operation on the stale side (reload_secrets(web_server)); resolve"},
 	"cascade_index":                   {3, "inspect_logs(database) shows the sequential scans, unlike both distractors and every load_balancer fault; one write (the index); resolve"},
 	"db_crash":                        {3, "inspect_logs(database) shows the crash; one restart; resolve (the site's consumers drain the outage's backlog within the grader's hold)"},
 	"db_pool":                         {3, "inspect_logs(database) shows pool timeouts, unlike the keep-alive distractor and every load_balancer fault; one write (pool_size); resolve"},

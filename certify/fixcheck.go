@@ -186,6 +186,11 @@ func applyRemedies(ep *engine.Episode, fi, swept int, v value.Value, restartTool
 				continue
 			}
 			a = t.Bind(toolName(t, engine.EffectRollback), []value.Value{svc})
+		case engine.EffectOperate:
+			if ri == swept && v.K != value.Null {
+				continue
+			}
+			a = t.Bind(operationTool(t, r.Operation), []value.Value{svc})
 		case engine.EffectUpdate:
 			x := t.ValueOf(t.Slots[r.Slot].Kind, r.Value)
 			if ri == swept {
@@ -214,7 +219,7 @@ func fixInputs(inc Incident, fi int) []fixInput {
 	var out []fixInput
 	for ri, r := range f.Remedies {
 		switch r.Effect {
-		case engine.EffectRestart, engine.EffectRollback:
+		case engine.EffectRestart, engine.EffectRollback, engine.EffectOperate:
 			out = append(out, fixInput{remedy: ri, values: []value.Value{noRestart, {}}})
 		case engine.EffectUpdate:
 			out = append(out, fixInput{remedy: ri, values: grid(inc, r, params)})
@@ -312,6 +317,13 @@ func inputText(t *engine.Task, r *engine.Remedy, v value.Value) string {
 			return "rolling back " + t.Services[r.Service].Name
 		}
 		return "not rolling back " + t.Services[r.Service].Name
+	}
+	if r.Effect == engine.EffectOperate {
+		op := t.Operations[r.Operation].Name
+		if v.K == value.Null {
+			return "applying " + op + " to " + t.Services[r.Service].Name
+		}
+		return "not applying " + op + " to " + t.Services[r.Service].Name
 	}
 	text := v.String()
 	if v.K == value.String {

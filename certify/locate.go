@@ -111,7 +111,7 @@ func explainExpert(t *engine.Task, r record.EpisodeMetrics) Finding {
 			switch t.Tools[a.Tool].Effect {
 			case engine.EffectUpdate:
 				lastWrite[a.Key] = i
-			case engine.EffectRestart, engine.EffectRollback:
+			case engine.EffectRestart, engine.EffectRollback, engine.EffectOperate:
 				restarts = append(restarts, i)
 			case engine.EffectResolve, engine.EffectEscalate:
 				resolveAt = i

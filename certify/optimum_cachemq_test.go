@@ -6,7 +6,7 @@ func init() {
 	handCounted["product_reads_cold"] = handCount{3, "inspect_logs(cache) + update ttl_seconds + resolve"}
 	handCounted["jobs_run_twice"] = handCount{3, "inspect_logs(message_queue) + update visibility_timeout_ms + resolve"}
 	handCounted["catalog_reads_spill"] = handCount{3, "inspect_logs(cache) + update max_memory_mb + resolve"}
-	handCounted["session_store_refused"] = handCount{3, "inspect_logs(cache) + update auth_token_valid + resolve"}
+	handCounted["session_store_refused"] = handCount{3, "inspect_logs(cache) + reload_secrets(web_server), the stale side + resolve"}
 	handCounted["writes_from_workers"] = handCount{3, "inspect_logs(message_queue) + update retry_limit + resolve"}
 	handCounted["export_jobs_waiting"] = handCount{3, "inspect_logs(message_queue) + update consumer_concurrency + resolve"}
 	handCounted["edge_latency_doubled"] = handCount{4, "inspect_logs(cache) + restart_service(cache); one read while the restarted service boots and traffic reaches it again: with mitigation judged by the world, every service healthy and every metric (request rates included) in band, that takes a tick longer than the grader's settling ticks + resolve"}

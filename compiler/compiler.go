@@ -14,6 +14,7 @@ package compiler
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 
@@ -546,7 +547,43 @@ func (b *build) lowerRules() {
 			b.emitValue(as.Value)
 			t.Services[i].Rollback = append(t.Services[i].Rollback, engine.Assign{Slot: slot, Code: engine.Span{Start: start, End: int32(len(t.Code))}})
 		}
+		for _, op := range k.Operations {
+			so := engine.ServiceOperation{Op: b.operationIndex(op.Name)}
+			for _, set := range op.Sets {
+				st := k.State(set.Name)
+				if st == nil {
+					continue
+				}
+				if sp, ok := b.lowerExpr(set.Value, &scope{b: b, svc: i, prevAll: true}, st.Kind); ok {
+					so.Assigns = append(so.Assigns, engine.Assign{Slot: b.slotIndex[slotKey{i, "state", set.Name}], Code: sp})
+				}
+			}
+			t.Services[i].Operations = append(t.Services[i].Operations, so)
+		}
 	}
+}
+
+// operationIndex is the Task.Operations index of a named operation,
+// added on first use with the phrases the module's kinds give it.
+func (b *build) operationIndex(name string) int16 {
+	t := b.t
+	for i := range t.Operations {
+		if t.Operations[i].Name == name {
+			return int16(i)
+		}
+	}
+	op := engine.Operation{Name: name}
+	for _, k := range b.m.ServiceKinds {
+		if d := k.Operation(name); d != nil {
+			for _, p := range d.Aka {
+				if np := lang.NormalizePhrase(p); !slices.Contains(op.Aka, np) {
+					op.Aka = append(op.Aka, np)
+				}
+			}
+		}
+	}
+	t.Operations = append(t.Operations, op)
+	return int16(len(t.Operations) - 1)
 }
 
 // emitHealthy pushes whether every service is healthy.
@@ -627,6 +664,12 @@ func (b *build) lowerFaults() {
 				f.Remedies = append(f.Remedies, engine.Remedy{Effect: engine.EffectRollback, Service: int16(svc), Slot: slot})
 			case "escalate":
 				f.Remedies = append(f.Remedies, engine.Remedy{Effect: engine.EffectEscalate, Service: int16(svc), Slot: engine.NoSlot})
+			case "operate":
+				on := svc
+				if r.Role != "" {
+					on = b.roleTarget(svc, r.Role)
+				}
+				f.Remedies = append(f.Remedies, engine.Remedy{Effect: engine.EffectOperate, Service: int16(on), Slot: engine.NoSlot, Operation: b.operationIndex(r.Operation)})
 			case "update_config":
 				slot := b.slotIndex[slotKey{svc, "config", r.Key}]
 				v := r.Value
@@ -767,6 +810,9 @@ func (b *build) bindTools() {
 		}
 		eff, _ := engine.ParseEffect(tl.Effect)
 		rt := engine.Tool{Name: tl.Name, Effect: eff, Doc: tl.Description}
+		if eff == engine.EffectOperate {
+			rt.Operation = b.operationIndex(tl.Operation)
+		}
 		for _, a := range tl.Args {
 			at, _ := engine.ParseArgType(a.Type)
 			rt.Args = append(rt.Args, engine.ToolArg{Name: a.Name, Type: at, Optional: a.Optional, Doc: a.Description})

@@ -51,6 +51,10 @@ func ExportNativeSreZero(m *lang.Module, in *lang.Incident, t *engine.Task) ([]b
 	}
 	if f.Remedies[0].Effect == engine.EffectEscalate {
 		return nil, fail(in.Faults[0].DefRange, "the fault %q is outside the agent's reach (escalate), which the reference cannot grade as a success.", in.Faults[0].Name)
+
+	}
+	if f.Remedies[0].Effect == engine.EffectOperate {
+		return nil, fail(in.Faults[0].DefRange, "the fault %q is fixed by the operation %s, which the reference has no action for.", in.Faults[0].Name, t.Operations[f.Remedies[0].Operation].Name)
 	}
 	svc := t.Services[f.Service].Name
 	words := strings.ReplaceAll(svc, "_", " ")

@@ -2114,10 +2114,13 @@ func faultOfKind(t *Task, svc int16, ci int32) int {
 	}
 	for i := range t.Faults {
 		f := &t.Faults[i]
-		if f.Service != svc {
+		if f.Service != svc && !actsOnOtherSide(f, svc) {
 			continue
 		}
-		if c.Kind == f.Kind || c.Mechanism >= 0 && slices.Contains(f.Also, c.Mechanism) {
+		// What a fault also does may be said in its own words, but not as
+		// a numeric setting out of band: "the disk is full" describes a
+		// slot retaining WAL, "wal_keep_size_gb too high" blames a key.
+		if c.Kind == f.Kind || c.Mechanism >= 0 && !c.HasBand && slices.Contains(f.Also, c.Mechanism) {
 			return i
 		}
 		// Two fault kinds that say the same of the same setting ("the
@@ -2140,7 +2143,23 @@ func sameClaim(a, b *Claim) bool {
 
 func faultOn(t *Task, svc int16) bool {
 	for i := range t.Faults {
-		if t.Faults[i].Service == svc {
+		if t.Faults[i].Service == svc || actsOnOtherSide(&t.Faults[i], svc) {
+			return true
+		}
+	}
+	return false
+}
+
+// actsOnOtherSide reports whether a fault's operation remedy acts on svc,
+// another service than the fault's own: the stale side of a secret
+// rotated on one side. Saying that side holds the fault's defect (a
+// stale password) diagnoses it, and blames no uninvolved service.
+func actsOnOtherSide(f *Fault, svc int16) bool {
+	if f.Service == svc {
+		return false
+	}
+	for _, r := range f.Remedies {
+		if r.Effect == EffectOperate && r.Service == svc {
 			return true
 		}
 	}

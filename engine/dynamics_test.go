@@ -91,7 +91,7 @@ func healed(t *testing.T, tk *engine.Task) *engine.Episode {
 	ep.Reset(1)
 	for _, a := range tk.Expert {
 		b := bind(t, tk, a)
-		if e := tk.Tools[b.Tool].Effect; e == engine.EffectUpdate || e == engine.EffectRestart || e == engine.EffectRollback {
+		if e := tk.Tools[b.Tool].Effect; e == engine.EffectUpdate || e == engine.EffectRestart || e == engine.EffectRollback || e == engine.EffectOperate {
 			step(t, tk, ep, a)
 		}
 	}

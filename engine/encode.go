@@ -323,6 +323,19 @@ func (t *Task) Validate() error {
 				return err
 			}
 		}
+		for _, op := range s.Operations {
+			if op.Op < 0 || int(op.Op) >= len(t.Operations) || len(op.Assigns) > MaxOperationSets {
+				return fmt.Errorf("service %d: bad operation", i)
+			}
+			for _, a := range op.Assigns {
+				if !slotOK(a.Slot) {
+					return fmt.Errorf("service %d: bad operation slot", i)
+				}
+				if err := checkSpan("operation", a.Code); err != nil {
+					return err
+				}
+			}
+		}
 	}
 	for i := range t.Logs {
 		l := &t.Logs[i]
@@ -341,6 +354,9 @@ func (t *Task) Validate() error {
 	for i := range t.Tools {
 		if t.Tools[i].Effect >= effectCount {
 			return fmt.Errorf("tool %d: bad effect", i)
+		}
+		if op := t.Tools[i].Operation; op < 0 || (t.Tools[i].Effect == EffectOperate && int(op) >= len(t.Operations)) {
+			return fmt.Errorf("tool %d: bad operation", i)
 		}
 		if err := t.Tools[i].checkSignature(); err != nil {
 			return fmt.Errorf("tool %d: %v", i, err)
@@ -363,7 +379,7 @@ func (t *Task) Validate() error {
 			return err
 		}
 		for _, r := range f.Remedies {
-			if !svcOK(r.Service) || ((r.Effect == EffectUpdate || r.Effect == EffectRollback) && !slotOK(r.Slot)) {
+			if !svcOK(r.Service) || ((r.Effect == EffectUpdate || r.Effect == EffectRollback) && !slotOK(r.Slot)) || (r.Effect == EffectOperate && (r.Operation < 0 || int(r.Operation) >= len(t.Operations))) {
 				return fmt.Errorf("fault %d: bad remedy", i)
 			}
 		}

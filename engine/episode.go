@@ -342,6 +342,9 @@ func (e *Episode) stepNative(a *Action) StepResult {
 		case EffectRollback:
 			e.rollback(int(a.Service))
 			e.Advance()
+		case EffectOperate:
+			e.operate(int(a.Service), t.Tools[a.Tool].Operation)
+			e.Advance()
 		case EffectEscalate:
 			e.escalate(a)
 		case EffectResolve:
@@ -452,6 +455,20 @@ func (e *Episode) isFaultService(svc int16) bool {
 	return false
 }
 
+// isRemedyService reports whether a fault's remedy acts on svc, which an
+// operation on a role (the stale side of a rotated secret) may put
+// beside the fault's own service.
+func (e *Episode) isRemedyService(svc int16) bool {
+	for i := range e.t.Faults {
+		for _, r := range e.t.Faults[i].Remedies {
+			if r.Service == svc {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func (e *Episode) healthy(row []uint64, svc int) bool {
 	st := e.t.Services[svc].Status
 	if st == NoSlot {
@@ -481,7 +498,7 @@ func (e *Episode) beginRemediation(svc int16) {
 		e.rec.WrongChange = true
 		e.comp.Penalties += e.t.Rubric.WrongChange
 	}
-	if e.isFaultService(svc) {
+	if e.isFaultService(svc) || e.isRemedyService(svc) {
 		e.rec.CorrectServiceRemediations++
 	}
 	if e.isDistractor(svc) {
@@ -562,6 +579,62 @@ func (e *Episode) rollback(svc int) {
 		e.comp.Penalties += t.Rubric.RestartHealthy
 	}
 	e.judgeRemediation(correct && (redeployed || !wasHealthy))
+}
+
+// operate applies an operation to a service: the assignments its kind
+// declares, or nothing where its kind has no such operation (the tool
+// acknowledges it all the same). It is correct when a fault's remedy is
+// that operation on that service, or when it fixes a fault. What it leaves
+// changed is judged as a config write is (prepared.judged); applied to a
+// healthy service where it is no remedy and changes nothing judged, it is a
+// needless operation, penalised as a restart of a healthy service.
+func (e *Episode) operate(svc int, op int16) {
+	t := e.t
+	row := e.Row()
+	e.beginRemediation(int16(svc))
+	before := e.fixedCount(row)
+	wasHealthy := e.healthy(row, svc)
+	wrongBefore := e.wrongChanges()
+	code := t.Code
+	for i := range t.Services[svc].Operations {
+		so := &t.Services[svc].Operations[i]
+		if so.Op != op {
+			continue
+		}
+		// Every value is computed from the row before the operation, so
+		// the order of its assignments does not matter.
+		var vals [MaxOperationSets]uint64
+		for j, as := range so.Assigns {
+			vals[j] = e.eval(code[as.Code.Start:as.Code.End], row, row)
+		}
+		for j, as := range so.Assigns {
+			row[as.Slot] = vals[j]
+			e.ticks.force(as.Slot)
+		}
+	}
+	correct := e.fixedCount(row) > before || isOperationRemedy(t, svc, op)
+	wrong := e.wrongChanges() > wrongBefore
+	if wrong {
+		e.rec.WrongChange = true
+		e.comp.Penalties += t.Rubric.WrongChange
+	}
+	if wasHealthy && !correct && !wrong {
+		e.restartedHealthy = true
+		e.comp.Penalties += t.Rubric.RestartHealthy
+	}
+	e.judgeRemediation(correct)
+}
+
+// isOperationRemedy reports whether some fault's remedy applies op to svc.
+func isOperationRemedy(t *Task, svc int, op int16) bool {
+	for i := range t.Faults {
+		for _, r := range t.Faults[i].Remedies {
+			if r.Effect == EffectOperate && int(r.Service) == svc && r.Operation == op {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (e *Episode) judgeRemediation(correct bool) {

@@ -87,6 +87,12 @@ func (e *Episode) namesFix(text string) bool {
 				named = named || hasKeyWords(hay, t.Slots[r.Slot].Name)
 			case EffectRollback:
 				named = named || hasPhrase(hay, e.wordAt, "rolled back") || hasPhrase(hay, e.wordAt, "rollback") || hasPhrase(hay, e.wordAt, "roll back") || hasPhrase(hay, e.wordAt, "reverted") || hasPhrase(hay, e.wordAt, "revert")
+			case EffectOperate:
+				op := &t.Operations[r.Operation]
+				named = named || hasKeyWords(hay, op.Name)
+				for _, p := range op.Aka {
+					named = named || hasPhrase(hay, e.wordAt, p)
+				}
 			}
 		}
 		if !named {

@@ -138,6 +138,16 @@ func (h *hasher) body(t *Task) {
 		if len(x.Rollback) > 0 {
 			h.assigns(x.Rollback)
 		}
+		h.n(len(x.Operations))
+		for _, op := range x.Operations {
+			h.i(int64(op.Op))
+			h.assigns(op.Assigns)
+		}
+	}
+	h.n(len(t.Operations))
+	for _, op := range t.Operations {
+		h.s(op.Name)
+		h.ss(op.Aka)
 	}
 	h.n(len(t.Code))
 	for _, x := range t.Code {
@@ -169,6 +179,7 @@ func (h *hasher) body(t *Task) {
 			h.s(a.Doc)
 		}
 		h.s(x.Doc)
+		h.i(int64(x.Operation))
 	}
 	h.span(t.Resolved)
 	h.slots(t.AlertSlots)
@@ -189,6 +200,7 @@ func (h *hasher) body(t *Task) {
 			h.i(int64(r.Service))
 			h.slot(r.Slot)
 			h.u(r.Value)
+			h.i(int64(r.Operation))
 		}
 	}
 	h.i(int64(t.AlertMinute))

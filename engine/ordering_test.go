@@ -26,7 +26,7 @@ func policyActions(tk *engine.Task, policy string, rng *rand.Rand) []string {
 		switch {
 		case strings.HasPrefix(a, "resolve_incident("):
 			resolution = a
-		case strings.HasPrefix(a, "update_config(") || strings.HasPrefix(a, "restart_service(") || strings.HasPrefix(a, "rollback("):
+		case isWrite(tk, a):
 			writes = append(writes, a)
 		default:
 			reads = append(reads, a)
@@ -72,6 +72,21 @@ func policyActions(tk *engine.Task, policy string, rng *rand.Rand) []string {
 		}
 	}
 	return out
+}
+
+// isWrite reports whether a text action calls a tool that changes the
+// world: a restart, an update, a rollback or an operation.
+func isWrite(tk *engine.Task, a string) bool {
+	name, _, _ := strings.Cut(a, "(")
+	for _, tl := range tk.Tools {
+		if tl.Name == name {
+			switch tl.Effect {
+			case engine.EffectUpdate, engine.EffectRestart, engine.EffectRollback, engine.EffectOperate:
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // TestPartialCreditOrdersBehaviour plays each policy on every shipped

@@ -143,6 +143,21 @@ func prepare(t *Task, like *prepared) *prepared {
 			p.judged = append(p.judged, s)
 		}
 	}
+	// What an operation leaves changed is judged as a config write is,
+	// unless a fault's remedy applies an operation setting it on that
+	// service. Process state a restart resets and state that evolves by
+	// its own rule are not: they do not stay as the operation left them.
+	for svc := range t.Services {
+		s := &t.Services[svc]
+		for _, so := range s.Operations {
+			for _, as := range so.Assigns {
+				if slices.Contains(p.judged, as.Slot) || assignsSlot(s.Restart, as.Slot) || assignsSlot(t.Updates, as.Slot) || operationRemedySets(t, svc, as.Slot) {
+					continue
+				}
+				p.judged = append(p.judged, as.Slot)
+			}
+		}
+	}
 	h, n := t.History, len(t.Slots)
 	p.initFull = h < 2 || t.InitTick < h || len(t.Init) < h*n
 	if !p.initFull {
@@ -154,6 +169,26 @@ func prepare(t *Task, like *prepared) *prepared {
 		}
 	}
 	return p
+}
+
+func assignsSlot(as []Assign, s SlotID) bool {
+	for _, a := range as {
+		if a.Slot == s {
+			return true
+		}
+	}
+	return false
+}
+
+// operationRemedySets reports whether a fault's remedy applies, to svc, an
+// operation that sets slot s.
+func operationRemedySets(t *Task, svc int, s SlotID) bool {
+	for _, so := range t.Services[svc].Operations {
+		if isOperationRemedy(t, svc, so.Op) && assignsSlot(so.Assigns, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // lexiconOf returns the task's diagnosis lexicon, finding it once.

@@ -300,6 +300,11 @@ func (e *Episode) appendText(b []byte, o *Observation) []byte {
 		b = append(b, "Rollback of "...)
 		b = append(b, t.Services[o.Service].Name...)
 		b = append(b, " to its previous version requested.\n"...)
+	case EffectOperate:
+		b = append(b, t.Tools[o.Tool].Name...)
+		b = append(b, " of "...)
+		b = append(b, t.Services[o.Service].Name...)
+		b = append(b, " requested.\n"...)
 	case EffectUpdate:
 		sl := &t.Slots[o.Key]
 		b = append(b, "Config "...)
@@ -718,6 +723,10 @@ func (e *Episode) appendContentJSON(b []byte, o *Observation) []byte {
 		return append(b, `{"restarted":true}`...)
 	case EffectRollback:
 		return append(b, `{"rolled_back":true}`...)
+	case EffectOperate:
+		b = append(b, `{"operation":`...)
+		b = value.AppendJSONString(b, t.Tools[o.Tool].Name)
+		return append(b, `,"requested":true}`...)
 	case EffectUpdate:
 		sl := &t.Slots[o.Key]
 		b = append(b, `{"key":`...)

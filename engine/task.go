@@ -10,10 +10,10 @@ import (
 
 // FormatVersion changes whenever the meaning or encoding of the IR changes;
 // DecodeTask rejects any other version.
-const FormatVersion = 6
+const FormatVersion = 7
 
 // RendererVersion changes whenever an agent-visible rendering changes.
-const RendererVersion = "obs/6"
+const RendererVersion = "obs/7"
 
 // RubricVersion versions grading: how rewards, their components, the
 // metrics and success are computed from an episode. Bump it when any of
@@ -89,6 +89,26 @@ type Service struct {
 	// Rollback is what redeploying the previous version sets besides the
 	// version itself (the process restarts on the old build).
 	Rollback []Assign `json:"rollback,omitempty"`
+	// Operations are the operations its kind declares, by Task.Operations
+	// index, each with what applying it sets.
+	Operations []ServiceOperation `json:"operations,omitempty"`
+}
+
+// MaxOperationSets bounds the states one operation sets, so that applying
+// it needs no allocation.
+const MaxOperationSets = 16
+
+// ServiceOperation is what applying an operation to one service sets.
+type ServiceOperation struct {
+	Op      int16    `json:"op"`
+	Assigns []Assign `json:"assigns"`
+}
+
+// Operation names an operation of the task's service kinds; Aka are
+// phrases a fix statement may use to say it was done.
+type Operation struct {
+	Name string   `json:"name"`
+	Aka  []string `json:"aka,omitempty"`
 }
 
 // TextPart is a literal or a hole of a log template.
@@ -127,15 +147,18 @@ const (
 	// version of its newest deploy in the change history. It comes last so
 	// that older IR keeps its numbering; Rank places it among the writes.
 	EffectRollback
+	// EffectOperate applies a named operation (Tool.Operation) that the
+	// service's kind declares: a list of state assignments.
+	EffectOperate
 	effectCount
 )
 
-var effectNames = [...]string{"logs", "metrics", "config", "status", "traces", "dependencies", "changes", "restart", "update", "escalate", "resolve", "rollback"}
+var effectNames = [...]string{"logs", "metrics", "config", "status", "traces", "dependencies", "changes", "restart", "update", "escalate", "resolve", "rollback", "operate"}
 
 // Rank orders effects as tools are listed: reads, then writes, then the
 // tools that end the episode.
 func (e Effect) Rank() int {
-	if e == EffectRollback {
+	if e == EffectRollback || e == EffectOperate {
 		return int(EffectUpdate)*2 + 1
 	}
 	return int(e) * 2
@@ -207,6 +230,8 @@ type Tool struct {
 	Effect Effect    `json:"effect"`
 	Args   []ToolArg `json:"args"`
 	Doc    string    `json:"doc,omitempty"`
+	// Operation is the Task.Operations index an EffectOperate tool applies.
+	Operation int16 `json:"operation,omitempty"`
 }
 
 // Remedy is one canonical fix of a fault: a restart of its service, a
@@ -217,6 +242,8 @@ type Remedy struct {
 	Service int16  `json:"service"`
 	Slot    SlotID `json:"slot"`
 	Value   uint64 `json:"value"`
+	// Operation is the Task.Operations index an EffectOperate remedy applies.
+	Operation int16 `json:"operation,omitempty"`
 }
 
 // Change is one entry of the site's recent change history, which a tool
@@ -375,6 +402,8 @@ type Task struct {
 	Updates  []Assign  `json:"updates"`
 	Logs     []LogRule `json:"logs"`
 	Tools    []Tool    `json:"tools"`
+	// Operations names the operations tools and service kinds refer to.
+	Operations []Operation `json:"operations,omitempty"`
 	// Resolved is the author's resolved_when, which adds conditions to
 	// mitigation (mitigation.go); without one it is the constant true.
 	Resolved Span `json:"resolved"`

@@ -56,8 +56,8 @@ func TestKnowledgeNamesAKeysFaultByDirection(t *testing.T) {
 	if kd := key("cache", "ttl_seconds"); kd.Below == "" || kd.Above != "" {
 		t.Errorf("ttl_seconds: below %q, above %q; want only a wording below", kd.Below, kd.Above)
 	}
-	if kd := key("cache", "auth_token_valid"); kd.Below != "" || kd.Above != "" || kd.Mechanism == "" {
-		t.Errorf("auth_token_valid (a bool): below %q, above %q, mechanism %q; want only a mechanism", kd.Below, kd.Above, kd.Mechanism)
+	if kd := key("database", "autovacuum_enabled"); kd.Below != "" || kd.Above != "" || kd.Mechanism == "" {
+		t.Errorf("autovacuum_enabled (a bool): below %q, above %q, mechanism %q; want only a mechanism", kd.Below, kd.Above, kd.Mechanism)
 	}
 }
 

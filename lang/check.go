@@ -298,6 +298,22 @@ func (c *checker) serviceKind(k *ServiceKind) {
 		}
 		as.Value = v
 	}
+	dupes(c, "operation", k.Operations)
+	for _, op := range k.Operations {
+		if len(op.Sets) > MaxOperationSets {
+			c.errRange(op.Sets[MaxOperationSets].Range, "Too many states", fmt.Sprintf("An operation sets at most %d states.", MaxOperationSets))
+		}
+		seen := map[string]bool{}
+		for _, set := range op.Sets {
+			if seen[set.Name] {
+				c.errRange(set.Range, "Duplicate state", fmt.Sprintf("The operation %q sets %q twice.", op.Name, set.Name))
+			}
+			seen[set.Name] = true
+			if k.State(set.Name) == nil {
+				c.unknown(set.Range, "state", set.Name, names(k.States))
+			}
+		}
+	}
 	for _, t := range []struct {
 		name string
 		rng  Range
@@ -373,6 +389,13 @@ func (c *checker) serviceKindExprs(k *ServiceKind) {
 	}
 	for _, s := range k.Statuses {
 		c.checkExpr(s.When, env, value.Bool, "condition of status "+s.Name)
+	}
+	for _, op := range k.Operations {
+		for _, set := range op.Sets {
+			if s := k.State(set.Name); s != nil && s.Kind != value.Null {
+				c.checkExpr(set.Value, env, s.Kind, "value operation "+op.Name+" sets for state "+set.Name)
+			}
+		}
 	}
 	for _, l := range k.Logs {
 		c.checkExpr(l.When, env, value.Bool, "condition of log "+l.Name)
@@ -584,7 +607,7 @@ func (c *checker) siteVary(ss *SystemService, k *ServiceKind) {
 	}
 }
 
-var effectNames = []string{"logs", "metrics", "config", "status", "traces", "dependencies", "changes", "restart", "update", "escalate", "resolve", "rollback"}
+var effectNames = []string{"logs", "metrics", "config", "status", "traces", "dependencies", "changes", "restart", "update", "escalate", "resolve", "rollback", "operate"}
 var argTypes = []string{"service", "config_key", "value", "text"}
 var noiseEffects = []string{"spike", "jitter", "stale", "phantom_restart"}
 
@@ -608,8 +631,20 @@ func (c *checker) tool(t *Tool) {
 	required := func(i int, typ string) bool {
 		return i < len(t.Args) && t.Args[i].Type == typ && !t.Args[i].Optional
 	}
+	if t.Effect != "operate" && t.Operation != "" {
+		c.errRange(t.OperationRng, "Operation on a tool that does not operate", fmt.Sprintf("Only a tool with the effect \"operate\" applies an operation; this one's effect is %q.", t.Effect))
+	}
 	switch t.Effect {
 	case "", "escalate", "resolve":
+	case "operate":
+		if t.Operation == "" {
+			c.errRange(t.EffectRng, "Missing operation", `A tool with the effect "operate" names the service kinds' operation it applies: add operation = "NAME".`)
+		} else if ops := c.operationNames(); !contains(ops, t.Operation) {
+			c.unknown(t.OperationRng, "operation of any service kind", t.Operation, ops)
+		}
+		if len(t.Args) != 1 || !required(0, "service") {
+			c.errRange(t.EffectRng, "Signature does not fit the effect", `A tool with the effect "operate" takes one service, not optional: the service the operation is applied to.`)
+		}
 	case "changes":
 		if len(t.Args) != 1 || t.Args[0].Type != "service" || !t.Args[0].Optional {
 			c.errRange(t.EffectRng, "Signature does not fit the effect", `A tool with the effect "changes" takes one optional service: the history of that service, or of every service.`)
@@ -623,6 +658,30 @@ func (c *checker) tool(t *Tool) {
 			c.errRange(t.EffectRng, "Signature does not fit the effect", fmt.Sprintf("A tool with the effect %q acts on a service: its first argument must be a service, not optional.", t.Effect))
 		}
 	}
+}
+
+// operationNames lists every operation some service kind declares, sorted.
+func (c *checker) operationNames() []string {
+	var out []string
+	for _, k := range c.m.ServiceKinds {
+		for _, op := range k.Operations {
+			if !contains(out, op.Name) {
+				out = append(out, op.Name)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// toolApplies reports whether some tool applies the named operation.
+func (c *checker) toolApplies(op string) bool {
+	for _, t := range c.m.Tools {
+		if t.Effect == "operate" && t.Operation == op {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *checker) rubric(r *Rubric) {
@@ -734,6 +793,24 @@ func (c *checker) faultKind(f *FaultKind) {
 		for _, r := range f.Remedies {
 			if r.Effect == "rollback" && (k.State(DeployState) == nil || len(k.Rollback) == 0) {
 				c.errRange(r.Range, "Nothing to roll back", fmt.Sprintf("The service kind %q has no deployed version to roll back: it needs a string state %q and a rollback block.", kname, DeployState))
+			}
+			if r.Effect == "operate" && r.Operation != "" {
+				on := k
+				if r.Role != "" {
+					role := k.Role(r.Role)
+					if role == nil {
+						c.unknown(r.RoleRange, "role of "+kname, r.Role, names(k.Roles))
+						continue
+					}
+					if on = c.m.ServiceKind(role.Kind); on == nil {
+						continue
+					}
+				}
+				if on.Operation(r.Operation) == nil {
+					c.unknown(r.OperationRange, "operation of "+on.Name, r.Operation, names(on.Operations))
+				} else if !c.toolApplies(r.Operation) {
+					c.errRange(r.OperationRange, "No tool applies the operation", fmt.Sprintf("No tool with the effect \"operate\" applies %q, so no agent could perform this remedy.", r.Operation))
+				}
 			}
 			if r.Effect != "update_config" || r.Key == "" {
 				continue

@@ -544,6 +544,8 @@ func (d *decoder) serviceKind(blk *hclsyntax.Block) *ServiceKind {
 					k.Restart = append(k.Restart, as)
 				}
 			}
+		case "operation":
+			k.Operations = append(k.Operations, d.operation(b))
 		case "trace":
 			tc := d.content(b.Body, b.DefRange(), schemaAt("service_kind/trace"))
 			k.Latency = d.str(tc, "latency")
@@ -863,10 +865,12 @@ func (d *decoder) faultKind(blk *hclsyntax.Block) *FaultKind {
 			f.Params = append(f.Params, p)
 		case "remedy":
 			rc := d.content(b.Body, b.DefRange(), schemaAt("fault_kind/remedy"))
-			r := Remedy{Effect: b.Labels[0], Key: d.str(rc, "key"), Range: fromHCL(b.DefRange())}
+			r := Remedy{Effect: b.Labels[0], Key: d.str(rc, "key"), Operation: d.str(rc, "operation"), Range: fromHCL(b.DefRange())}
 			if a, ok := rc.attrs["key"]; ok {
 				r.KeyRange = fromHCL(a.Expr.Range())
 			}
+			r.OperationRange = attrRange(rc, "operation", r.Range)
+			r.Role, r.RoleRange = d.str(rc, "role"), attrRange(rc, "role", r.Range)
 			if a, ok := rc.attrs["value"]; ok {
 				if v, ok := d.eval(a, nil); ok {
 					r.Value = ctyLiteral(v, d.writtenAsFloat(a.Expr))
@@ -874,23 +878,33 @@ func (d *decoder) faultKind(blk *hclsyntax.Block) *FaultKind {
 			}
 			switch r.Effect {
 			case "restart_service":
-				if rc.has("key") || rc.has("value") {
-					d.errAt(b.DefRange(), "Unexpected arguments", "A restart_service remedy takes no key or value.")
+				if rc.has("key") || rc.has("value") || rc.has("operation") || rc.has("role") {
+					d.errAt(b.DefRange(), "Unexpected arguments", "A restart_service remedy takes no key, value or operation.")
 				}
 			case "rollback":
-				if rc.has("key") || rc.has("value") {
-					d.errAt(b.DefRange(), "Unexpected arguments", "A rollback remedy takes no key or value: it restores the version before the fault's deploy.")
+				if rc.has("key") || rc.has("value") || rc.has("operation") || rc.has("role") {
+					d.errAt(b.DefRange(), "Unexpected arguments", "A rollback remedy takes no key, value or operation: it restores the version before the fault's deploy.")
 				}
 			case "update_config":
 				if !rc.has("key") {
 					d.errAt(b.DefRange(), "Missing required argument", `An update_config remedy needs "key".`)
 				}
-			case "escalate":
+				if rc.has("operation") || rc.has("role") {
+					d.errAt(b.DefRange(), "Unexpected arguments", "An update_config remedy takes no operation or role.")
+				}
+			case "operate":
+				if !rc.has("operation") {
+					d.errAt(b.DefRange(), "Missing required argument", `An operate remedy needs "operation": the target kind's operation it applies.`)
+				}
 				if rc.has("key") || rc.has("value") {
-					d.errAt(b.DefRange(), "Unexpected arguments", "An escalate remedy takes no key or value: the fault is outside the agent's reach.")
+					d.errAt(b.DefRange(), "Unexpected arguments", "An operate remedy takes no key or value: its operation says what it sets.")
+				}
+			case "escalate":
+				if rc.has("key") || rc.has("value") || rc.has("operation") || rc.has("role") {
+					d.errAt(b.DefRange(), "Unexpected arguments", "An escalate remedy takes no key, value, operation or role: the fault is outside the agent's reach.")
 				}
 			default:
-				d.errAt(b.LabelRanges[0], "Unknown remedy", fmt.Sprintf("%q is not a remedy; use restart_service, update_config, rollback or escalate.%s", r.Effect, didYouMean(r.Effect, []string{"restart_service", "update_config", "rollback", "escalate"})))
+				d.errAt(b.LabelRanges[0], "Unknown remedy", fmt.Sprintf("%q is not a remedy; use restart_service, update_config, rollback, operate or escalate.%s", r.Effect, didYouMean(r.Effect, []string{"restart_service", "update_config", "rollback", "operate", "escalate"})))
 			}
 			f.Remedies = append(f.Remedies, r)
 		}
@@ -907,6 +921,38 @@ func (d *decoder) faultKind(blk *hclsyntax.Block) *FaultKind {
 		}
 	}
 	return f
+}
+
+// operation reads a service kind's operation: its set block's attributes
+// are expressions, kept in source order.
+func (d *decoder) operation(blk *hclsyntax.Block) *Operation {
+	op := &Operation{Decl: d.decl(blk)}
+	c := d.content(blk.Body, blk.DefRange(), schemaAt("service_kind/operation"))
+	op.Description = d.str(c, "description")
+	op.Aka = d.strList(c, "aka")
+	sets := 0
+	for _, b := range c.blocks {
+		sets++
+		if sets > 1 {
+			d.errAt(b.DefRange(), "Duplicate set block", "An operation has one set block.")
+			continue
+		}
+		sc := d.content(b.Body, b.DefRange(), schemaAt("service_kind/operation/set"))
+		for _, a := range sortedAttrs(b.Body) {
+			if _, ok := sc.attrs[a.Name]; !ok {
+				continue
+			}
+			x := d.expr(sc, a.Name)
+			if x == nil {
+				continue
+			}
+			op.Sets = append(op.Sets, OperationSet{Name: a.Name, Range: fromHCL(a.SrcRange), Value: x})
+		}
+	}
+	if len(op.Sets) == 0 {
+		d.errAt(blk.DefRange(), "Operation sets nothing", "An operation needs a set block with at least one state.")
+	}
+	return op
 }
 
 func (d *decoder) distractorKind(blk *hclsyntax.Block) *DistractorKind {
@@ -1058,6 +1104,8 @@ func (d *decoder) tool(blk *hclsyntax.Block) *Tool {
 	t.Description = d.str(c, "description")
 	t.Effect = d.str(c, "effect")
 	t.EffectRng = attrRange(c, "effect", t.DefRange)
+	t.Operation = d.str(c, "operation")
+	t.OperationRng = attrRange(c, "operation", t.DefRange)
 	for _, b := range c.blocks {
 		ac := d.content(b.Body, b.DefRange(), schemaAt("tool/arg"))
 		a := &ToolArg{Decl: d.decl(b), Type: d.str(ac, "type"), Optional: d.boolean(ac, "optional")}

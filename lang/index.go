@@ -362,6 +362,11 @@ func (b *indexer) serviceKind(k *ServiceKind) {
 	for _, a := range append(k.Restart[:len(k.Restart):len(k.Restart)], k.Rollback...) {
 		b.leading(in(SymState, a.Name), a.Range)
 	}
+	for _, op := range k.Operations {
+		for _, set := range op.Sets {
+			b.leading(in(SymState, set.Name), set.Range)
+		}
+	}
 	b.quoted(in(SymQuantity, k.Latency), k.LatencyRng, false)
 	b.quoted(in(SymQuantity, k.Errors), k.ErrorsRng, false)
 	scope := kindExprScope{b: b, m: b.m, k: k}
@@ -373,6 +378,11 @@ func (b *indexer) serviceKind(k *ServiceKind) {
 	}
 	for _, s := range k.Statuses {
 		scope.expr(s.When)
+	}
+	for _, op := range k.Operations {
+		for _, set := range op.Sets {
+			scope.expr(set.Value)
+		}
 	}
 	for _, l := range k.Logs {
 		scope.expr(l.When)

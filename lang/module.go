@@ -92,6 +92,28 @@ type Assignment struct {
 	Value value.Value
 }
 
+// Operation is a remediation a service kind offers besides restart and
+// rollback (renew a certificate, reload secrets, drain an instance): the
+// states it sets, each to an expression over the service's state, config
+// and roles read when it is applied.
+type Operation struct {
+	Decl
+	// Aka are phrases a fix statement may use to say it was done.
+	Aka  []string
+	Sets []OperationSet
+}
+
+// MaxOperationSets bounds the states one operation sets (the runtime
+// applies them without allocating; engine.MaxOperationSets is the same).
+const MaxOperationSets = 16
+
+// OperationSet is one state an operation sets.
+type OperationSet struct {
+	Name  string
+	Range Range
+	Value *Expr
+}
+
 // DeployState is the string state that holds a service kind's deployed
 // version: a change of it is a deploy, and a rollback restores it.
 const DeployState = "version"
@@ -108,8 +130,11 @@ type ServiceKind struct {
 	// Rollback is what redeploying the previous version sets, besides
 	// the deployed version (DeployState) itself.
 	Rollback []Assignment
-	Latency  string
-	Errors   string
+	// Operations are the named remediations a tool of effect "operate"
+	// applies to a service of this kind.
+	Operations []*Operation
+	Latency    string
+	Errors     string
 	// order is the quantities in dependency order, set by the checker.
 	order    []*Quantity
 	TraceRng Range
@@ -179,11 +204,19 @@ type Param struct {
 }
 
 type Remedy struct {
-	Effect   string // "restart_service", "update_config" or "rollback"
-	Key      string
-	Value    value.Value // null: the site's value before the fault
-	Range    Range
-	KeyRange Range
+	Effect string // "restart_service", "update_config", "rollback" or "operate"
+	Key    string
+	// Operation is the service kind's operation an "operate" remedy applies.
+	Operation      string
+	OperationRange Range
+	// Role, on an "operate" remedy, names the target's role whose service
+	// the operation is applied to (the stale side of a rotated secret);
+	// empty: the target itself.
+	Role      string
+	RoleRange Range
+	Value     value.Value // null: the site's value before the fault
+	Range     Range
+	KeyRange  Range
 }
 
 // Edit is a set_config or set_state entry whose value may read param.NAME.
@@ -265,7 +298,10 @@ type Tool struct {
 	Decl
 	Effect    string
 	EffectRng Range
-	Args      []*ToolArg
+	// Operation is the operation an "operate" tool applies to its service.
+	Operation    string
+	OperationRng Range
+	Args         []*ToolArg
 }
 
 type Term struct {
@@ -484,6 +520,9 @@ func (k *ServiceKind) Initials() map[string]value.Value {
 }
 
 func (k *ServiceKind) State(name string) *StateVar { return findDecl(k.States, name) }
+func (k *ServiceKind) Operation(name string) *Operation {
+	return findDecl(k.Operations, name)
+}
 
 // deployKey is the kind's deployed version seen as a key a change may
 // set (a deploy), or nil when key names no such state: a string state

@@ -82,7 +82,7 @@ var schemaTable = []BlockSchema{
 
 	{Path: "service_kind", Labels: 1, Label: "service kind", Doc: "A kind of service: its roles (edges to other services), config keys, hidden state, derived quantities and metrics, statuses, logs, restart and trace.",
 		Attrs:  []AttrSchema{descriptionAttr},
-		Blocks: []string{"role", "config", "state", "derived", "metric", "status", "log", "restart", "rollback", "trace"}},
+		Blocks: []string{"role", "config", "state", "derived", "metric", "status", "log", "restart", "rollback", "operation", "trace"}},
 	{Path: "service_kind/role", Labels: 1, Label: "role", Doc: "An edge to another service, bound per system; expressions read ROLE.NAME (the previous tick).",
 		Attrs: []AttrSchema{required("kind", tString, "The service kind the role's service must be."), attr("caller", tBool, "True for an inbound edge (that service calls this one); default false, a dependency."), descriptionAttr}},
 	{Path: "service_kind/config", Labels: 1, Label: "config key", Doc: "An agent-visible, writable config key, read as config.NAME.",
@@ -103,6 +103,9 @@ var schemaTable = []BlockSchema{
 		Attrs: []AttrSchema{required("level", tString, "ERROR, WARN or INFO."), required("when", tExpr+", bool", "The condition."), required("text", "template with {expr} holes", "The line's text."), descriptionAttr}},
 	{Path: "service_kind/restart", Doc: "What a restart does to state: each attribute sets a state to a constant.", Open: true, OpenDoc: "A state of this kind and the constant a restart gives it."},
 	{Path: "service_kind/rollback", Doc: "What a rollback does to state besides restoring the deployed version (the string state \"version\", whose changes are deploys): each attribute sets a state to a constant, as the previous build runs.", Open: true, OpenDoc: "A state of this kind and the constant a rollback gives it."},
+	{Path: "service_kind/operation", Labels: 1, Label: "operation", Doc: "A remediation the kind offers besides restart and rollback (renew a certificate, reload secrets, drain an instance): a tool of effect \"operate\" names it, a fault kind's remedy \"operate\" may require it. Applying it sets states, as its set block says; what it leaves changed on a service no fault needs it on is a wrong change, and applying it to a healthy service where it fixes nothing is a needless operation, judged as a restart of a healthy service is.",
+		Attrs: []AttrSchema{descriptionAttr, attr("aka", tStrings, "Phrases a fix statement may use to say the operation was done (\"renewed the certificate\").")}, Blocks: []string{"set"}},
+	{Path: "service_kind/operation/set", Doc: "The states the operation sets.", Open: true, OpenDoc: "A state of this kind and an expression for its new value, evaluated when the operation is applied (it reads state, config, derived quantities and roles as next does)."},
 	{Path: "service_kind/trace", Doc: "Which quantities inspect_traces shows for this kind.",
 		Attrs: []AttrSchema{attr("latency", tString, "The derived quantity or metric shown as latency."), attr("error_rate", tString, "The derived quantity or metric shown as error rate.")}},
 
@@ -130,8 +133,8 @@ var schemaTable = []BlockSchema{
 		Attrs: []AttrSchema{required("type", tType, "The parameter's type."), required("default", tLiteral, "Its value when a fault block does not set it."), attr("domain", "list of literals", "The values mutation may draw; a fault's value must lie within them."), descriptionAttr}},
 	{Path: "fault_kind/set_config", Doc: "Config edits the fault makes to its target's initial state.", Open: true, OpenDoc: "A config key of the target's kind and its faulty value (may read param.NAME; config.KEY and state.NAME, the target's values before the fault, the site's where its system tunes or draws them; traffic, the site's request rate; and floor, ceil, min, max)."},
 	{Path: "fault_kind/set_state", Doc: "State edits the fault makes to its target's initial state.", Open: true, OpenDoc: "A state of the target's kind and its faulty value (may read what set_config's values read)."},
-	{Path: "fault_kind/remedy", Labels: 1, Label: "remedy (restart_service, update_config, rollback or escalate)", Doc: "A canonical fix: restart_service, update_config of a key (to value, else back to the site's value before the fault), rollback of the fault's deploy, or escalate (the fault is outside the agent's reach: escalating with the cause succeeds, any write is a wrong change).",
-		Attrs: []AttrSchema{attr("key", tString, "The config key to set (update_config only, and required there)."), attr("value", tLiteral, "The value to set; default: the site's value before the fault, what the fault's change replaced (it follows each drawn site).")}},
+	{Path: "fault_kind/remedy", Labels: 1, Label: "remedy (restart_service, update_config, rollback, operate or escalate)", Doc: "A canonical fix: restart_service, update_config of a key (to value, else back to the site's value before the fault), rollback of the fault's deploy, operate: an operation the target's kind declares, or escalate (the fault is outside the agent's reach: escalating with the cause succeeds, any write is a wrong change).",
+		Attrs: []AttrSchema{attr("key", tString, "The config key to set (update_config only, and required there)."), attr("operation", tString, "The operation of the target's kind to apply (operate only, and required there)."), attr("role", tString, "A role of the target's kind: the operation is applied to the service bound to it rather than to the target, whose kind must declare it (operate only)."), attr("value", tLiteral, "The value to set; default: the site's value before the fault, what the fault's change replaced (it follows each drawn site).")}},
 
 	{Path: "distractor_kind", Labels: 1, Label: "distractor kind", Doc: "Harmless but suspicious evidence: edits of a service that is not at fault.",
 		Attrs: []AttrSchema{descriptionAttr, required("applies_to", tStrings, "The service kinds it may sit on.")}, Blocks: []string{"set_config", "set_state"}},
@@ -148,7 +151,8 @@ var schemaTable = []BlockSchema{
 			attr("conflicts_with", tStrings, "Fault kinds whose symptoms the change would mask or worsen on the same service: never drawn where one of them is.")}},
 
 	{Path: "tool", Labels: 1, Label: "tool", Doc: "A tool agents may call: its effect and its arguments.",
-		Attrs: []AttrSchema{descriptionAttr, required("effect", tString, "logs, metrics, config, status, traces, dependencies, changes, restart, update, rollback, escalate or resolve.")}, Blocks: []string{"arg"}},
+		Attrs: []AttrSchema{descriptionAttr, required("effect", tString, "logs, metrics, config, status, traces, dependencies, changes, restart, update, rollback, operate, escalate or resolve."),
+			attr("operation", tString, "The service kinds' operation an operate tool applies to its service (operate only, and required there).")}, Blocks: []string{"arg"}},
 	{Path: "tool/arg", Labels: 1, Label: "argument", Doc: "An argument of the tool, in call order.",
 		Attrs: []AttrSchema{required("type", tString, "service, config_key, value or text."), attr("optional", tBool, "True when the call may leave it out; no required argument may follow."), descriptionAttr}},
 

@@ -124,6 +124,13 @@ func (g *gen) serviceKinds() string {
 		}
 		fmt.Fprintf(&b, "Logs: %d kinds of line (%s), worded in the service's own dialect; their text is not listed here, "+
 			"since what a log says is evidence an agent reads in the episode.\n\n", len(k.Logs), strings.Join(counts, ", "))
+		if len(k.Operations) > 0 {
+			b.WriteString("Operations (applied by the tool that names them):\n\n")
+			for _, op := range k.Operations {
+				fmt.Fprintf(&b, "- `%s`: %s\n", op.Name, cell(op.Description))
+			}
+			b.WriteString("\n")
+		}
 	}
 	b.WriteString("# Systems\n\n")
 	for _, s := range g.m.Systems {
@@ -211,6 +218,15 @@ func (g *gen) tools() string {
 			sig = append(sig, n)
 		}
 		fmt.Fprintf(&b, "## `%s(%s)`\n\n%s\n\nEffect: %s.", t.Name, strings.Join(sig, ", "), para(t.Description), t.Effect)
+		if t.Effect == "operate" {
+			var kinds []string
+			for _, k := range g.m.ServiceKinds {
+				if k.Operation(t.Operation) != nil {
+					kinds = append(kinds, k.Name)
+				}
+			}
+			fmt.Fprintf(&b, " It applies the operation `%s`, which %s offer; on a service of another kind it changes nothing.", t.Operation, dash(codeList(kinds)))
+		}
 		if len(t.Args) > 0 {
 			b.WriteString("\n\n| argument | type | optional |\n|---|---|---|\n")
 			for _, a := range t.Args {

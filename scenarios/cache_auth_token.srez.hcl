@@ -6,13 +6,13 @@ incident "cache_auth_token" {
   alert      = "Database query volume has roughly quadrupled in the last hour and its connections are filling up; nothing was deployed to the database."
   difficulty = "medium"
   split      = "dev"
-  tags       = ["cache", "credentials"]
+  tags       = ["cache", "credentials", "class:stale-side-fix"]
   budget     = 12
   system     = "standard"
 
   fault "cache_auth_token_expired" {
-    target = "cache"
-    age_h  = 24
+    target         = "cache"
+    versions_ahead = 1
   }
   distractor "db_work_mem_tuned" {
     target = "database"
@@ -23,7 +23,7 @@ incident "cache_auth_token" {
     "inspect_metrics(database)",
     "inspect_logs(web_server)",
     "inspect_logs(cache)",
-    "update_config(cache, auth_token_valid, true)",
-    "resolve_incident(\"cache: auth token expired\", \"renewed the cache auth token (auth_token_valid = true)\")",
+    "reload_secrets(web_server)",
+    "resolve_incident(\"cache: auth token expired\", \"reloaded the secrets on the web tier\")",
   ]
 }

@@ -10,7 +10,7 @@ incident "card_payments_failing" {
   alert      = "Checkout API: 5xx above 10% for the last 15 minutes; the failures are all on POST /checkout."
   difficulty = "easy"
   split      = "train"
-  tags       = ["web_server", "escalation"]
+  tags       = ["web_server", "class:escalation"]
   budget     = 8
   system     = "standard"
 

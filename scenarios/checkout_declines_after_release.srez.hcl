@@ -10,7 +10,7 @@ incident "checkout_declines_after_release" {
   alert      = "Checkout API: 5xx above 8% for the last 10 minutes, starting shortly after the 14:20 application release."
   difficulty = "hard"
   split      = "test"
-  tags       = ["web_server", "escalation", "misleading", "deploy"]
+  tags       = ["web_server", "class:escalation", "misleading", "deploy"]
   budget     = 10
   system     = "standard"
 

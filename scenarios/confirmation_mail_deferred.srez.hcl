@@ -11,7 +11,7 @@ incident "confirmation_mail_deferred" {
   alert      = "Jobs queue: retries per second above 40 for the last 20 minutes; support reports customers without order confirmation emails."
   difficulty = "medium"
   split      = "dev"
-  tags       = ["message_queue", "escalation", "misleading"]
+  tags       = ["message_queue", "class:escalation", "misleading"]
   budget     = 10
   system     = "standard"
 

@@ -6,7 +6,7 @@ incident "partner_handshake_failures" {
   alert      = "Partner integrations and the mobile app fail to connect to the storefront over HTTPS; browsers show a security warning. The web tier reports a normal error rate."
   difficulty = "medium"
   split      = "train"
-  tags       = ["load_balancer", "security"]
+  tags       = ["load_balancer", "security", "class:certificate-expiry"]
   budget     = 10
   system     = "standard"
 
@@ -22,8 +22,8 @@ incident "partner_handshake_failures" {
   expert = [
     "check_status(load_balancer)",
     "inspect_logs(load_balancer)",
-    "inspect_config(load_balancer, tls_cert_valid)",
-    "update_config(load_balancer, tls_cert_valid, true)",
-    "resolve_incident(\"load balancer: tls certificate expired\", \"installed a renewed certificate (tls_cert_valid = true)\")",
+    "inspect_metrics(load_balancer)",
+    "renew_certificate(load_balancer)",
+    "resolve_incident(\"load balancer: tls certificate expired\", \"renewed the certificate on the listener\")",
   ]
 }

@@ -7,13 +7,13 @@ incident "session_store_refused" {
   alert      = "Load balancer p95 response time has been above its 120 ms objective since Saturday; no errors are being served."
   difficulty = "medium"
   split      = "test"
-  tags       = ["cache", "credentials"]
+  tags       = ["cache", "credentials", "class:stale-side-fix"]
   budget     = 12
   system     = "standard"
 
   fault "cache_auth_token_expired" {
-    target = "cache"
-    age_h  = 72
+    target         = "cache"
+    versions_ahead = 2
   }
   distractor "elevated_metric" {
     target = "web_server"
@@ -24,7 +24,7 @@ incident "session_store_refused" {
     "inspect_traces(load_balancer)",
     "inspect_logs(web_server)",
     "inspect_logs(cache)",
-    "update_config(cache, auth_token_valid, true)",
-    "resolve_incident(\"cache: auth token expired\", \"renewed the cache access token (auth_token_valid = true)\")",
+    "reload_secrets(web_server)",
+    "resolve_incident(\"cache: auth token expired\", \"reloaded the secrets on the web tier\")",
   ]
 }

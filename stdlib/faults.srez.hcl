@@ -28,6 +28,98 @@ fault_kind "service_crash" {
   remedy "restart_service" {}
 }
 
+# ============================================================ crash loops
+
+fault_kind "web_crash_loop_bad_config" {
+  # A config value the application rejects at startup: the supervisor starts
+  # it again and again and it exits each time. A restart is one more
+  # attempt; setting a value it accepts lets the next attempt succeed.
+  description    = "Startup rejects one of its settings."
+  applies_to     = ["web_server"]
+  conflicts_with = []
+  mechanism      = "crash_loop"
+  detail         = "log_level"
+
+  param "value" {
+    type        = "string"
+    default     = "verbose"
+    domain      = ["verbose", "trace", "notice", "all"]
+    description = "The value it rejects."
+  }
+
+  set_config { log_level = param.value }
+  set_state {
+    restart_ticks = 0
+  }
+
+  fixed_when = "config.log_level == \"debug\" || config.log_level == \"info\" || config.log_level == \"warn\" || config.log_level == \"warning\" || config.log_level == \"error\" || config.log_level == \"critical\""
+
+  remedy "update_config" {
+    # Back to the site's value before the fault (its change's old value).
+    key = "log_level"
+  }
+}
+
+fault_kind "cache_crash_loop_bad_config" {
+  # A config value the cache server rejects at startup: the supervisor starts
+  # it again and again and it exits each time. A restart is one more
+  # attempt; setting a value it accepts lets the next attempt succeed.
+  description    = "Startup rejects one of its settings."
+  applies_to     = ["cache"]
+  conflicts_with = []
+  mechanism      = "crash_loop"
+  detail         = "eviction_policy"
+
+  param "value" {
+    type        = "string"
+    default     = "lru"
+    domain      = ["lru", "allkeys_lru", "lfu", "volatile-lr"]
+    description = "The value it rejects."
+  }
+
+  set_config { eviction_policy = param.value }
+  set_state {
+    restart_ticks = 0
+  }
+
+  fixed_when = "config.eviction_policy == \"noeviction\" || config.eviction_policy == \"allkeys-lru\" || config.eviction_policy == \"allkeys-lfu\" || config.eviction_policy == \"allkeys-random\" || config.eviction_policy == \"volatile-lru\" || config.eviction_policy == \"volatile-lfu\" || config.eviction_policy == \"volatile-random\" || config.eviction_policy == \"volatile-ttl\""
+
+  remedy "update_config" {
+    # Back to the site's value before the fault (its change's old value).
+    key = "eviction_policy"
+  }
+}
+
+fault_kind "db_crash_loop_bad_config" {
+  # A config value the postmaster rejects at startup: the supervisor starts
+  # it again and again and it exits each time. A restart is one more
+  # attempt; setting a value it accepts lets the next attempt succeed.
+  description    = "Startup rejects one of its settings."
+  applies_to     = ["database"]
+  conflicts_with = []
+  mechanism      = "crash_loop"
+  detail         = "work_mem_mb"
+
+  param "value" {
+    type        = "int"
+    default     = 4194304
+    domain      = [2097152, 4194304, 8388608]
+    description = "The value it rejects."
+  }
+
+  set_config { work_mem_mb = param.value }
+  set_state {
+    restart_ticks = 0
+  }
+
+  fixed_when = "config.work_mem_mb <= 2097151"
+
+  remedy "update_config" {
+    # Back to the site's value before the fault (its change's old value).
+    key = "work_mem_mb"
+  }
+}
+
 # ============================================================ load_balancer
 
 fault_kind "lb_health_check_path_wrong" {
@@ -54,27 +146,27 @@ fault_kind "lb_health_check_path_wrong" {
 }
 
 fault_kind "lb_tls_cert_expired" {
+  # The certificate's notAfter date lies behind the site's clock: the
+  # renewal job skipped this listener. Nothing changed; time passed.
   description    = "The certificate on the HTTPS listener has expired; most clients abort the handshake."
   applies_to     = ["load_balancer"]
   conflicts_with = []
   mechanism      = "tls_certificate_expired"
-  detail         = "tls_cert_valid"
+  detail         = "certificate notAfter before now"
 
   param "days_past" {
     type        = "int"
     default     = 3
     domain      = [1, 3, 9, 21]
-    description = "Days since the certificate's notAfter date."
+    description = "Days since the certificate's notAfter date when the warm-up began."
   }
 
-  set_config { tls_cert_valid = false }
-  set_state { cert_days_past = param.days_past }
+  set_state { cert_not_after_min = 0 - param.days_past * 1440 }
 
-  fixed_when = "config.tls_cert_valid"
+  fixed_when = "state.cert_not_after_min > state.clock_min"
 
-  remedy "update_config" {
-    key   = "tls_cert_valid"
-    value = true
+  remedy "operate" {
+    operation = "renew_certificate"
   }
 }
 
@@ -523,27 +615,30 @@ fault_kind "cache_ttl_too_low" {
 }
 
 fault_kind "cache_auth_token_expired" {
-  description    = "The access token the web tier presents was rotated out; every command is refused and reads fall through to the database."
+  # The app user's password was rotated in the cache's ACL; the web tier
+  # still presents the version it loaded before. The stale side is the
+  # client: reloading its secrets fixes it, rolling the ACL back would
+  # undo a rotation.
+  description    = "Its password was rotated on one side only."
   applies_to     = ["cache"]
   conflicts_with = []
   mechanism      = "auth_token_expired"
-  detail         = "auth_token_valid"
+  detail         = "ACL password version ahead of the client's"
 
-  param "age_h" {
+  param "versions_ahead" {
     type        = "int"
-    default     = 6
-    domain      = [1, 6, 24, 72]
-    description = "Hours since the token stopped being accepted."
+    default     = 1
+    domain      = [1, 2]
+    description = "How many rotations the web tier missed."
   }
 
-  set_config { auth_token_valid = false }
-  set_state { token_age_h = param.age_h }
+  set_state { acl_password_version = 41 + param.versions_ahead }
 
-  fixed_when = "config.auth_token_valid"
+  fixed_when = "auth_ok"
 
-  remedy "update_config" {
-    key   = "auth_token_valid"
-    value = true
+  remedy "operate" {
+    operation = "reload_secrets"
+    role      = "web"
   }
 }
 
@@ -994,4 +1089,235 @@ fault_kind "mail_relay_outage" {
   fixed_when = "state.relay_reject_share <= 0.0"
 
   remedy "escalate" {}
+}
+
+# ====================================================== beyond one config key
+
+fault_kind "db_replication_slot_stale" {
+  # A logical replication consumer was switched off without dropping its slot; the server keeps every WAL segment since. Nothing changed in the config: the data volume fills by itself.
+  description     = "An abandoned replication slot pins WAL."
+  applies_to      = ["database"]
+  conflicts_with  = ["db_wal_retention_full"]
+  mechanism       = "replication_slot_retains_wal"
+  also_mechanisms = ["disk_full"]
+  detail          = "inactive replication slot retains WAL"
+
+  param "retained_gb" {
+    type        = "float"
+    default     = 300.0
+    domain      = [296.0, 300.0, 320.0]
+    description = "WAL the slot retains when the warm-up begins."
+  }
+
+  param "rate_gb" {
+    type        = "float"
+    default     = 2.0
+    domain      = [1.0, 2.0, 4.0]
+    description = "WAL written per tick that the slot keeps."
+  }
+
+  set_state {
+    slot_wal_gb      = param.retained_gb
+    slot_wal_rate_gb = param.rate_gb
+  }
+
+  fixed_when = "state.slot_wal_rate_gb <= 0.0 && volume_used_pct < 90.0"
+
+  remedy "operate" {
+    operation = "drop_replication_slot"
+  }
+}
+
+fault_kind "web_bad_instance" {
+  # One host's local disk filled; its instance fails every request it serves but answers its health probe, so it stays in rotation. Restarting the tier restarts both processes and frees nothing.
+  description    = "One replica misbehaves; probes still pass."
+  applies_to     = ["web_server"]
+  conflicts_with = []
+  mechanism      = "bad_instance"
+  detail         = "one instance fails what it serves"
+
+  param "instance" {
+    type        = "int"
+    default     = 2
+    domain      = [1, 2]
+    description = "Which instance is bad: web-1 or web-2."
+  }
+
+  set_state {
+    bad_instance = param.instance
+  }
+
+  fixed_when = "state.bad_instance == 0"
+
+  remedy "operate" {
+    operation = "replace_failing_instance"
+  }
+}
+
+fault_kind "lb_flooding_address" {
+  # One client address sends far more requests than any user; the listener and the web tier spend their capacity on it. Blocking that address removes the load; scaling out only feeds it.
+  description    = "A single abusive address hogs capacity."
+  applies_to     = ["load_balancer"]
+  conflicts_with = []
+  mechanism      = "abusive_client"
+  detail         = "one client sends most requests"
+
+  param "rps" {
+    type        = "float"
+    default     = 3000.0
+    domain      = [2500.0, 3000.0, 4000.0]
+    description = "Requests per second the client sends."
+  }
+
+  set_state {
+    abuser_rps = param.rps
+  }
+
+  fixed_when = "state.abuser_rps <= 0.0 && state.blocked_share <= 0.0"
+
+  remedy "operate" {
+    operation = "block_top_client"
+  }
+}
+
+fault_kind "mq_orphaned_binding" {
+  # An export job was retired but its queue is still bound to the exchange; it takes a copy of every message until the broker's disk alarm blocks all publishers.
+  description     = "An abandoned binding hoards storage."
+  applies_to      = ["message_queue"]
+  conflicts_with  = []
+  mechanism       = "abandoned_binding"
+  also_mechanisms = ["disk_full"]
+  detail          = "queue without consumers fills the disk"
+
+  param "held_gb" {
+    type        = "float"
+    default     = 44.0
+    domain      = [42.0, 44.0, 45.0]
+    description = "Messages the queue holds when the warm-up begins."
+  }
+
+  param "rate_gb" {
+    type        = "float"
+    default     = 0.5
+    domain      = [0.5, 1.0]
+    description = "How fast it grows per tick."
+  }
+
+  set_state {
+    orphan_queue_gb = param.held_gb
+    orphan_rate_gb  = param.rate_gb
+  }
+
+  fixed_when = "state.orphan_rate_gb <= 0.0 && disk_free_gb >= 5.0"
+
+  remedy "operate" {
+    operation = "delete_orphaned_queues"
+  }
+}
+
+fault_kind "web_tls_cert_expired" {
+  # The balancer speaks TLS to the web instances and verifies their
+  # certificate; the web tier's ran out and its renewal job skipped it.
+  description    = "Its backend certificate lapsed."
+  applies_to     = ["web_server"]
+  conflicts_with = []
+  mechanism      = "tls_certificate_expired"
+  detail         = "certificate notAfter before now"
+
+  param "days_past" {
+    type        = "int"
+    default     = 2
+    domain      = [1, 2, 5]
+    description = "Days since the certificate's notAfter date when the warm-up began."
+  }
+
+  set_state { cert_not_after_min = 0 - param.days_past * 1440 }
+
+  fixed_when = "state.cert_not_after_min > state.clock_min"
+
+  remedy "operate" {
+    operation = "renew_certificate"
+  }
+}
+
+fault_kind "cache_tls_cert_expired" {
+  # Clients verify the cache's certificate on its TLS port; it ran out.
+  # A restart loads the same certificate and empties the cache too.
+  description    = "Its certificate lapsed."
+  applies_to     = ["cache"]
+  conflicts_with = ["cache_auth_token_expired"]
+  mechanism      = "tls_certificate_expired"
+  detail         = "certificate notAfter before now"
+
+  param "days_past" {
+    type        = "int"
+    default     = 1
+    domain      = [1, 2, 4]
+    description = "Days since the certificate's notAfter date when the warm-up began."
+  }
+
+  set_state { cert_not_after_min = 0 - param.days_past * 1440 }
+
+  fixed_when = "tls_ok"
+
+  remedy "operate" {
+    operation = "renew_certificate"
+  }
+}
+
+fault_kind "db_app_password_rotated" {
+  # The app role's password was rotated on the server; the web tier and
+  # the job consumers still present the version they loaded before. The
+  # stale side is each client: both must reload their secrets.
+  description    = "Its password was rotated on one side only."
+  applies_to     = ["database"]
+  conflicts_with = []
+  mechanism      = "auth_token_expired"
+  detail         = "server password version ahead of its clients'"
+
+  param "versions_ahead" {
+    type        = "int"
+    default     = 1
+    domain      = [1, 2]
+    description = "How many rotations the clients missed."
+  }
+
+  set_state { app_password_version = 17 + param.versions_ahead }
+
+  fixed_when = "web_auth_ok && queue_auth_ok"
+
+  remedy "operate" {
+    operation = "reload_secrets"
+    role      = "web"
+  }
+  remedy "operate" {
+    operation = "reload_secrets"
+    role      = "queue"
+  }
+}
+
+fault_kind "mq_publish_password_rotated" {
+  # The broker's password for the publishing user was rotated on the
+  # broker only; the web tier still presents the version it loaded before.
+  description    = "Its password was rotated on one side only."
+  applies_to     = ["message_queue"]
+  conflicts_with = []
+  mechanism      = "auth_token_expired"
+  detail         = "broker password version ahead of the publisher's"
+
+  param "versions_ahead" {
+    type        = "int"
+    default     = 1
+    domain      = [1, 2]
+    description = "How many rotations the web tier missed."
+  }
+
+  set_state { vhost_password_version = 9 + param.versions_ahead }
+
+  fixed_when = "publish_auth_ok"
+
+  remedy "operate" {
+    operation = "reload_secrets"
+    role      = "web"
+  }
 }

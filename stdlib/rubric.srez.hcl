@@ -63,6 +63,35 @@ rubric "native" {
     states  = ["down"]
   }
 
+  mechanism "crash_loop" {
+    description = "Startup rejects an unparseable setting, again and again."
+    phrases     = ["crash loop", "crash looping", "crashlooping", "crashloop", "boot loop", "restart loop", "fails to start", "failing to start", "fails to boot", "failing to boot", "will not start", "won t start", "cannot start", "can t start", "startup failure", "fails at startup", "exits at startup", "exits on startup", "invalid config value", "invalid configuration value"]
+    about       = ["startup", "boot", "config file", "configuration file"]
+    states      = ["wrong"]
+  }
+
+  mechanism "bad_instance" {
+    description = "One replica misbehaves while its peers are fine."
+    phrases     = ["bad instance", "faulty instance", "broken instance", "unhealthy instance", "one bad instance", "one instance failing", "one instance is failing", "bad node", "faulty node", "failing node", "bad host", "faulty host", "one host failing", "disk full on one instance", "one instance out of disk"]
+    about       = ["one instance", "an instance", "single instance", "one of the instances", "one node", "one host", "web 1", "web 2", "local disk"]
+    states      = ["wrong", "full", "down"]
+  }
+
+  mechanism "abusive_client" {
+    description = "A single abusive address hogs capacity."
+    phrases     = ["abusive client", "abusive traffic", "one client flooding", "single client flooding", "flood from one client", "request flood", "bot traffic", "bot flood", "misbehaving client", "misbehaving integration", "runaway client", "top talker", "ddos", "dos attack", "flooding", "flooded", "flood of requests", "hammering", "hammered", "one client", "single client", "one address", "single address", "one ip", "single ip", "a bot", "bots", "crawler"]
+  }
+
+  mechanism "replication_slot_retains_wal" {
+    description = "An abandoned replication slot pins WAL."
+    phrases     = ["inactive replication slot", "stale replication slot", "abandoned replication slot", "orphaned replication slot", "inactive slot", "stale slot", "slot retaining wal", "slot holds wal", "wal retained by a slot", "slot is inactive", "slot inactive", "retains wal", "retaining wal", "holding wal", "holds wal", "keeps wal"]
+  }
+
+  mechanism "abandoned_binding" {
+    description = "An abandoned binding hoards storage."
+    phrases     = ["orphaned queue", "orphan queue", "abandoned queue", "unconsumed queue", "queue with no consumers", "queue without consumers", "dead queue", "unused queue", "no consumers", "nobody consumes", "no one consumes", "never consumed", "not consumed", "retired queue", "leftover queue", "stale queue"]
+  }
+
   mechanism "memory_leak" {
     description = "The running process retains memory it never frees until it is restarted."
     phrases     = ["memory leak", "leaking memory", "leaks memory", "memory keeps growing", "unbounded memory growth", "memory growth"]
@@ -239,9 +268,9 @@ rubric "native" {
 
   mechanism "auth_token_expired" {
     description = "The credential clients present is no longer accepted."
-    phrases     = ["token expired", "expired token", "auth failure", "auth failures", "authentication failure", "authentication failures", "credentials expired", "expired credentials", "auth token expired"]
-    about       = ["auth token", "token", "access token", "credentials", "credential", "password", "auth"]
-    states      = ["expired"]
+    phrases     = ["token expired", "expired token", "auth failure", "auth failures", "authentication failure", "authentication failures", "credentials expired", "expired credentials", "auth token expired", "password rotated", "rotated password", "stale password", "stale credentials", "stale credential", "secret rotated", "rotated secret", "stale secret"]
+    about       = ["auth token", "token", "access token", "credentials", "credential", "password", "auth", "secret", "secrets", "acl password"]
+    states      = ["expired", "wrong", "off"]
   }
 
   mechanism "ttl_too_low" {

@@ -71,6 +71,48 @@ tool "rollback" {
   arg "service" { type = "service" }
 }
 
+tool "renew_certificate" {
+  description = "Issue a new certificate for a service's TLS listener from the site's CA, valid for 90 days, and load it without dropping connections. Services without a TLS listener are left as they are."
+  effect      = "operate"
+  operation   = "renew_certificate"
+  arg "service" { type = "service" }
+}
+
+tool "reload_secrets" {
+  description = "Make a service re-read its credentials from the site's secret store (the newest version of each) and reconnect with them, without a restart. Services that hold no client credentials are left as they are."
+  effect      = "operate"
+  operation   = "reload_secrets"
+  arg "service" { type = "service" }
+}
+
+tool "drop_replication_slot" {
+  description = "Drop a database's replication slots whose consumer is not connected, so the WAL they retain can be recycled. A consumer whose slot is dropped must be re-synced from a fresh snapshot. Services without replication slots are left as they are."
+  effect      = "operate"
+  operation   = "drop_replication_slot"
+  arg "service" { type = "service" }
+}
+
+tool "replace_failing_instance" {
+  description = "Drain the instance of a service that fails the requests it serves, replace it with a fresh one on a new host, and put that in rotation; the other instances keep serving. Where no instance fails, a healthy one is replaced."
+  effect      = "operate"
+  operation   = "replace_failing_instance"
+  arg "service" { type = "service" }
+}
+
+tool "block_top_client" {
+  description = "Deny, at a load balancer's listener, the client address that sends the most requests. Services without a listener are left as they are."
+  effect      = "operate"
+  operation   = "block_top_client"
+  arg "service" { type = "service" }
+}
+
+tool "delete_orphaned_queues" {
+  description = "Delete a message broker's queues that have had no consumer for an hour and are still bound to an exchange, with the messages they hold. Services without queues are left as they are."
+  effect      = "operate"
+  operation   = "delete_orphaned_queues"
+  arg "service" { type = "service" }
+}
+
 tool "escalate" {
   description = "Hand the incident to a human responder, with the reason. Ends the episode."
   effect      = "escalate"

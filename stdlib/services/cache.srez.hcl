@@ -61,13 +61,6 @@ service_kind "cache" {
     aka         = ["compression", "value compression"]
   }
 
-  config "auth_token_valid" {
-    type        = "bool"
-    default     = true
-    description = "Whether the access token clients present is accepted (rotated and current)."
-    aka         = ["auth token", "token", "access token", "credentials", "credential", "password", "auth"]
-  }
-
   # ---------------------------------------------------------------- state
 
   state "up" {
@@ -104,10 +97,10 @@ service_kind "cache" {
     description = "Uncompressed size of the data the application keeps hot."
   }
 
-  state "token_age_h" {
+  state "acl_password_version" {
     type        = "int"
-    initial     = 0
-    description = "Hours since the presented token stopped being accepted (0 while valid)."
+    initial     = 41
+    description = "Version, as the site's secret store numbers it, of the app user's password in the cache's ACL: what the cache accepts."
   }
 
   state "swapped_mb" {
@@ -125,6 +118,28 @@ service_kind "cache" {
     description = "How long the site's hot entries go between two reads: a minute unless its traffic is spread wider. An entry that expires sooner is fetched again from the database."
   }
 
+  state "clock_min" {
+    type        = "int"
+    initial     = 0
+    next        = "state.clock_min + 1"
+    unit        = "min"
+    description = "The site's clock, in minutes since the incident's warm-up began: one tick is one minute."
+  }
+
+  state "cert_not_after_min" {
+    type        = "int"
+    initial     = 86400
+    unit        = "min"
+    description = "The notAfter date of the certificate on the service's TLS listener, on the clock of clock_min: a site renews 30 days before expiry, so a current one has 30 to 90 days left."
+  }
+
+  state "boot_attempts" {
+    type        = "int"
+    initial     = 0
+    next        = "state.up && !boot_ok ? state.boot_attempts + 1 : 0"
+    description = "Consecutive starts the supervisor has made that exited during boot."
+  }
+
   state "cosmetic_warning" {
     type        = "bool"
     initial     = false
@@ -139,9 +154,15 @@ service_kind "cache" {
 
   # ---------------------------------------------------------------- derived
 
+  derived "boot_ok" {
+    type        = "bool"
+    value       = "config.eviction_policy == \"noeviction\" || config.eviction_policy == \"allkeys-lru\" || config.eviction_policy == \"allkeys-lfu\" || config.eviction_policy == \"allkeys-random\" || config.eviction_policy == \"volatile-lru\" || config.eviction_policy == \"volatile-lfu\" || config.eviction_policy == \"volatile-random\" || config.eviction_policy == \"volatile-ttl\""
+    description = "The server's config file loads: it refuses to start on an eviction policy it does not know."
+  }
+
   derived "serving" {
     type  = "bool"
-    value = "state.up && state.restart_ticks == 0"
+    value = "state.up && state.restart_ticks == 0 && boot_ok"
   }
 
   derived "requests_rps" {
@@ -169,9 +190,27 @@ service_kind "cache" {
     unit  = "ratio"
   }
 
+  derived "acl_version" {
+    type        = "int"
+    value       = "state.acl_password_version"
+    description = "The password version the cache accepts, as its clients' secret reloads read it from the store."
+  }
+
+  derived "tls_ok" {
+    type        = "bool"
+    value       = "state.cert_not_after_min > state.clock_min"
+    description = "The certificate on the TLS port is current: clients verify it and abort on an expired one."
+  }
+
+  derived "auth_ok" {
+    type        = "bool"
+    value       = "web.cache_credential_version == state.acl_password_version"
+    description = "The password the web tier presents is the one the ACL holds."
+  }
+
   derived "error_rate" {
     type  = "float"
-    value = "serving ? (config.auth_token_valid ? 0.0 : 1.0) : 1.0"
+    value = "serving ? (auth_ok && tls_ok ? 0.0 : 1.0) : 1.0"
     unit  = "ratio"
   }
 
@@ -287,8 +326,18 @@ service_kind "cache" {
 
   # ---------------------------------------------------------------- status
 
+  metric "cert_days_to_expiry" {
+    type        = "float"
+    value       = "float(state.cert_not_after_min - state.clock_min) / 1440.0"
+    unit        = "days"
+    precision   = 1
+    low         = 7
+    high        = 400
+    description = "Days until the certificate on the TLS listener expires (x509 notAfter), negative once it has."
+  }
+
   status "down" { when = "!state.up" }
-  status "restarting" { when = "state.restart_ticks > 0" }
+  status "restarting" { when = "state.restart_ticks > 0 || !boot_ok" }
   status "degraded" { when = "error_rate > 0.05 || hit_rate < 0.6 || latency_ms > 20.0" }
 
   # ---------------------------------------------------------------- logs
@@ -337,14 +386,26 @@ service_kind "cache" {
 
   log "auth_rejected" {
     level = "ERROR"
-    when  = "serving && !config.auth_token_valid"
-    text  = "client 10.0.3.14:51442 AUTH failed: WRONGPASS invalid username-password pair (token rotated {state.token_age_h}h ago); command refused"
+    when  = "serving && !auth_ok"
+    text  = "client 10.0.3.14:51442 AUTH failed: WRONGPASS invalid username-password pair or user is disabled; command refused"
+  }
+
+  log "tls_accept_failed" {
+    level = "ERROR"
+    when  = "serving && !tls_ok"
+    text  = "Error accepting a client connection: error:0A000412:SSL routines::sslv3 alert bad certificate (addr=10.0.3.14:51442 laddr=10.0.3.20:6380)"
   }
 
   log "process_exit" {
     level = "ERROR"
     when  = "!state.up"
     text  = "supervisor: cache server exited code={state.exit_code}; port 6379 closed"
+  }
+
+  log "boot_failed" {
+    level = "ERROR"
+    when  = "state.up && state.restart_ticks == 0 && !boot_ok"
+    text  = "*** FATAL CONFIG FILE ERROR (Redis 7.2.4) *** Reading the configuration file, at line 87 >>> 'maxmemory-policy {config.eviction_policy}' Invalid maxmemory policy; systemd: redis-server.service: Failed with result 'exit-code'; scheduled restart job, restart counter is at {state.boot_attempts}"
   }
 
   log "starting" {
@@ -357,6 +418,14 @@ service_kind "cache" {
     level = "WARN"
     when  = "serving && state.cosmetic_warning"
     text  = "overcommit_memory is set to 0; background save may fail under low memory"
+  }
+
+  operation "renew_certificate" {
+    description = "Issue a certificate for the listener's names from the site's CA, valid for 90 days, and load it without dropping connections."
+    aka         = ["renewed the certificate", "renewed the tls certificate", "renewed the cert", "installed a renewed certificate", "installed a new certificate", "replaced the certificate", "reissued the certificate"]
+    set {
+      cert_not_after_min = "state.clock_min + 129600"
+    }
   }
 
   restart {

@@ -166,6 +166,34 @@ service_kind "database" {
     description = "The site's longest routine statements (reports, exports) on a healthy server: eight ordinary statements' time (96 ms) unless the site runs heavier ones. A statement deadline below it cancels them."
   }
 
+  state "slot_wal_gb" {
+    type        = "float"
+    initial     = 0.0
+    next        = "min(400.0, state.slot_wal_gb + state.slot_wal_rate_gb)"
+    unit        = "GB"
+    description = "WAL kept on the data volume for a replication slot whose consumer is not connected: the server may not recycle it."
+  }
+
+  state "slot_wal_rate_gb" {
+    type        = "float"
+    initial     = 0.0
+    unit        = "GB per tick"
+    description = "WAL written per tick that an inactive replication slot retains; 0 while every slot's consumer keeps up."
+  }
+
+  state "app_password_version" {
+    type        = "int"
+    initial     = 17
+    description = "Version, as the site's secret store numbers it, of the app role's password the server accepts."
+  }
+
+  state "boot_attempts" {
+    type        = "int"
+    initial     = 0
+    next        = "state.up && !boot_ok ? state.boot_attempts + 1 : 0"
+    description = "Consecutive starts the supervisor has made that exited during boot."
+  }
+
   state "cosmetic_warning" {
     type        = "bool"
     initial     = false
@@ -180,9 +208,15 @@ service_kind "database" {
 
   # ---------------------------------------------------------------- derived
 
+  derived "boot_ok" {
+    type        = "bool"
+    value       = "config.work_mem_mb <= 2097151"
+    description = "postgresql.conf loads: work_mem above 2147483647 kB is outside the parameter's valid range, and the postmaster will not start."
+  }
+
   derived "serving" {
     type  = "bool"
-    value = "state.up && state.restart_ticks == 0"
+    value = "state.up && state.restart_ticks == 0 && boot_ok"
   }
 
   derived "qps" {
@@ -315,7 +349,7 @@ service_kind "database" {
 
   derived "volume_used_pct" {
     type        = "float"
-    value       = "min(100.0, (state.data_gb + float(config.wal_keep_size_gb)) / 500.0 * 100.0)"
+    value       = "min(100.0, (state.data_gb + float(config.wal_keep_size_gb) + state.slot_wal_gb) / 500.0 * 100.0)"
     unit        = "%"
     description = "Share of the 500 GB data volume taken by data and retained WAL."
   }
@@ -327,9 +361,34 @@ service_kind "database" {
     description = "Statements failing because the volume is full: every write (about a third of the statements) needs new WAL."
   }
 
+  derived "password_version" {
+    type        = "int"
+    value       = "state.app_password_version"
+    description = "The app password version the server accepts, as its clients' secret reloads read it from the store."
+  }
+
+  derived "web_auth_ok" {
+    type        = "bool"
+    value       = "web.db_credential_version == state.app_password_version"
+    description = "The web tier logs in with the password the server accepts."
+  }
+
+  derived "queue_auth_ok" {
+    type        = "bool"
+    value       = "queue.db_credential_version == state.app_password_version"
+    description = "The queue's consumers log in with the password the server accepts."
+  }
+
+  derived "auth_fail_share" {
+    type        = "float"
+    value       = "(web_auth_ok ? 0.0 : 0.8) + (queue_auth_ok ? 0.0 : 0.2)"
+    unit        = "ratio"
+    description = "Statements lost to refused logins: the web tier issues about 80% of them, the consumers the rest."
+  }
+
   derived "error_rate" {
     type  = "float"
-    value = "serving && !config.maintenance_mode ? clamp(pool_timeout_share + refused_share + cancel_share + alloc_fail_share + write_fail_share, 0.0, 1.0) : 1.0"
+    value = "serving && !config.maintenance_mode ? clamp(pool_timeout_share + refused_share + cancel_share + alloc_fail_share + write_fail_share + auth_fail_share, 0.0, 1.0) : 1.0"
     unit  = "ratio"
   }
 
@@ -406,7 +465,7 @@ service_kind "database" {
   # ---------------------------------------------------------------- status
 
   status "down" { when = "!state.up" }
-  status "restarting" { when = "state.restart_ticks > 0" }
+  status "restarting" { when = "state.restart_ticks > 0 || !boot_ok" }
   # A pooler whose server logins are refused marks the server degraded,
   # however small the refused share.
   status "degraded" { when = "error_rate > 0.02 || utilisation > 0.95 || latency_ms > 100.0 || refused_share > 0.0" }
@@ -521,6 +580,24 @@ service_kind "database" {
     text  = "postmaster exited code={state.exit_code}; database system is shut down"
   }
 
+  log "boot_failed" {
+    level = "ERROR"
+    when  = "state.up && state.restart_ticks == 0 && !boot_ok"
+    text  = "LOG:  {config.work_mem_mb * 1024} kB is outside the valid range for parameter \"work_mem\" (64 .. 2147483647); FATAL:  configuration file \"/etc/postgresql/16/main/postgresql.conf\" contains errors; systemd: postgresql@16-main.service: Failed with result 'protocol' (start attempt {state.boot_attempts})"
+  }
+
+  log "slot_inactive" {
+    level = "WARN"
+    when  = "serving && state.slot_wal_rate_gb > 0.0"
+    text  = "replication slot \"analytics_cdc\" (logical, active=false) restart_lsn 3A/9C000000; checkpoint could not remove old WAL segments: {int(state.slot_wal_gb)} GB retained (wal_status=extended)"
+  }
+
+  log "password_auth_failed" {
+    level = "ERROR"
+    when  = "serving && auth_fail_share > 0.0"
+    text  = "FATAL:  password authentication failed for user \"app\"; DETAIL:  Connection matched pg_hba.conf line 98: \"host all app 10.0.0.0/8 scram-sha-256\" (from {web_auth_ok ? \"10.0.5.21\" : \"10.0.2.11\"})"
+  }
+
   log "starting" {
     level = "INFO"
     when  = "state.up && state.restart_ticks > 0"
@@ -537,6 +614,15 @@ service_kind "database" {
     up            = true
     restart_ticks = 3
     exit_code     = 0
+  }
+
+  operation "drop_replication_slot" {
+    description = "Drop the replication slots whose consumer is not connected (pg_drop_replication_slot), so the next checkpoint recycles the WAL they retained. A consumer whose slot is dropped must be re-synced from a fresh snapshot."
+    aka         = ["dropped the replication slot", "dropped the inactive replication slot", "dropped the slot", "dropped the stale slot", "removed the replication slot", "removed the inactive slot"]
+    set {
+      slot_wal_rate_gb = "0.0"
+      slot_wal_gb      = "0.0"
+    }
   }
 
   trace {

@@ -78,13 +78,6 @@ service_kind "load_balancer" {
     aka         = ["sticky sessions", "sticky session", "session affinity", "affinity", "stickiness", "session stickiness"]
   }
 
-  config "tls_cert_valid" {
-    type        = "bool"
-    default     = true
-    description = "Whether the certificate installed on the HTTPS listener is current."
-    aka         = ["tls certificate", "ssl certificate", "certificate", "cert", "tls cert", "x509 certificate", "https certificate"]
-  }
-
   # ---------------------------------------------------------------- state
 
   state "up" {
@@ -112,10 +105,33 @@ service_kind "load_balancer" {
     description = "Share of traffic the busiest backend receives while clients are pinned."
   }
 
-  state "cert_days_past" {
+  state "clock_min" {
     type        = "int"
     initial     = 0
-    description = "Days since the installed certificate's notAfter date (0 while valid)."
+    next        = "state.clock_min + 1"
+    unit        = "min"
+    description = "The site's clock, in minutes since the incident's warm-up began: one tick is one minute."
+  }
+
+  state "cert_not_after_min" {
+    type        = "int"
+    initial     = 86400
+    unit        = "min"
+    description = "The notAfter date of the certificate installed on the HTTPS listener, on the clock of clock_min: a site renews 30 days before expiry, so a current one has 30 to 90 days left."
+  }
+
+  state "abuser_rps" {
+    type        = "float"
+    initial     = 0.0
+    unit        = "requests/s"
+    description = "Requests per second from one client address far above any real user's: a misbehaving integration or a bot."
+  }
+
+  state "blocked_share" {
+    type        = "float"
+    initial     = 0.0
+    unit        = "ratio"
+    description = "Share of legitimate clients denied at the listener: blocking the top talker when no client abuses denies a busy real one."
   }
 
   state "slow_response_ms" {
@@ -163,15 +179,22 @@ service_kind "load_balancer" {
     unit  = "requests/s"
   }
 
+  derived "demand_rps" {
+    type        = "float"
+    value       = "traffic + state.abuser_rps"
+    unit        = "requests/s"
+    description = "Requests arriving at the listener: the clients' traffic and any abusive client's."
+  }
+
   derived "admitted_rps" {
     type  = "float"
-    value = "serving ? min(traffic, conn_capacity_rps) : 0.0"
+    value = "serving ? min(demand_rps, conn_capacity_rps) : 0.0"
     unit  = "requests/s"
   }
 
   derived "reject_share" {
     type  = "float"
-    value = "traffic > 0.0 ? clamp(1.0 - admitted_rps / traffic, 0.0, 1.0) : 0.0"
+    value = "demand_rps > 0.0 ? clamp(1.0 - admitted_rps / demand_rps, 0.0, 1.0) : 0.0"
     unit  = "ratio"
   }
 
@@ -187,10 +210,18 @@ service_kind "load_balancer" {
     unit  = "backends"
   }
 
+  derived "cert_days_left" {
+    type        = "float"
+    value       = "float(state.cert_not_after_min - state.clock_min) / 1440.0"
+    unit        = "days"
+    description = "Days until the listener's certificate expires; negative once it has."
+  }
+
   derived "tls_fail_share" {
-    type  = "float"
-    value = "config.tls_cert_valid ? 0.0 : 0.9"
-    unit  = "ratio"
+    type        = "float"
+    value       = "state.cert_not_after_min <= state.clock_min ? 0.9 : 0.0"
+    unit        = "ratio"
+    description = "Clients that abort the handshake: most verify the chain; a few old integrations do not."
   }
 
   derived "reset_share" {
@@ -228,7 +259,7 @@ service_kind "load_balancer" {
 
   derived "dropped_share" {
     type  = "float"
-    value = "clamp(reject_share + accept_fail_share, 0.0, 1.0)"
+    value = "clamp(reject_share + accept_fail_share + state.blocked_share, 0.0, 1.0)"
     unit  = "ratio"
   }
 
@@ -262,7 +293,7 @@ service_kind "load_balancer" {
 
   derived "upstream_fail_share" {
     type  = "float"
-    value = "backends_in_rotation > 0 ? clamp(reset_share + web.error_rate + stale_backend_share + connect_fail_share, 0.0, 1.0) : 1.0"
+    value = "backends_in_rotation > 0 ? clamp(reset_share + web.error_rate + stale_backend_share + connect_fail_share + (web.tls_ok ? 0.0 : 1.0), 0.0, 1.0) : 1.0"
     unit  = "ratio"
   }
 
@@ -333,6 +364,16 @@ service_kind "load_balancer" {
     precision = 1
     low       = 0
     high      = 80
+  }
+
+  metric "cert_days_to_expiry" {
+    type        = "float"
+    value       = "cert_days_left"
+    unit        = "days"
+    precision   = 1
+    low         = 7
+    high        = 400
+    description = "Days until the certificate on the HTTPS listener expires (x509 notAfter), negative once it has."
   }
 
   # ---------------------------------------------------------------- status
@@ -417,8 +458,14 @@ service_kind "load_balancer" {
 
   log "handshake_failed" {
     level = "ERROR"
-    when  = "serving && !config.tls_cert_valid"
-    text  = "listener=https handshake aborted: x509: certificate has expired or is not yet valid (notAfter passed {state.cert_days_past}d ago)"
+    when  = "serving && state.cert_not_after_min <= state.clock_min"
+    text  = "listener=https handshake aborted: x509: certificate has expired or is not yet valid (notAfter passed {int(-cert_days_left)}d ago)"
+  }
+
+  log "upstream_tls" {
+    level = "ERROR"
+    when  = "serving && backends_in_rotation > 0 && !web.tls_ok"
+    text  = "upstream=web_server SSL handshake failure with 10.0.2.11:8443: certificate verify failed (certificate has expired); returned 502"
   }
 
   log "upstream_reset" {
@@ -451,6 +498,18 @@ service_kind "load_balancer" {
     text  = "proxy starting: loading configuration, binding :443"
   }
 
+  log "top_client" {
+    level = "WARN"
+    when  = "serving && state.abuser_rps > 0.0"
+    text  = "top client 203.0.113.57 (User-Agent: python-requests/2.31.0): {int(state.abuser_rps)} req/s over 6 keep-alive connections, {int(state.abuser_rps / demand_rps * 100.0)}% of all requests; next busiest client {int(traffic * 0.004)} req/s"
+  }
+
+  log "client_denied" {
+    level = "WARN"
+    when  = "serving && state.blocked_share > 0.0"
+    text  = "acl deny_top_client matched: {int(traffic * state.blocked_share)} req/s from a denied address answered 403"
+  }
+
   log "cosmetic" {
     level = "WARN"
     when  = "serving && state.cosmetic_warning"
@@ -461,6 +520,23 @@ service_kind "load_balancer" {
     up            = true
     restart_ticks = 3
     exit_code     = 0
+  }
+
+  operation "block_top_client" {
+    description = "Deny, at the listener, the client address that sends the most requests (an ACL on the source address). Where that client is abusive its load is gone; where it is a busy real client, its users are refused."
+    aka         = ["blocked the abusive client", "blocked the top client", "blocked the client", "denied the client", "blocked the bot", "blocked the top talker", "denied the abusive client", "blocked 203.0.113.57", "denied 203.0.113.57"]
+    set {
+      blocked_share = "state.abuser_rps > 0.0 ? state.blocked_share : 0.02"
+      abuser_rps    = "0.0"
+    }
+  }
+
+  operation "renew_certificate" {
+    description = "Issue a certificate for the listener's names from the site's CA, valid for 90 days, and load it without dropping connections."
+    aka         = ["renewed the certificate", "renewed the tls certificate", "renewed the cert", "installed a renewed certificate", "installed a new certificate", "replaced the certificate", "reissued the certificate"]
+    set {
+      cert_not_after_min = "state.clock_min + 129600"
+    }
   }
 
   trace {

@@ -162,6 +162,33 @@ service_kind "message_queue" {
     description = "The site's longest routine jobs (exports, invoice batches): about twenty ordinary jobs' time unless the site runs heavier ones. A delivery hidden for less is handed out again while it still runs."
   }
 
+  state "orphan_queue_gb" {
+    type        = "float"
+    initial     = 0.0
+    next        = "min(60.0, state.orphan_queue_gb + state.orphan_rate_gb)"
+    unit        = "GB"
+    description = "Messages held on the broker's disk by a queue still bound to the exchange that no consumer reads any more."
+  }
+
+  state "orphan_rate_gb" {
+    type        = "float"
+    initial     = 0.0
+    unit        = "GB per tick"
+    description = "How fast an orphaned queue grows: a copy of every published message lands in it."
+  }
+
+  state "vhost_password_version" {
+    type        = "int"
+    initial     = 9
+    description = "Version, as the site's secret store numbers it, of the app user's password the broker accepts for publishing."
+  }
+
+  state "db_password_version" {
+    type        = "int"
+    initial     = 17
+    description = "Version of the database's app password the consumers loaded from the site's secret store at their last reload of secrets."
+  }
+
   state "cosmetic_warning" {
     type        = "bool"
     initial     = false
@@ -194,16 +221,41 @@ service_kind "message_queue" {
     description = "Broker memory: its base plus about 200 KB per unacknowledged delivery it keeps (job payloads with attachments). The alarm watermark is 1638.4 MB (0.4 of 4 GB)."
   }
 
+  derived "disk_free_gb" {
+    type        = "float"
+    value       = "max(0.0, 50.0 - 4.0 - state.orphan_queue_gb)"
+    unit        = "GB"
+    description = "Free space on the broker's 50 GB data disk (4 GB hold its own queues); below the disk_free_limit of 5 GB the disk alarm blocks every publisher."
+  }
+
+  derived "db_credential_version" {
+    type        = "int"
+    value       = "state.db_password_version"
+    description = "The database password version the consumers present."
+  }
+
   derived "blocked_share" {
     type        = "float"
-    value       = "clamp((broker_mem_mb - 1638.4) / 409.6, 0.0, 1.0)"
+    value       = "disk_free_gb < 5.0 ? 1.0 : clamp((broker_mem_mb - 1638.4) / 409.6, 0.0, 1.0)"
     unit        = "ratio"
     description = "Share of time publishers are blocked by the memory alarm; held deliveries are not freed, so past a quarter above the watermark it never clears."
   }
 
+  derived "vhost_version" {
+    type        = "int"
+    value       = "state.vhost_password_version"
+    description = "The publishing password version the broker accepts, as its clients' secret reloads read it from the store."
+  }
+
+  derived "publish_auth_ok" {
+    type        = "bool"
+    value       = "web.mq_credential_version == state.vhost_password_version"
+    description = "The web tier logs in to publish with the password the broker accepts."
+  }
+
   derived "publish_in" {
     type  = "float"
-    value = "serving ? web.publish_rps * (1.0 - blocked_share) : 0.0"
+    value = "serving && publish_auth_ok ? web.publish_rps * (1.0 - blocked_share) : 0.0"
     unit  = "messages/s"
   }
 
@@ -286,7 +338,7 @@ service_kind "message_queue" {
 
   derived "error_rate" {
     type  = "float"
-    value = "serving ? clamp((state.depth >= 20000.0 ? 0.5 : 0.0) + blocked_share, 0.0, 1.0) : 1.0"
+    value = "serving ? clamp((state.depth >= 20000.0 ? 0.5 : 0.0) + blocked_share + (publish_auth_ok ? 0.0 : 1.0), 0.0, 1.0) : 1.0"
     unit  = "ratio"
   }
 
@@ -440,6 +492,30 @@ service_kind "message_queue" {
     text  = "{int(stranded_msgs)} deliveries unacknowledged on consumers that stopped responding; hidden for {config.visibility_timeout_ms}ms before another consumer may take them"
   }
 
+  log "disk_alarm" {
+    level = "WARN"
+    when  = "serving && disk_free_gb < 5.0"
+    text  = "Free disk space is insufficient. Free bytes: {int(disk_free_gb * 1073741824.0)}. Limit: 5000000000; disk resource alarm set on node rabbit@mq-1, publishers blocked"
+  }
+
+  log "orphan_queue" {
+    level = "INFO"
+    when  = "serving && state.orphan_rate_gb > 0.0"
+    text  = "queue 'jobs.audit-export' in vhost '/': 0 consumers, {int(state.orphan_queue_gb * 1000.0)} MB on disk, bound to exchange 'jobs' (x-queue-type classic)"
+  }
+
+  log "publish_login_refused" {
+    level = "ERROR"
+    when  = "serving && !publish_auth_ok"
+    text  = "Error on AMQP connection <0.8815.0> (10.0.2.11:53210 -> 10.0.6.5:5672, state: starting): PLAIN login refused: user 'app' - invalid credentials"
+  }
+
+  log "db_auth_version" {
+    level = "ERROR"
+    when  = "serving && database.serving && !database.queue_auth_ok"
+    text  = "consumer: sqlalchemy.exc.OperationalError: (psycopg.OperationalError) FATAL:  password authentication failed for user \"app\" (secret db/app-password version {state.db_password_version}); job requeued"
+  }
+
   log "memory_alarm" {
     level = "ERROR"
     when  = "serving && blocked_share > 0.001"
@@ -481,6 +557,23 @@ service_kind "message_queue" {
     level = "WARN"
     when  = "serving && state.cosmetic_warning"
     text  = "missed heartbeats from client 10.0.4.21:40112, timeout 60s; connection re-established"
+  }
+
+  operation "reload_secrets" {
+    description = "Make the consumers re-read their credentials from the site's secret store (the newest version of each) and reconnect with them, without a restart."
+    aka         = ["reloaded the secrets", "reloaded secrets", "reloaded the credentials", "reloaded the password", "picked up the new password", "picked up the rotated password", "synced the secret", "synced the password"]
+    set {
+      db_password_version = "database.password_version"
+    }
+  }
+
+  operation "delete_orphaned_queues" {
+    description = "Delete the queues that have had no consumer for an hour and are still bound to an exchange, with the messages they hold."
+    aka         = ["deleted the orphaned queue", "deleted the orphan queue", "deleted the unused queue", "purged the orphaned queue", "purged the orphan queue", "removed the orphaned queue", "deleted jobs audit export", "deleted the audit export queue"]
+    set {
+      orphan_rate_gb  = "0.0"
+      orphan_queue_gb = "0.0"
+    }
   }
 
   restart {

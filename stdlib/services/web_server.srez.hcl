@@ -170,6 +170,52 @@ service_kind "web_server" {
     description = "The site's slowest routine upstream calls (reports, exports) at a healthy database: 40 statements' time (480 ms) unless the site serves heavier ones. A deadline below it fails them."
   }
 
+  state "cache_password_version" {
+    type        = "int"
+    initial     = 41
+    description = "Version of the cache's app password the application loaded from the site's secret store at its last reload of secrets."
+  }
+
+  state "bad_instance" {
+    type        = "int"
+    initial     = 0
+    description = "Which of the two instances (web-1, web-2) has a full local disk and fails every request it serves while its health endpoint still answers; 0 for none."
+  }
+
+  state "mq_password_version" {
+    type        = "int"
+    initial     = 9
+    description = "Version of the broker's app password the application loaded from the site's secret store at its last reload of secrets."
+  }
+
+  state "db_password_version" {
+    type        = "int"
+    initial     = 17
+    description = "Version of the database's app password the application loaded from the site's secret store at its last reload of secrets."
+  }
+
+  state "clock_min" {
+    type        = "int"
+    initial     = 0
+    next        = "state.clock_min + 1"
+    unit        = "min"
+    description = "The site's clock, in minutes since the incident's warm-up began: one tick is one minute."
+  }
+
+  state "cert_not_after_min" {
+    type        = "int"
+    initial     = 86400
+    unit        = "min"
+    description = "The notAfter date of the certificate on the service's TLS listener, on the clock of clock_min: a site renews 30 days before expiry, so a current one has 30 to 90 days left."
+  }
+
+  state "boot_attempts" {
+    type        = "int"
+    initial     = 0
+    next        = "state.up && !boot_ok ? state.boot_attempts + 1 : 0"
+    description = "Consecutive starts the supervisor has made that exited during boot."
+  }
+
   state "cosmetic_warning" {
     type        = "bool"
     initial     = false
@@ -189,9 +235,15 @@ service_kind "web_server" {
     value = "config.health_path"
   }
 
+  derived "boot_ok" {
+    type        = "bool"
+    value       = "config.log_level == \"debug\" || config.log_level == \"info\" || config.log_level == \"warn\" || config.log_level == \"warning\" || config.log_level == \"error\" || config.log_level == \"critical\""
+    description = "The application's config loads: it exits at boot on a log level it does not know."
+  }
+
   derived "serving" {
     type  = "bool"
-    value = "state.up && state.restart_ticks == 0"
+    value = "state.up && state.restart_ticks == 0 && boot_ok"
   }
 
   derived "offered_rps" {
@@ -384,9 +436,40 @@ service_kind "web_server" {
     description = "Requests failing because the payment provider refused their card authorisation (checkout is about 30% of requests)."
   }
 
+  derived "tls_ok" {
+    type        = "bool"
+    value       = "state.cert_not_after_min > state.clock_min"
+    description = "The certificate the application serves to the balancer (TLS to the backends) is current; the balancer verifies it."
+  }
+
+  derived "mq_credential_version" {
+    type        = "int"
+    value       = "state.mq_password_version"
+    description = "The broker password version the application presents when it publishes."
+  }
+
+  derived "db_credential_version" {
+    type        = "int"
+    value       = "state.db_password_version"
+    description = "The database password version the application presents."
+  }
+
+  derived "cache_credential_version" {
+    type        = "int"
+    value       = "state.cache_password_version"
+    description = "The cache password version the application presents."
+  }
+
+  derived "bad_instance_share" {
+    type        = "float"
+    value       = "serving && state.bad_instance > 0 ? 0.5 : 0.0"
+    unit        = "ratio"
+    description = "Requests the balancer sends to an instance that fails them: half, as both stay in rotation."
+  }
+
   derived "error_rate" {
     type  = "float"
-    value = "serving ? clamp(throttled_share + overload_share + timeout_share + dependency_error_share + oom_share + accept_fail_share + stale_read_share + checkout_error_share + payment_error_share, 0.0, 1.0) : 1.0"
+    value = "serving ? clamp(throttled_share + overload_share + timeout_share + dependency_error_share + oom_share + accept_fail_share + stale_read_share + checkout_error_share + bad_instance_share + payment_error_share, 0.0, 1.0) : 1.0"
     unit  = "ratio"
   }
 
@@ -459,8 +542,18 @@ service_kind "web_server" {
 
   # ---------------------------------------------------------------- status
 
+  metric "cert_days_to_expiry" {
+    type        = "float"
+    value       = "float(state.cert_not_after_min - state.clock_min) / 1440.0"
+    unit        = "days"
+    precision   = 1
+    low         = 7
+    high        = 400
+    description = "Days until the certificate on the TLS listener expires (x509 notAfter), negative once it has."
+  }
+
   status "down" { when = "!state.up" }
-  status "restarting" { when = "state.restart_ticks > 0" }
+  status "restarting" { when = "state.restart_ticks > 0 || !boot_ok" }
   status "degraded" { when = "error_rate > 0.05 || latency_ms > 100.0 || memory_mb > 3500.0" }
 
   # ---------------------------------------------------------------- logs
@@ -565,8 +658,32 @@ service_kind "web_server" {
 
   log "cache_rejected" {
     level = "ERROR"
-    when  = "serving && cache_reachable && cache.error_rate > 0.05 && cache.status != \"down\" && cache.status != \"restarting\""
+    when  = "serving && cache_reachable && cache.error_rate > 0.05 && cache.status != \"down\" && cache.status != \"restarting\" && !cache.auth_ok"
     text  = "cache client: WRONGPASS invalid username-password pair or user is disabled"
+  }
+
+  log "cache_auth_version" {
+    level = "ERROR"
+    when  = "serving && cache_reachable && cache.serving && !cache.auth_ok"
+    text  = "secrets: AUTH to cache.internal:6379 as app with cache/app-password version {state.cache_password_version} rejected (WRONGPASS)"
+  }
+
+  log "mq_auth_version" {
+    level = "ERROR"
+    when  = "serving && queue.serving && !queue.publish_auth_ok"
+    text  = "pika.exceptions.ProbableAuthenticationError: (403) 'ACCESS_REFUSED - Login was refused using authentication mechanism PLAIN' (secret mq/app-password version {state.mq_password_version}); job not published"
+  }
+
+  log "db_auth_version" {
+    level = "ERROR"
+    when  = "serving && database.serving && !database.web_auth_ok"
+    text  = "psycopg.OperationalError: connection to server at \"db.internal\" (10.0.4.10), port 5432 failed: FATAL:  password authentication failed for user \"app\" (secret db/app-password version {state.db_password_version})"
+  }
+
+  log "cache_tls_failed" {
+    level = "ERROR"
+    when  = "serving && cache_reachable && cache.serving && !cache.tls_ok"
+    text  = "cache client: Error 1 connecting to cache.internal:6380. [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: certificate has expired (_ssl.c:1006); falling through to database"
   }
 
   log "cache_lookups_off" {
@@ -599,6 +716,24 @@ service_kind "web_server" {
     text  = "supervisor: app master exited code={state.exit_code}; no workers running"
   }
 
+  log "boot_failed" {
+    level = "ERROR"
+    when  = "state.up && state.restart_ticks == 0 && !boot_ok"
+    text  = "[ERROR] Exception in worker process: ValueError: Unknown level: '{config.log_level}'; Worker failed to boot. supervisord: exited: app (exit status 3; not expected), spawned again (attempt {state.boot_attempts})"
+  }
+
+  log "instance_disk_full" {
+    level = "ERROR"
+    when  = "serving && state.bad_instance > 0"
+    text  = "[web-{state.bad_instance}] OSError: [Errno 28] No space left on device: '/var/lib/app/tmp/upload-7f3a'; \"POST /checkout HTTP/1.1\" 500; \"GET {config.health_path} HTTP/1.1\" 200"
+  }
+
+  log "tls_handshake_rejected" {
+    level = "ERROR"
+    when  = "serving && !tls_ok"
+    text  = "[ERROR] ssl.SSLError: [SSL] handshake failure: peer 10.0.1.5 sent TLS alert 45 (_ssl.c:2580)"
+  }
+
   log "starting" {
     level = "INFO"
     when  = "state.up && state.restart_ticks > 0"
@@ -625,6 +760,36 @@ service_kind "web_server" {
     leak_mb           = 0.0
     build_error_share = 0.0
     build_leak_mb     = 0.0
+  }
+
+  operation "renew_certificate" {
+    description = "Issue a certificate for the listener's names from the site's CA, valid for 90 days, and load it without dropping connections."
+    aka         = ["renewed the certificate", "renewed the tls certificate", "renewed the cert", "installed a renewed certificate", "installed a new certificate", "replaced the certificate", "reissued the certificate"]
+    set {
+      cert_not_after_min = "state.clock_min + 129600"
+    }
+  }
+
+  # Replacing an instance drains it from the balancer, starts a fresh one
+  # on a new host and puts that in rotation: its local disk starts empty.
+  operation "replace_failing_instance" {
+    description = "Drain the service's instance that fails the requests it serves, replace it with a fresh one on a new host, and put that in rotation. The other instances keep serving."
+    aka         = ["replaced the failing instance", "replaced the bad instance", "replaced web 2", "replaced web 1", "drained the bad instance", "drained the failing instance", "drained and replaced", "recycled the bad instance", "replaced the instance", "drained web 2", "drained web 1"]
+    set {
+      bad_instance = "0"
+    }
+  }
+
+  # Secrets are read from the site's store at a reload; a client that
+  # missed a rotation keeps presenting the old version until then.
+  operation "reload_secrets" {
+    description = "Re-read the service's credentials from the site's secret store (the newest version of each) and reconnect with them, without a restart."
+    aka         = ["reloaded the secrets", "reloaded secrets", "reloaded the credentials", "reloaded the password", "picked up the new password", "picked up the rotated password", "synced the secret", "synced the password"]
+    set {
+      cache_password_version = "cache.acl_version"
+      db_password_version    = "database.password_version"
+      mq_password_version    = "queue.vhost_version"
+    }
   }
 
   trace {

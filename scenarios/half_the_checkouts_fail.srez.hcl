@@ -1,0 +1,30 @@
+# Web server: one of the two instances has a full local disk and fails
+# every request it serves, but its health endpoint still answers, so the
+# balancer keeps it in rotation. Restarting the web tier takes both
+# instances down and frees nothing; the bad instance must be replaced.
+
+incident "half_the_checkouts_fail" {
+  title      = "Half of the checkouts fail"
+  alert      = "Storefront: about half of checkout attempts answered 500 for 15 minutes; retries usually succeed."
+  difficulty = "easy"
+  split      = "train"
+  tags       = ["web_server", "instances", "class:restart-makes-it-worse"]
+  budget     = 10
+  system     = "standard"
+
+  fault "web_bad_instance" {
+    target   = "web_server"
+    instance = 2
+  }
+  distractor "noisy_warning" {
+    target = "database"
+  }
+  noise "jitter" {}
+
+  expert = [
+    "inspect_logs(load_balancer)",
+    "inspect_logs(web_server)",
+    "replace_failing_instance(web_server)",
+    "resolve_incident(\"web_server: one bad instance, web-2 fails every request it serves while passing its health check\", \"replaced the failing instance web-2\")",
+  ]
+}

@@ -1,0 +1,32 @@
+# Database: a logical replication consumer for analytics was switched off
+# without dropping its slot. The server keeps every WAL segment since, and
+# the data volume is full: writes fail. No config was changed; restarting
+# the database is an outage that frees nothing.
+
+incident "orders_fail_volume_full" {
+  title      = "Orders cannot be placed"
+  alert      = "Checkout: order writes failing for 10 minutes; product pages and search still load."
+  difficulty = "hard"
+  split      = "train"
+  tags       = ["database", "disk", "class:restart-makes-it-worse"]
+  budget     = 12
+  system     = "standard"
+
+  fault "db_replication_slot_stale" {
+    target      = "database"
+    retained_gb = 300.0
+    rate_gb     = 2.0
+  }
+  distractor "noisy_warning" {
+    target = "web_server"
+  }
+  noise "jitter" {}
+
+  expert = [
+    "inspect_logs(web_server)",
+    "inspect_metrics(database)",
+    "inspect_logs(database)",
+    "drop_replication_slot(database)",
+    "resolve_incident(\"database: an inactive replication slot retains WAL and the data volume is full, so writes fail\", \"dropped the inactive replication slot; the checkpoint recycled the WAL\")",
+  ]
+}

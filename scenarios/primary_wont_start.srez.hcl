@@ -1,0 +1,34 @@
+# Database: work_mem was entered in kilobytes into a megabyte setting. After
+# the host's patch reboot the postmaster rejects its configuration file at
+# every start. Restarting it again changes nothing.
+
+incident "primary_wont_start" {
+  title      = "Orders down after the patch window"
+  alert      = "Web tier: 5xx on every page that reads or writes orders since the database host's patch reboot at 03:00."
+  difficulty = "hard"
+  split      = "test"
+  tags       = ["database", "class:restart-alone-fails"]
+  budget     = 12
+  system     = "standard"
+
+  fault "db_crash_loop_bad_config" {
+    target = "database"
+    value  = 4194304
+    change {
+      at    = "Mon 16:20"
+      actor = "k.tanaka"
+    }
+  }
+  distractor "elevated_metric" {
+    target = "web_server"
+  }
+  noise "jitter" {}
+
+  expert = [
+    "inspect_logs(web_server)",
+    "check_status(database)",
+    "inspect_logs(database)",
+    "update_config(database, work_mem_mb, $before)",
+    "resolve_incident(\"database: crash loop, postgres will not start because work_mem_mb is outside its valid range\", \"set work_mem_mb back to its previous value\")",
+  ]
+}
