@@ -371,6 +371,8 @@ func (e *Episode) appendLogText(b []byte, li int32, k int, row []uint64) []byte 
 	lr := &t.Logs[li]
 	for pi, p := range lr.Parts {
 		switch {
+		case p.ID == LogIDMainPid:
+			b = appendLogID(b, LogIDPid, e.lineHash(int(lr.Service), 0, -1<<20))
 		case p.ID != LogIDNone:
 			b = appendLogID(b, p.ID, e.lineHash(int(lr.Service), k, int(li)<<8|pi))
 		case p.Hole == NoSlot:

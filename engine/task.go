@@ -111,10 +111,11 @@ const (
 	LogIDReq        // a request id, 16 hex digits
 	LogIDHex        // a short id, 8 hex digits
 	LogIDUUID       // a UUID
+	LogIDMainPid    // the service's main process id: one per episode
 	logIDCount
 )
 
-var logIDNames = [logIDCount]string{"", "pid", "port", "req", "hex", "uuid"}
+var logIDNames = [logIDCount]string{"", "pid", "port", "req", "hex", "uuid", "mainpid"}
 
 // LogIDByName is the id an {@name} of a log template names (lang.LogIDs).
 func LogIDByName(name string) (LogID, bool) {

@@ -85,7 +85,7 @@ type TextPart struct {
 }
 
 // LogIDs are the names an {@name} id of a log template may take.
-var LogIDs = []string{"pid", "port", "req", "hex", "uuid"}
+var LogIDs = []string{"pid", "port", "req", "hex", "uuid", "mainpid"}
 
 type Role struct {
 	Decl
