@@ -364,11 +364,11 @@ service_kind "load_balancer" {
     text  = "haproxy[{@mainpid}]: 203.0.113.9:{@port} https~ https/<NOSRV> -1/3000/-1/-1/3000 503 217 - - sQ-- {int(open_connections)}/{int(open_connections)}/0/0/0 0/{int(traffic - admitted_rps)} \"GET /checkout HTTP/1.1\""
   }
 
-  # src/limits.c (check_nofile_lim_and_prealloc_fd: "FD limit (%d) too low for maxconn=%d/maxsock=%d"); the advice that follows is left out
+  # src/limits.c ("Cannot raise FD limit to %d, limit is %d."), with the configured maxconn as "show info" prints it
   log "fd_limit" {
     level = "WARN"
     when  = "serving && fds_needed > 16384.0"
-    text  = "haproxy[{@mainpid}]: [haproxy.main()] FD limit (16384) too low for maxconn={config.max_connections}/maxsock={int(fds_needed)}."
+    text  = "haproxy[{@mainpid}]: [haproxy.main()] Cannot raise FD limit to {int(fds_needed)}, limit is 16384. maxconn={config.max_connections}"
   }
 
   # src/sock.c ("Proxy %s reached process FD limit (maxsock=%d)")
