@@ -105,13 +105,13 @@ type TextPart struct {
 type LogID uint8
 
 const (
-	LogIDNone LogID = iota
-	LogIDPid        // a process id, 1000..65535
-	LogIDPort       // an ephemeral client port, 32768..60999
-	LogIDReq        // a request id, 16 hex digits
-	LogIDHex        // a short id, 8 hex digits
-	LogIDUUID       // a UUID
-	LogIDMainPid    // the service's main process id: one per episode
+	LogIDNone    LogID = iota
+	LogIDPid           // a process id, 1000..65535
+	LogIDPort          // an ephemeral client port, 32768..60999
+	LogIDReq           // a request id, 16 hex digits
+	LogIDHex           // a short id, 8 hex digits
+	LogIDUUID          // a UUID
+	LogIDMainPid       // the service's main process id: one per episode
 	logIDCount
 )
 
