@@ -441,11 +441,11 @@ service_kind "web_server" {
     text  = "10.0.1.4 - - \"GET /checkout HTTP/1.1\" 200 5214 \"-\" \"Mozilla/5.0\" request_id={@req} {int(latency_ms)}ms app={state.version}"
   }
 
-  # gunicorn gunicorn/glogging.py (error log), a Python traceback's last line
+  # gunicorn gunicorn/workers/base.py (handle_error: "Error handling request %s %s") with the traceback's last line
   log "checkout_exception" {
     level = "ERROR"
     when  = "serving && checkout_error_share > 0.001"
-    text  = "[{@pid}] [ERROR] Exception on /checkout [POST] request_id={@req} app={state.version}: KeyError: 'currency' (cart/pricing.py, line 212, in apply_promotions)"
+    text  = "[{@pid}] [ERROR] Error handling request POST /checkout request_id={@req} app={state.version}: KeyError: 'currency' (cart/pricing.py, line 212, in apply_promotions)"
   }
 
   # gunicorn gunicorn/glogging.py (access log)
@@ -476,11 +476,11 @@ service_kind "web_server" {
     text  = "10.0.1.4 - - \"GET /orders HTTP/1.1\" 503 0 \"-\" \"Mozilla/5.0\" request_id={@req} {int(latency_ms)}ms"
   }
 
-  # CPython Lib/socket.py (socket.timeout: "timed out") as the app's error log prints it
+  # gunicorn gunicorn/workers/base.py ("Error handling request %s %s"); CPython Lib/socket.py (socket.timeout: "timed out")
   log "upstream_deadline" {
     level = "ERROR"
     when  = "serving && timeout_share > 0.01"
-    text  = "[{@pid}] [ERROR] Exception on /orders [GET] request_id={@req}: socket.timeout: timed out (elapsed {config.timeout_ms}ms, GET /orders)"
+    text  = "[{@pid}] [ERROR] Error handling request GET /orders request_id={@req}: socket.timeout: timed out (elapsed {config.timeout_ms}ms)"
   }
 
   # gunicorn gunicorn/arbiter.py ("WORKER TIMEOUT (pid:%s)")
@@ -504,18 +504,18 @@ service_kind "web_server" {
     text  = "[{@pid}] [ERROR] Error in accept(): [Errno 24] Too many open files"
   }
 
-  # src/backend/utils/adt/ri_triggers.c (ri_ReportViolation) as the app logs the psycopg2 error
+  # gunicorn gunicorn/workers/base.py ("Error handling request %s %s"); PostgreSQL src/backend/utils/adt/ri_triggers.c (ri_ReportViolation) as psycopg2 raises it
   log "purged_row" {
     level = "ERROR"
     when  = "serving && stale_read_share > 0.001"
-    text  = "[{@pid}] [ERROR] Exception on /checkout [POST] request_id={@req}: psycopg2.errors.ForeignKeyViolation: insert or update on table \"order_items\" violates foreign key constraint \"order_items_product_id_fkey\" DETAIL:  Key (product_id)=(4411) is not present in table \"products\"."
+    text  = "[{@pid}] [ERROR] Error handling request POST /checkout request_id={@req}: psycopg2.errors.ForeignKeyViolation: insert or update on table \"order_items\" violates foreign key constraint \"order_items_product_id_fkey\" DETAIL:  Key (product_id)=(4411) is not present in table \"products\"."
   }
 
-  # gunicorn access log with the app's error log
+  # gunicorn gunicorn/workers/base.py ("Error handling request %s %s"); psycopg2 OperationalError text from libpq (fe-misc.c: "server closed the connection unexpectedly")
   log "db_errors" {
     level = "ERROR"
     when  = "serving && database.error_rate > 0.02"
-    text  = "[{@pid}] [ERROR] Exception on /orders [GET] request_id={@req}: psycopg2.OperationalError: server closed the connection unexpectedly"
+    text  = "[{@pid}] [ERROR] Error handling request GET /orders request_id={@req}: psycopg2.OperationalError: server closed the connection unexpectedly"
   }
 
   # gunicorn gunicorn/glogging.py (access log)
