@@ -147,12 +147,16 @@ func (b *Blind) logMatches() []logMatch {
 }
 
 // logLines keeps the WARN and ERROR lines of a logs observation, with
-// their level and without their tick, once each.
+// their level and without their tick and time ("t=38 14:05:12.345 ERROR
+// ..."), once each.
 func logLines(obs string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, line := range strings.Split(obs, "\n") {
 		f := strings.Fields(line)
+		if len(f) > 1 && strings.HasPrefix(f[0], "t=") && strings.Count(f[1], ":") == 2 {
+			f = f[1:]
+		}
 		if len(f) < 3 || (f[1] != "WARN" && f[1] != "ERROR") {
 			continue
 		}

@@ -204,9 +204,10 @@ func (l *leakLinter) templates() {
 	for i := range t.Logs {
 		lr := &t.Logs[i]
 		where := func() string { return "the template of " + l.logName(lr) }
+		l.logWording(where, lr)
 		joined = joined[:0]
 		for _, p := range lr.Parts {
-			if p.Hole != engine.NoSlot {
+			if p.Hole != engine.NoSlot || p.ID != engine.LogIDNone {
 				joined = append(joined, " {} "...)
 				continue
 			}
@@ -483,6 +484,10 @@ func stripFrame(line []byte) []byte {
 		}
 		if i > 0 && i < len(rest) && rest[i] == ' ' {
 			line = rest[i+1:]
+			// and the line's time, "14:05:12.345 "
+			if sp := bytes.IndexByte(line, ' '); sp == 12 && line[2] == ':' && line[5] == ':' {
+				line = line[sp+1:]
+			}
 		}
 	}
 	return line

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -218,7 +219,7 @@ func withLog(t *testing.T, tk *engine.Task, svc, lit string) *engine.Task {
 		}
 		parts := append([]engine.TextPart(nil), c.Logs[i].Parts...)
 		for j := range parts {
-			if parts[j].Hole == engine.NoSlot {
+			if parts[j].Hole == engine.NoSlot && parts[j].ID == engine.LogIDNone {
 				parts[j].Lit = lit
 				c.Logs[i].Parts = parts
 				return &c
@@ -279,8 +280,11 @@ func TestLeakLintFindsEachKind(t *testing.T) {
 			}
 			continue
 		}
-		if len(got) != 1 || !strings.Contains(got[0], c.want) {
-			t.Errorf("%s, %q: got %q, want one failure containing %q", c.id, c.lit, got, c.want)
+		// The log-wording lint may add findings of its own (a planted
+		// "pool too small" also compares a setting with what it should
+		// be); the phrase lint's must be among them.
+		if !slices.ContainsFunc(got, func(f string) bool { return strings.Contains(f, c.want) }) {
+			t.Errorf("%s, %q: got %q, want a failure containing %q", c.id, c.lit, got, c.want)
 		}
 	}
 }

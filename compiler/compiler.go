@@ -519,6 +519,11 @@ func (b *build) lowerRules() {
 			}
 			rule := engine.LogRule{Service: int16(i), Level: l.Level, Active: active}
 			for hi, p := range l.Parts {
+				if p.ID != "" {
+					id, _ := engine.LogIDByName(p.ID) // lang checked the name
+					rule.Parts = append(rule.Parts, engine.TextPart{Hole: engine.NoSlot, ID: id})
+					continue
+				}
 				if p.Hole == nil {
 					rule.Parts = append(rule.Parts, engine.TextPart{Lit: p.Lit, Hole: engine.NoSlot})
 					continue

@@ -346,6 +346,9 @@ func (t *Task) Validate() error {
 			if p.Hole != NoSlot && !slotOK(p.Hole) {
 				return fmt.Errorf("log %d: bad hole", i)
 			}
+			if p.ID >= logIDCount || (p.ID != LogIDNone && p.Hole != NoSlot) {
+				return fmt.Errorf("log %d: bad id", i)
+			}
 		}
 	}
 	if len(t.Services) > math.MaxInt16 || len(t.Tools) > math.MaxInt16 {

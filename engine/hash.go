@@ -165,6 +165,7 @@ func (h *hasher) body(t *Task) {
 		for _, p := range x.Parts {
 			h.s(p.Lit)
 			h.slot(p.Hole)
+			h.u(uint64(p.ID))
 		}
 	}
 	h.n(len(t.Tools))

@@ -359,27 +359,22 @@ func (e *Episode) appendLogs(b []byte, svc int) []byte {
 	lines := 0
 	for k := e.tick - logWindow + 1; k <= e.tick; k++ {
 		row := e.RowAt(k)
+		j := 0 // the line's place in its tick, which orders the timestamps
 		if e.phantomRestart(svc, k) {
-			b = append(append(appendLogPrefix(b, k, "WARN"), phantomExit...), '\n')
-			b = append(append(appendLogPrefix(b, k, "INFO"), phantomBack...), '\n')
-			lines += 2
+			b = append(append(e.appendLogPrefix(b, svc, k, j, "WARN"), phantomExit...), '\n')
+			b = append(append(e.appendLogPrefix(b, svc, k, j+1, "INFO"), phantomBack...), '\n')
+			j += 2
 		}
 		for _, li := range s.Logs {
 			lr := &t.Logs[li]
 			if row[lr.Active] == 0 {
 				continue
 			}
-			b = appendLogPrefix(b, k, lr.Level)
-			for _, p := range lr.Parts {
-				if p.Hole == NoSlot {
-					b = append(b, p.Lit...)
-				} else {
-					b = e.appendWord(b, &t.Slots[p.Hole], row[p.Hole])
-				}
-			}
-			b = append(b, '\n')
-			lines++
+			b = e.appendLogPrefix(b, svc, k, j, lr.Level)
+			b = append(e.appendLogText(b, li, k, row), '\n')
+			j++
 		}
+		lines += j
 	}
 	if lines == 0 {
 		b = append(b, "  (no log lines)\n"...)
@@ -387,15 +382,93 @@ func (e *Episode) appendLogs(b []byte, svc int) []byte {
 	return b
 }
 
-// The phantom_restart noise pattern's lines.
+// The phantom_restart noise pattern's lines: what a process supervisor
+// (supervisord, supervisor/process.py) prints when a child dies and it
+// starts it again.
 var (
-	phantomExit = []byte("worker exited unexpectedly (signal 9); supervisor restarted it")
-	phantomBack = []byte("worker recovered and is serving")
+	phantomExit = []byte("exited: worker (terminated by SIGKILL; not expected)")
+	phantomBack = []byte("success: worker entered RUNNING state, process has stayed up for > than 1 seconds (startsecs)")
 )
 
-func appendLogPrefix(b []byte, tick int, level string) []byte {
+// appendLogText writes log rule li's text as it read at tick k: literals,
+// holes from the row, ids drawn for the line.
+func (e *Episode) appendLogText(b []byte, li int32, k int, row []uint64) []byte {
+	t := e.t
+	lr := &t.Logs[li]
+	for pi, p := range lr.Parts {
+		switch {
+		case p.ID == LogIDMainPid:
+			b = appendLogID(b, LogIDPid, e.lineHash(int(lr.Service), 0, -1<<20))
+		case p.ID != LogIDNone:
+			b = appendLogID(b, p.ID, e.lineHash(int(lr.Service), k, int(li)<<8|pi))
+		case p.Hole == NoSlot:
+			b = append(b, p.Lit...)
+		default:
+			b = e.appendWord(b, &t.Slots[p.Hole], row[p.Hole])
+		}
+	}
+	return b
+}
+
+// lineHash draws what one line shows beyond the world's state (its ids,
+// its second within the minute) from the seed, the service, the tick and
+// the line, so a line reads the same on every read and differs from tick
+// to tick and seed to seed.
+func (e *Episode) lineHash(svc, k, line int) uint64 {
+	return splitmix64(e.seed ^ splitmix64(e.prep.serviceKey[svc]^uint64(k)*0x100000001b3^uint64(line)<<40))
+}
+
+const hexDigits = "0123456789abcdef"
+
+func appendHex(b []byte, h uint64, n int) []byte {
+	for i := n - 1; i >= 0; i-- {
+		b = append(b, hexDigits[h>>(4*uint(i))&15])
+	}
+	return b
+}
+
+func appendLogID(b []byte, id LogID, h uint64) []byte {
+	switch id {
+	case LogIDPid:
+		return strconv.AppendUint(b, 1000+h%64536, 10)
+	case LogIDPort:
+		return strconv.AppendUint(b, 32768+h%28232, 10)
+	case LogIDReq:
+		return appendHex(b, h, 16)
+	case LogIDHex:
+		return appendHex(b, h, 8)
+	case LogIDUUID:
+		h2 := splitmix64(h)
+		b = appendHex(b, h>>32, 8)
+		b = append(b, '-')
+		b = appendHex(b, h>>16, 4)
+		b = append(b, '-', '4')
+		b = appendHex(b, h, 3)
+		b = append(b, '-', hexDigits[8|h2>>62])
+		b = appendHex(b, h2>>48, 3)
+		b = append(b, '-')
+		return appendHex(b, h2, 12)
+	}
+	return b
+}
+
+// appendLogTime writes the wall-clock time of line j of tick k: a tick is
+// a minute, the agent arrives at the alert's minute (Task.AlertMinute) at
+// InitTick, and the lines of one tick take increasing seconds within it.
+func (e *Episode) appendLogTime(b []byte, svc, k, j int) []byte {
+	t := e.t
+	m := ((int(t.AlertMinute)+k-t.InitTick)%(24*60) + 24*60) % (24 * 60)
+	b = appendClock(b, m)
+	ms := min(j, 11)*5000 + int(e.lineHash(svc, k, -1-j)%5000)
+	b = append(b, ':', byte('0'+ms/10000), byte('0'+ms/1000%10), '.')
+	return append(b, byte('0'+ms/100%10), byte('0'+ms/10%10), byte('0'+ms%10))
+}
+
+func (e *Episode) appendLogPrefix(b []byte, svc, tick, j int, level string) []byte {
 	b = append(b, "  t="...)
 	b = strconv.AppendInt(b, int64(tick), 10)
+	b = append(b, ' ')
+	b = e.appendLogTime(b, svc, tick, j)
 	b = append(b, ' ')
 	b = append(b, level...)
 	return append(b, ' ')
@@ -784,6 +857,7 @@ func (e *Episode) appendLogsJSON(b []byte, svc int) []byte {
 	s := &t.Services[svc]
 	b = append(b, `{"lines":[`...)
 	first := true
+	j := 0
 	line := func(b []byte, k int, level string, text []byte) []byte {
 		if !first {
 			b = append(b, ',')
@@ -791,6 +865,9 @@ func (e *Episode) appendLogsJSON(b []byte, svc int) []byte {
 		first = false
 		b = append(b, `{"tick":`...)
 		b = strconv.AppendInt(b, int64(k), 10)
+		b = append(b, `,"time":"`...)
+		b = append(e.appendLogTime(b, svc, k, j), '"')
+		j++
 		b = append(b, `,"level":`...)
 		b = value.AppendJSONString(b, level)
 		b = append(b, `,"text":`...)
@@ -799,6 +876,7 @@ func (e *Episode) appendLogsJSON(b []byte, svc int) []byte {
 	}
 	for k := e.tick - logWindow + 1; k <= e.tick; k++ {
 		row := e.RowAt(k)
+		j = 0
 		if e.phantomRestart(svc, k) {
 			b = line(b, k, "WARN", phantomExit)
 			b = line(b, k, "INFO", phantomBack)
@@ -808,14 +886,7 @@ func (e *Episode) appendLogsJSON(b []byte, svc int) []byte {
 			if row[lr.Active] == 0 {
 				continue
 			}
-			e.line = e.line[:0]
-			for _, p := range lr.Parts {
-				if p.Hole == NoSlot {
-					e.line = append(e.line, p.Lit...)
-				} else {
-					e.line = e.appendWord(e.line, &t.Slots[p.Hole], row[p.Hole])
-				}
-			}
+			e.line = e.appendLogText(e.line[:0], li, k, row)
 			b = line(b, k, lr.Level, e.line)
 		}
 	}

@@ -70,7 +70,7 @@ incident "bad_release" {
 		}
 	}
 	logs := play(ep, "inspect_logs(web_server)")
-	if !strings.Contains(logs, "POST /checkout 500 app=v2.15.0") {
+	if !strings.Contains(logs, "Error handling request POST /checkout") || !strings.Contains(logs, "app=v2.15.0: KeyError") {
 		t.Errorf("logs do not show the failing build:\n%s", logs)
 	}
 	play(ep, "restart_service(web_server)")

@@ -36,14 +36,7 @@ func (e *Episode) Snapshot() []ServiceSnapshot {
 			if row[lr.Active] == 0 {
 				continue
 			}
-			b := append([]byte(lr.Level), ' ')
-			for _, p := range lr.Parts {
-				if p.Hole == NoSlot {
-					b = append(b, p.Lit...)
-				} else {
-					b = e.appendWord(b, &t.Slots[p.Hole], row[p.Hole])
-				}
-			}
+			b := e.appendLogText(append([]byte(lr.Level), ' '), li, e.tick, row)
 			snap.Logs = append(snap.Logs, string(b))
 		}
 		for _, m := range s.Metrics {

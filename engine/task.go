@@ -111,10 +111,40 @@ type Operation struct {
 	Aka  []string `json:"aka,omitempty"`
 }
 
-// TextPart is a literal or a hole of a log template.
+// TextPart is a literal, a hole or an id of a log template. An id (ID not
+// LogIDNone, Hole NoSlot) is drawn by the renderer from the seed, the tick
+// and the line, never from state: what a real system prints that changes
+// line by line (a pid, a request id).
 type TextPart struct {
 	Lit  string `json:"lit,omitempty"`
 	Hole SlotID `json:"hole"`
+	ID   LogID  `json:"id,omitempty"`
+}
+
+// LogID is the form of an id a log line draws.
+type LogID uint8
+
+const (
+	LogIDNone    LogID = iota
+	LogIDPid           // a process id, 1000..65535
+	LogIDPort          // an ephemeral client port, 32768..60999
+	LogIDReq           // a request id, 16 hex digits
+	LogIDHex           // a short id, 8 hex digits
+	LogIDUUID          // a UUID
+	LogIDMainPid       // the service's main process id: one per episode
+	logIDCount
+)
+
+var logIDNames = [logIDCount]string{"", "pid", "port", "req", "hex", "uuid", "mainpid"}
+
+// LogIDByName is the id an {@name} of a log template names (lang.LogIDs).
+func LogIDByName(name string) (LogID, bool) {
+	for i, n := range logIDNames {
+		if i > 0 && n == name {
+			return LogID(i), true
+		}
+	}
+	return LogIDNone, false
 }
 
 // LogRule is one line a service writes while Active holds.

@@ -611,7 +611,13 @@ func (d *decoder) logRule(b *hclsyntax.Block) *LogRule {
 				lit.Reset()
 			}
 			hole := d.sub(text, i+1, i+end)
-			if strings.TrimSpace(hole.Src) == "" {
+			if name, ok := strings.CutPrefix(strings.TrimSpace(hole.Src), "@"); ok {
+				if !contains(LogIDs, name) {
+					d.errRange(hole.Range, "Unknown log id", fmt.Sprintf("%q is not an id a log line may draw; use one of %s.", "@"+name, "@"+strings.Join(LogIDs, ", @")))
+				} else {
+					l.Parts = append(l.Parts, TextPart{ID: name})
+				}
+			} else if strings.TrimSpace(hole.Src) == "" {
 				d.errRange(d.sub(text, i, i+end+1).Range, "Empty hole in log text", `Write an expression between "{" and "}".`)
 			} else {
 				l.Parts = append(l.Parts, TextPart{Hole: hole})

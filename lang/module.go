@@ -73,11 +73,19 @@ type LogRule struct {
 	Parts []TextPart
 }
 
-// TextPart is a literal or an {expr} hole of a log template.
+// TextPart is a literal, an {expr} hole or an {@name} id of a log template.
+// An id is a token a real system prints that varies line by line (a process
+// id, a request id): the renderer draws it from the seed, the tick and the
+// line, so logs never repeat the same id every tick and no id depends on
+// the world's state.
 type TextPart struct {
 	Lit  string
 	Hole *Expr
+	ID   string
 }
+
+// LogIDs are the names an {@name} id of a log template may take.
+var LogIDs = []string{"pid", "port", "req", "hex", "uuid", "mainpid"}
 
 type Role struct {
 	Decl

@@ -342,52 +342,60 @@ service_kind "cache" {
 
   # ---------------------------------------------------------------- logs
 
+  # src/server.c (serverCron: "DB %d: %lld keys (%lld volatile) in %lld slots HT.")
   log "ready" {
     level = "INFO"
     when  = "serving && state.warmth >= 1.0 && error_rate <= 0.05"
-    text  = "namespace=products keys={int(used_mb * 6.0)} hit_ratio={int(hit_rate * 100.0)}%"
+    text  = "{@mainpid}:M DB 0: {int(used_mb * 6.0)} keys ({int(used_mb * 6.0)} volatile) in 65536 slots HT."
   }
 
+  # src/server.c (clientsCron verbose: "%lu clients connected (%lu replicas), %zu bytes in use")
   log "cron" {
     level = "INFO"
     when  = "serving"
-    text  = "active expire cycle done: expired={int(expirations_per_s)} keys/s evicted={int(evictions_per_s)} keys/s"
+    text  = "{@mainpid}:M {int(requests_rps / 40.0) + 12} clients connected (0 replicas), {int(used_mb * 1048576.0)} bytes in use"
   }
 
+  # src/rdb.c ("Background saving started by pid %ld")
   log "warming" {
     level = "WARN"
     when  = "serving && state.warmth < 1.0"
-    text  = "keyspace refilling after start: {int(state.warmth * 100.0)}% of hot keys loaded, misses forwarded to origin"
+    text  = "{@mainpid}:M Background saving started by pid {@pid}"
   }
 
+  # src/server.c (INFO stats evicted_keys / maxmemory), as a latency event: src/latency.c ("eviction-cycle")
   log "evicting" {
     level = "WARN"
     when  = "serving && fit < 1.0"
-    text  = "used_memory={int(used_mb)}MB at the configured ceiling; {int(evictions_per_s)} keys/s dropped under policy={config.eviction_policy}"
+    text  = "{@mainpid}:M Latency monitor: eviction-cycle event took {int(evictions_per_s / 20.0) + 3} ms (evicted_keys +{int(evictions_per_s * 60.0)} since last sample, used_memory={int(used_mb)}M)"
   }
 
+  # src/server.c (INFO stats expired_keys, keyspace_misses)
   log "short_lived" {
     level = "WARN"
     when  = "serving && ttl_factor < 1.0"
-    text  = "keys expiring before reuse: {int(expirations_per_s)} expired/s, entries live {config.ttl_seconds}s"
+    text  = "{@mainpid}:M INFO stats: expired_keys +{int(expirations_per_s * 60.0)} keyspace_hits +{int(requests_rps * 60.0 * 0.3)} keyspace_misses +{int(requests_rps * 60.0 * 0.7)} in the last 60 s"
   }
 
+  # src/latency.c (LATENCY DOCTOR: "fast-command" events), src/server.c (INFO memory used_memory / used_memory_rss)
   log "swapping" {
     level = "WARN"
     when  = "serving && state.swapped_mb > 0.0"
-    text  = "used_memory={int(used_mb)}MB but used_memory_rss={int(used_mb - state.swapped_mb)}MB: {int(state.swapped_mb)}MB of the dataset is in swap; latency spikes up to {int(swap_ms * 4.0)}ms"
+    text  = "{@mainpid}:M Latency monitor: command event took {int(swap_ms * 4.0)} ms (used_memory={int(used_mb)}M used_memory_rss={int(used_mb - state.swapped_mb)}M)"
   }
 
+  # src/server.c (adjustOpenFilesLimit)
   log "fd_limit" {
     level = "WARN"
     when  = "serving && nofile_needed > 50032"
-    text  = "You requested maxclients of {config.max_clients} requiring at least {nofile_needed} max file descriptors. Server can't set maximum open files to {nofile_needed} because of OS error: Operation not permitted. Current maximum open files is 50032. maxclients has been reduced to 50000 to compensate for low ulimit."
+    text  = "{@mainpid}:M You requested maxclients of {config.max_clients} requiring at least {nofile_needed} max file descriptors. Current maximum open files is 50032. maxclients has been reduced to 50000."
   }
 
+  # src/acl.c (ACL LOG entry fields: reason, context, object, username, client-info)
   log "auth_rejected" {
     level = "ERROR"
     when  = "serving && !auth_ok"
-    text  = "client 10.0.3.14:51442 AUTH failed: WRONGPASS invalid username-password pair or user is disabled; command refused"
+    text  = "{@mainpid}:M ACL LOG: entry count=1 reason=auth context=toplevel object=AUTH username=default client-info=id={@pid} addr=10.0.3.14:{@port} laddr=10.0.3.2:6379 cmd=auth"
   }
 
   log "tls_accept_failed" {
@@ -396,10 +404,11 @@ service_kind "cache" {
     text  = "Error accepting a client connection: error:0A000412:SSL routines::sslv3 alert bad certificate (addr=10.0.3.14:51442 laddr=10.0.3.20:6380)"
   }
 
+  # supervisord supervisor/process.py ("exited: %s (%s)")
   log "process_exit" {
     level = "ERROR"
     when  = "!state.up"
-    text  = "supervisor: cache server exited code={state.exit_code}; port 6379 closed"
+    text  = "supervisord: exited: redis-server (exit status {state.exit_code}; not expected)"
   }
 
   log "boot_failed" {
@@ -408,16 +417,18 @@ service_kind "cache" {
     text  = "*** FATAL CONFIG FILE ERROR (Redis 7.2.4) *** Reading the configuration file, at line 87 >>> 'maxmemory-policy {config.eviction_policy}' Invalid maxmemory policy; systemd: redis-server.service: Failed with result 'exit-code'; scheduled restart job, restart counter is at {state.boot_attempts}"
   }
 
+  # src/server.c ("Server initialized"), src/rdb.c ("Loading RDB produced by version %s")
   log "starting" {
     level = "INFO"
     when  = "state.up && state.restart_ticks > 0"
-    text  = "server starting; keyspace empty, loading"
+    text  = "{@mainpid}:M Server initialized  Loading RDB produced by version 7.2.4"
   }
 
+  # src/syscheck.c (checkOvercommit); the advice that follows in Redis is left out
   log "cosmetic" {
     level = "WARN"
     when  = "serving && state.cosmetic_warning"
-    text  = "overcommit_memory is set to 0; background save may fail under low memory"
+    text  = "{@mainpid}:M WARNING Memory overcommit must be enabled! Without it, a background save or replication may fail under low memory condition."
   }
 
   operation "renew_certificate" {

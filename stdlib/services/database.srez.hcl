@@ -472,112 +472,130 @@ service_kind "database" {
 
   # ---------------------------------------------------------------- logs
 
+  # pgbouncer src/stats.c (log_stats)
   log "pool_ready" {
     level = "INFO"
     when  = "serving && !config.maintenance_mode"
-    text  = "pooler: {config.pool_size} server connections, {int(min(busy_connections, usable_pool))} in use"
+    text  = "pgbouncer[{@mainpid}]: stats: {int(qps / 10.0)} xacts/s, {int(qps)} queries/s, 0 client parses/s, 0 server parses/s, 0 binds/s, 3 client logins/s, in {int(qps * 310.0)} B/s, out {int(qps * 1660.0)} B/s, xact {int(query_ms * 10000.0)} us, query {int(query_ms * 1000.0)} us, wait {int(wait_ms * 1000.0)} us"
   }
 
+  # src/backend/access/transam/xlog.c (LogCheckpointEnd)
   log "query_ok" {
     level = "INFO"
     when  = "serving && error_rate <= 0.01"
-    text  = "query completed table=orders latency_ms={int(query_ms)}"
+    text  = "[{@pid}] LOG:  checkpoint complete: wrote 2184 buffers (1.7%); 0 WAL file(s) added, 0 removed, 3 recycled; write=269.312 s, sync=0.012 s, total=269.345 s; sync files=41, longest=0.004 s, average=0.001 s; distance=51230 kB, estimate=53110 kB"
   }
 
+  # pgbouncer src/server.c (new server connection)
   log "pool_busy" {
     level = "WARN"
     when  = "serving && utilisation > 0.7 && utilisation <= 1.0"
-    text  = "pooler: {int(busy_connections)}/{int(usable_pool)} server connections busy, clients queueing"
+    text  = "pgbouncer[{@mainpid}]: S-0x{@hex}: shop/app@10.0.1.5:5432 new connection to server (from 10.0.1.9:{@port})"
   }
 
+  # pgbouncer src/janitor.c (disconnect_client "query_wait_timeout"), src/objects.c ("closing because: %s (age=%ds)")
   log "pool_wait_timeout" {
     level = "ERROR"
     when  = "serving && utilisation > 1.0"
-    text  = "pool timeout waiting for connection after 1000ms active={int(usable_pool)}/{int(usable_pool)}"
+    text  = "pgbouncer[{@mainpid}]: C-0x{@hex}: shop/app@10.0.2.11:{@port} closing because: query_wait_timeout (age=1s)"
   }
 
+  # src/backend/storage/lmgr/proc.c (InitProcess, ERRCODE_TOO_MANY_CONNECTIONS)
   log "too_many_clients" {
     level = "ERROR"
     when  = "serving && config.pool_size > config.max_connections"
-    text  = "FATAL: sorry, too many clients already (server limit {config.max_connections}, pooler asked for {config.pool_size})"
+    text  = "[{@pid}] FATAL:  sorry, too many clients already"
   }
 
+  # src/backend/tcop/postgres.c (ProcessInterrupts)
   log "statement_cancelled" {
     level = "ERROR"
     when  = "serving && cancel_share > 0.01"
-    text  = "canceling statement due to statement timeout ({config.query_timeout_ms}ms) on SELECT ... FROM orders"
+    text  = "[{@pid}] ERROR:  canceling statement due to statement timeout  STATEMENT:  SELECT id, status, total FROM orders WHERE user_id = $1 ORDER BY created_at DESC LIMIT 50"
   }
 
+  # src/backend/postmaster/postmaster.c ("could not fork new process for connection: %m")
   log "fork_failed" {
     level = "ERROR"
     when  = "serving && session_mem_mb > 5000.0"
-    text  = "could not fork new process for connection: Cannot allocate memory ({config.max_connections} slots, {int(session_mem_mb)} MB committed to server processes)"
+    text  = "[{@pid}] LOG:  could not fork new process for connection: Cannot allocate memory"
   }
 
+  # src/backend/utils/mmgr/mcxt.c (MemoryContextSizeFailure)
   log "sort_oom" {
     level = "ERROR"
     when  = "serving && sort_mem_mb > 4096.0"
-    text  = "out of memory DETAIL: Failed on request of size {config.work_mem_mb * 1048576} in memory context \"ExecutorState\". STATEMENT: SELECT customer_id, sum(total) FROM orders GROUP BY customer_id ORDER BY 2 DESC"
+    text  = "[{@pid}] ERROR:  out of memory  DETAIL:  Failed on request of size {config.work_mem_mb * 1048576} in memory context \"ExecutorState\".  STATEMENT:  SELECT customer_id, sum(total) FROM orders GROUP BY customer_id ORDER BY 2 DESC"
   }
 
+  # src/backend/storage/file/fd.c (ReportTemporaryFileUsage)
   log "temp_files" {
     level = "WARN"
     when  = "serving && spill_factor > 1.0"
-    text  = "temporary file: path \"base/pgsql_tmp/pgsql_tmp23817.4\", size 41943040 STATEMENT: SELECT * FROM orders WHERE user_id = $1 ORDER BY created_at DESC LIMIT 50"
+    text  = "[{@pid}] LOG:  temporary file: path \"base/pgsql_tmp/pgsql_tmp{@pid}.4\", size 41943040  STATEMENT:  SELECT * FROM orders WHERE user_id = $1 ORDER BY created_at DESC LIMIT 50"
   }
 
+  # src/backend/tcop/postgres.c (check_log_duration: "duration: %s ms  statement: %s")
   log "long_statements" {
     level = "WARN"
     when  = "serving && runaway_connections >= 0.5"
-    text  = "canceling statement due to statement timeout after {config.query_timeout_ms} ms STATEMENT: SELECT o.*, i.* FROM orders o JOIN order_items i USING (order_id) ORDER BY o.created_at; {int(runaway_connections + 0.5)} server connections busy with statements running over 10 s"
+    text  = "[{@pid}] LOG:  duration: {config.query_timeout_ms - 412}.118 ms  statement: SELECT o.*, i.* FROM orders o JOIN order_items i USING (order_id) ORDER BY o.created_at"
   }
 
+  # contrib/auto_explain/auto_explain.c ("duration: %.3f ms  plan:")
   log "seq_scan" {
     level = "WARN"
     when  = "serving && !config.orders_user_id_index"
-    text  = "duration: {int(query_ms * 6.0)} ms statement: SELECT * FROM orders WHERE user_id = $1 (plan: Seq Scan on orders, rows={int(state.orders_rows_m)}M)"
+    text  = "[{@pid}] LOG:  duration: {int(query_ms * 6.0)}.512 ms  plan:  Query Text: SELECT * FROM orders WHERE user_id = $1  Seq Scan on orders  (cost=0.00..{int(state.orders_rows_m * 18334.0)}.00 rows=41 width=97)  Filter: (user_id = $1)"
   }
 
+  # src/backend/tcop/postgres.c (check_log_duration)
   log "primary_reads" {
     level = "WARN"
     when  = "serving && !config.read_replica_enabled"
-    text  = "read-only statements executing on primary: {int(state.read_fraction * 100.0)}% of statement time, standby receiving 0 queries"
+    text  = "[{@pid}] LOG:  duration: {int(query_ms * 5.0)}.904 ms  statement: SELECT p.id, p.name, p.price FROM products p WHERE p.category_id = $1 ORDER BY p.rank LIMIT 48"
   }
 
+  # src/backend/tcop/postgres.c (check_log_duration)
   log "bloat" {
     level = "WARN"
     when  = "serving && state.dead_tuple_pct > 20.0"
-    text  = "table orders: {int(state.dead_tuple_pct)}% dead row versions, n_dead_tup still growing"
+    text  = "[{@pid}] LOG:  duration: {int(query_ms * 4.0)}.207 ms  statement: UPDATE orders SET status = $1, updated_at = now() WHERE id = $2"
   }
 
+  # src/backend/utils/init/postinit.c (CheckMyDatabase, !datallowconn)
   log "admin_lock" {
     level = "ERROR"
     when  = "serving && config.maintenance_mode"
-    text  = "FATAL: new connections restricted to superusers (administrative session pid={state.admin_pid}); client web rejected"
+    text  = "[{@pid}] FATAL:  database \"shop\" is not currently accepting connections"
   }
 
+  # src/backend/tcop/postgres.c (check_log_duration)
   log "slow_statements" {
     level = "WARN"
     when  = "serving && latency_ms > 60.0"
-    text  = "mean statement latency {int(latency_ms)}ms over last interval (waiting={int(wait_ms)}ms)"
+    text  = "[{@pid}] LOG:  duration: {int(latency_ms)}.330 ms  statement: SELECT id, status, total FROM orders WHERE user_id = $1 ORDER BY created_at DESC LIMIT 50"
   }
 
+  # src/backend/access/transam/xlog.c (XLogWrite, "could not write to file \"%s\": %m")
   log "volume_full" {
     level = "ERROR"
     when  = "serving && write_fail_share > 0.0"
-    text  = "PANIC: could not write to file \"pg_wal/xlogtemp.2291\": No space left on device; {int(write_fail_share * 100.0)}% of statements failing"
+    text  = "[{@pid}] PANIC:  could not write to file \"pg_wal/xlogtemp.{@pid}\": No space left on device"
   }
 
+  # src/backend/postmaster/checkpointer.c / xlog.c (LogCheckpointEnd)
   log "volume_filling" {
     level = "WARN"
     when  = "serving && volume_used_pct > 85.0 && write_fail_share == 0.0"
-    text  = "data volume {int(volume_used_pct)}% used: {int(state.data_gb)} GB data, {config.wal_keep_size_gb} GB of WAL kept"
+    text  = "[{@pid}] LOG:  checkpoint complete: wrote 1934 buffers (1.5%); 0 WAL file(s) added, 0 removed, 0 recycled; write=269.870 s, sync=0.009 s, total=269.901 s; sync files=38, longest=0.003 s, average=0.001 s; distance={config.wal_keep_size_gb * 1024}000 kB, estimate={config.wal_keep_size_gb * 1024}000 kB"
   }
 
+  # src/backend/postmaster/postmaster.c (LogChildExit: "%s (PID %d) exited with exit code %d"), "database system is shut down" (xlog.c)
   log "process_exit" {
     level = "ERROR"
     when  = "!state.up"
-    text  = "postmaster exited code={state.exit_code}; database system is shut down"
+    text  = "[{@pid}] LOG:  server process (PID {@pid}) exited with exit code {state.exit_code}"
   }
 
   log "boot_failed" {
@@ -587,9 +605,9 @@ service_kind "database" {
   }
 
   log "slot_inactive" {
-    level = "WARN"
+    level = "INFO"
     when  = "serving && state.slot_wal_rate_gb > 0.0"
-    text  = "replication slot \"analytics_cdc\" (logical, active=false) restart_lsn 3A/9C000000; checkpoint could not remove old WAL segments: {int(state.slot_wal_gb)} GB retained (wal_status=extended)"
+    text  = "LOG:  checkpoint complete: wrote 1893 buffers (1.4%); 0 WAL file(s) added, 0 removed, 0 recycled; write=26.904 s, sync=0.012 s, total=26.958 s; sync files=61, longest=0.004 s, average=0.001 s; distance=20480 kB, estimate=20480 kB; lsn=3A/9C000000, redo lsn=3A/9B000028"
   }
 
   log "password_auth_failed" {
@@ -598,16 +616,18 @@ service_kind "database" {
     text  = "FATAL:  password authentication failed for user \"app\"; DETAIL:  Connection matched pg_hba.conf line 98: \"host all app 10.0.0.0/8 scram-sha-256\" (from {web_auth_ok ? \"10.0.5.21\" : \"10.0.2.11\"})"
   }
 
+  # src/backend/access/transam/xlogrecovery.c ("database system was interrupted; last known up at %s", "redo starts at %X/%X")
   log "starting" {
     level = "INFO"
     when  = "state.up && state.restart_ticks > 0"
-    text  = "database system was interrupted; redo starts, not yet accepting connections"
+    text  = "[{@pid}] LOG:  database system was interrupted; last known up at 2026-11-24 03:12:45 UTC  LOG:  redo starts at 2F/9A0012B8"
   }
 
+  # src/backend/postmaster/checkpointer.c (CheckpointWriteDelay/RequestCheckpoint: "checkpoints are occurring too frequently (%d seconds apart)")
   log "cosmetic" {
     level = "WARN"
     when  = "serving && state.cosmetic_warning"
-    text  = "checkpoints are occurring too frequently (24 seconds apart); consider raising max_wal_size"
+    text  = "[{@pid}] LOG:  checkpoints are occurring too frequently (24 seconds apart)"
   }
 
   restart {

@@ -384,82 +384,95 @@ service_kind "load_balancer" {
 
   # ---------------------------------------------------------------- logs
 
+  # doc/configuration.txt (HTTP log format), src/log.c
   log "listener_ok" {
     level = "INFO"
     when  = "serving && error_rate <= 0.02"
-    text  = "listener=https active_connections={int(open_connections)} rps={int(admitted_rps)} status=active"
+    text  = "haproxy[{@mainpid}]: 198.51.100.23:{@port} https~ web_server/web-1 0/0/1/{int(web.latency_ms)}/{int(web.latency_ms) + 1} 200 5214 - - ---- {int(open_connections)}/{int(open_connections)}/{int(open_connections / 2.0)}/{int(open_connections / 4.0)}/0 0/0 \"GET /checkout HTTP/1.1\""
   }
 
+  # src/stats.c (show stat: pxname,svname,status,weight)
   log "backend_ok" {
     level = "INFO"
     when  = "serving && backends_in_rotation > 0"
-    text  = "backend=web_server in_rotation={backends_in_rotation}/2 weights web-1={100 - min(max(config.backend_weight_pct, 0), 100)} web-2={min(max(config.backend_weight_pct, 0), 100)}"
+    text  = "haproxy[{@mainpid}]: stats: web_server/web-1 status=UP weight={100 - min(max(config.backend_weight_pct, 0), 100)}, web_server/web-2 status=UP weight={min(max(config.backend_weight_pct, 0), 100)}, {backends_in_rotation} active servers"
   }
 
+  # src/server.c (srv_update_status: "Server %s/%s is going DOWN for maintenance")
   log "backend_drained" {
     level = "WARN"
     when  = "serving && backends_in_rotation > 0 && (config.backend_weight_pct <= 0 || config.backend_weight_pct >= 100)"
-    text  = "server web_server/web-{config.backend_weight_pct <= 0 ? 2 : 1} is DRAIN (weight 0): every request goes to the other backend, none is left to fail over to"
+    text  = "haproxy[{@mainpid}]: Server web_server/web-{config.backend_weight_pct <= 0 ? 2 : 1} is UP with weight 0 (DRAIN). 1 active and 0 backup servers online. 0 sessions requeued, 0 total in queue."
   }
 
+  # doc/configuration.txt (HTTP log format: actconn/feconn and srv_queue/backend_queue fields)
   log "conn_table_full" {
     level = "WARN"
     when  = "serving && open_connections >= float(config.max_connections) * 0.95"
-    text  = "listener=https connection table full active={int(open_connections)}/{config.max_connections}; new connections refused"
+    text  = "haproxy[{@mainpid}]: 198.51.100.77:{@port} https~ https/<NOSRV> -1/-1/-1/-1/3001 503 217 - - sQ-- {int(open_connections)}/{int(open_connections)}/0/0/0 0/{int(open_connections / 8.0)} \"GET / HTTP/1.1\""
   }
 
+  # doc/configuration.txt (HTTP log format: termination state sQ, status 503)
   log "conn_refused" {
     level = "ERROR"
     when  = "serving && reject_share > 0.01"
-    text  = "accept queue overflow: refused {int(traffic - admitted_rps)} conn/s, clients receive 503"
+    text  = "haproxy[{@mainpid}]: 203.0.113.9:{@port} https~ https/<NOSRV> -1/3000/-1/-1/3000 503 217 - - sQ-- {int(open_connections)}/{int(open_connections)}/0/0/0 0/{int(traffic - admitted_rps)} \"GET /checkout HTTP/1.1\""
   }
 
+  # src/limits.c ("Cannot raise FD limit to %d, limit is %d."), with the configured maxconn as "show info" prints it
   log "fd_limit" {
     level = "WARN"
     when  = "serving && fds_needed > 16384.0"
-    text  = "FD limit (16384) too low for maxconn={config.max_connections}/maxsock={int(fds_needed)}. Please raise 'ulimit-n' to {int(fds_needed)} or more to avoid any trouble."
+    text  = "haproxy[{@mainpid}]: [haproxy.main()] Cannot raise FD limit to {int(fds_needed)}, limit is 16384. maxconn={config.max_connections}"
   }
 
+  # src/sock.c ("Proxy %s reached process FD limit (maxsock=%d)")
   log "accept_emfile" {
     level = "ERROR"
     when  = "serving && accept_fail_share > 0.001"
-    text  = "accept4() failed (24: Too many open files) on listener=https; {int(accept_fail_share * 1000.0)} of every 1000 clients reset"
+    text  = "haproxy[{@mainpid}]: Proxy https reached process FD limit (maxsock=16384)."
   }
 
+  # doc/configuration.txt (HTTP log format: Tc connect time, retries field and "+" flag)
   log "connect_stalled" {
     level = "WARN"
     when  = "serving && connect_stall_ms > 0.0"
-    text  = "upstream=web_server connect to 10.0.2.12:8080 unanswered for {config.connect_timeout_ms}ms before retry on 10.0.2.11:8080; {int(connect_stall_ms)}ms added to mean response time"
+    text  = "haproxy[{@mainpid}]: 198.51.100.41:{@port} https~ web_server/web-1 0/0/+{config.connect_timeout_ms}/{int(web.latency_ms)}/{config.connect_timeout_ms + int(web.latency_ms)} 200 5214 - - ---- {int(open_connections)}/{int(open_connections)}/{int(open_connections / 2.0)}/{int(open_connections / 4.0)}/+1 0/0 \"GET /checkout HTTP/1.1\""
   }
 
+  # doc/configuration.txt (termination state sC: server connect timeout, status 503)
   log "connect_cut" {
     level = "ERROR"
     when  = "serving && backends_in_rotation > 0 && connect_fail_share > 0.001"
-    text  = "upstream=web_server 10.0.2.11:8080 timed out (110: Connection timed out) while connecting to upstream after {config.connect_timeout_ms}ms; returned 504"
+    text  = "haproxy[{@mainpid}]: 198.51.100.62:{@port} https~ web_server/web-1 0/0/-1/-1/{config.connect_timeout_ms} 503 217 - - sC-- {int(open_connections)}/{int(open_connections)}/{int(open_connections / 2.0)}/{int(open_connections / 4.0)}/3 0/0 \"POST /checkout HTTP/1.1\""
   }
 
+  # doc/configuration.txt (termination state SC: connection refused by the server, status 503); src/check.c (inter, fall)
   log "stale_backend" {
     level = "ERROR"
     when  = "serving && backends_in_rotation > 0 && stale_backend_share > 0.001"
-    text  = "upstream=web_server 10.0.2.12:8080 connect() failed (111: Connection refused) while still in rotation (probe inter={config.health_check_interval_s}s fall=3); {int(stale_backend_share * 1000.0)} of every 1000 requests answered 502"
+    text  = "haproxy[{@mainpid}]: 198.51.100.18:{@port} https~ web_server/web-2 0/0/-1/-1/1 503 217 - - SC-- {int(open_connections)}/{int(open_connections)}/{int(open_connections / 2.0)}/{int(open_connections / 4.0)}/0 0/0 \"GET /orders HTTP/1.1\""
   }
 
+  # src/server.c (srv_update_status: "Server %s/%s is DOWN, reason: ..."), src/check.c (HCHK_STATUS_L7STS "Layer7 wrong status")
   log "probe_failed" {
     level = "ERROR"
     when  = "serving && config.health_check_path != web.health_route"
-    text  = "probe GET {config.health_check_path} backend=web_server returned 404; marking backend DOWN (0/2 in rotation)"
+    text  = "haproxy[{@mainpid}]: Server web_server/web-1 is DOWN, reason: Layer7 wrong status, code: 404, info: \"Not Found\", check duration: 2ms. 0 active and 0 backup servers left. 0 sessions active, 0 requeued, 0 remaining in queue."
   }
 
+  # src/backend.c ("%s %s has no server available!"), src/check.c (L4CON "Layer4 connection problem")
   log "backend_gone" {
     level = "ERROR"
     when  = "serving && config.health_check_path == web.health_route && backends_in_rotation == 0"
-    text  = "probe GET {config.health_check_path} backend=web_server connect: connection refused; 0/2 in rotation, answering 503"
+    text  = "haproxy[{@mainpid}]: backend web_server has no server available!"
   }
 
+  # src/connection.c (CO_ER_SSL_HANDSHAKE "SSL handshake failure"), logged by the frontend
   log "handshake_failed" {
     level = "ERROR"
     when  = "serving && state.cert_not_after_min <= state.clock_min"
-    text  = "listener=https handshake aborted: x509: certificate has expired or is not yet valid (notAfter passed {int(-cert_days_left)}d ago)"
+    text  = "haproxy[{@mainpid}]: 198.51.100.90:{@port} [https] https/1: SSL handshake failure"
   }
 
   log "upstream_tls" {
@@ -468,40 +481,45 @@ service_kind "load_balancer" {
     text  = "upstream=web_server SSL handshake failure with 10.0.2.11:8443: certificate verify failed (certificate has expired); returned 502"
   }
 
+  # doc/configuration.txt (termination state sH: server header timeout, status 504)
   log "upstream_reset" {
     level = "WARN"
     when  = "serving && reset_share > 0.0"
-    text  = "upstream=web_server connection closed by proxy after {config.idle_timeout_ms}ms without response; returned 502"
+    text  = "haproxy[{@mainpid}]: 198.51.100.35:{@port} https~ web_server/web-1 0/0/1/-1/{config.idle_timeout_ms} 504 194 - - sH-- {int(open_connections)}/{int(open_connections)}/{int(open_connections / 2.0)}/{int(open_connections / 4.0)}/0 0/0 \"GET /orders/export HTTP/1.1\""
   }
 
+  # doc/configuration.txt (HTTP log format, server status passed through)
   log "upstream_5xx" {
     level = "ERROR"
     when  = "serving && backends_in_rotation > 0 && web.error_rate > 0.05"
-    text  = "upstream=web_server returned 5xx for {int(web.error_rate * 100.0)}% of requests over last interval"
+    text  = "haproxy[{@mainpid}]: 198.51.100.52:{@port} https~ web_server/web-2 0/0/1/{int(web.latency_ms)}/{int(web.latency_ms) + 1} 500 311 - - ---- {int(open_connections)}/{int(open_connections)}/{int(open_connections / 2.0)}/{int(open_connections / 4.0)}/0 0/0 \"POST /checkout HTTP/1.1\""
   }
 
+  # doc/configuration.txt (HTTP log format: Tr server response time)
   log "upstream_slow" {
     level = "WARN"
     when  = "serving && web.latency_ms > 120.0"
-    text  = "upstream=web_server slow responses mean={int(web.latency_ms)}ms"
+    text  = "haproxy[{@mainpid}]: 198.51.100.14:{@port} https~ web_server/web-1 0/0/1/{int(web.latency_ms * 1.8)}/{int(web.latency_ms * 1.8) + 1} 200 18342 - - ---- {int(open_connections)}/{int(open_connections)}/{int(open_connections / 2.0)}/{int(open_connections / 4.0)}/0 0/0 \"GET /orders HTTP/1.1\""
   }
 
+  # supervisord supervisor/process.py ("exited: %s (%s)")
   log "process_exit" {
     level = "ERROR"
     when  = "!state.up"
-    text  = "supervisor: proxy worker exited code={state.exit_code}; listener :443 closed"
+    text  = "supervisord: exited: haproxy (exit status {state.exit_code}; not expected)"
   }
 
+  # src/proxy.c ("Proxy %s started.")
   log "starting" {
     level = "INFO"
     when  = "state.up && state.restart_ticks > 0"
-    text  = "proxy starting: loading configuration, binding :443"
+    text  = "haproxy[{@mainpid}]: Proxy https started."
   }
 
   log "top_client" {
     level = "WARN"
     when  = "serving && state.abuser_rps > 0.0"
-    text  = "top client 203.0.113.57 (User-Agent: python-requests/2.31.0): {int(state.abuser_rps)} req/s over 6 keep-alive connections, {int(state.abuser_rps / demand_rps * 100.0)}% of all requests; next busiest client {int(traffic * 0.004)} req/s"
+    text  = "top client 203.0.113.57 (User-Agent: python-requests/2.31.0): {int(state.abuser_rps)} req/s over 6 connections, {int(state.abuser_rps / demand_rps * 100.0)}% of all requests; next busiest client {int(traffic * 0.004)} req/s"
   }
 
   log "client_denied" {
@@ -510,10 +528,11 @@ service_kind "load_balancer" {
     text  = "acl deny_top_client matched: {int(traffic * state.blocked_share)} req/s from a denied address answered 403"
   }
 
+  # doc/configuration.txt (termination state CR with status 400 for a request the proxy refused to parse)
   log "cosmetic" {
     level = "WARN"
     when  = "serving && state.cosmetic_warning"
-    text  = "client sent oversized request header (9.1k); header truncated to 8k"
+    text  = "haproxy[{@mainpid}]: 192.0.2.201:{@port} https~ https/<NOSRV> -1/-1/-1/-1/0 400 187 - - PR-- 1/1/0/0/0 0/0 \"<BADREQ>\""
   }
 
   restart {

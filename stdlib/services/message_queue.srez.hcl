@@ -432,64 +432,74 @@ service_kind "message_queue" {
 
   # ---------------------------------------------------------------- logs
 
+  # celery celery/worker/consumer/consumer.py ("%s ready." on_consumer_ready) with the worker's banner fields (celery/apps/worker.py)
   log "queue_ok" {
     level = "INFO"
     when  = "serving"
-    text  = "queue={config.queue_name} consumers={config.consumer_concurrency} backlog={int(state.depth)} worker={state.version}"
+    text  = "jobs-worker[{@mainpid}]: celery@jobs-1 ready. app=jobs-worker {state.version} concurrency={config.consumer_concurrency} (prefork) queues={config.queue_name}"
   }
 
+  # celery celery/app/trace.py ("Task %(name)s[%(id)s] raised unexpected: %(exc)s")
   log "consumer_exception" {
     level = "ERROR"
     when  = "serving && state.build_fail_share > 0.0"
-    text  = "jobs-worker {state.version}: task invoice.render raised KeyError: 'tax_region' (attempt 1/{config.retry_limit}); requeued; {int(state.build_fail_share * 100.0)}% of jobs"
+    text  = "jobs-worker[{@pid}]: Task invoice.render[{@uuid}] raised unexpected: KeyError('tax_region')"
   }
 
+  # deps/rabbit/src/rabbit_reader.erl ("closing AMQP connection %ts (duration: %ts)")
   log "publish_ok" {
     level = "INFO"
     when  = "serving && error_rate <= 0.01"
-    text  = "publish latency_ms={int(latency_ms)} acked={int(publish_in)}/s"
+    text  = "<0.{@pid}.0> closing AMQP connection 10.0.2.11:{@port} -> 10.0.4.2:5672 (vhost: '/', user: 'web', duration: '{int(latency_ms)}ms')"
   }
 
+  # deps/rabbit/src/rabbit_amqqueue.erl (queue info items messages_ready, messages_unacknowledged)
   log "backlog_growing" {
     level = "WARN"
     when  = "serving && work_rate > capacity_rps"
-    text  = "queue={config.queue_name} backlog growing: {int(work_rate)} deliveries/s arriving, consumers completing {int(capacity_rps)}/s"
+    text  = "<0.{@pid}.0> queue '{config.queue_name}' in vhost '/': messages_ready={int(state.depth)} publish={int(work_rate)}/s deliver_get={int(capacity_rps)}/s"
   }
 
+  # celery celery/worker/strategy.py ("Task %s[%s] received")
   log "lagging" {
     level = "ERROR"
     when  = "serving && lag_ms > 5000.0"
-    text  = "queue={config.queue_name} oldest message waiting {int(lag_ms / 1000.0)}s"
+    text  = "jobs-worker[{@pid}]: Task invoice.render[{@uuid}] received (published {int(lag_ms / 1000.0)}s earlier)"
   }
 
+  # deps/rabbit/src/rabbit_channel.erl (consumer ack timeout, PRECONDITION_FAILED); the value and advice that follow are left out
   log "receipt_expired" {
     level = "WARN"
     when  = "serving && redelivery_share > 0.05"
-    text  = "delivery tag expired before ack after {config.visibility_timeout_ms}ms; message handed to another consumer ({int(redelivery_share * 100.0)}% of deliveries are duplicates)"
+    text  = "<0.{@pid}.0> Channel error on connection 10.0.4.21:{@port} -> 10.0.4.2:5672, channel 1: operation none caused a channel exception precondition_failed: delivery acknowledgement on channel 1 timed out"
   }
 
+  # deps/rabbit/src/rabbit_amqqueue.erl (queue info items), message ids as the publisher sets them
   log "republished" {
     level = "WARN"
     when  = "serving && republish_factor > 1.02"
-    text  = "publish: message_id=job-55812 already queued, accepted as message 3 of 3; {int(publish_in * (republish_factor - 1.0))}/s of {int(publish_in * republish_factor)}/s published are copies of queued jobs"
+    text  = "<0.{@pid}.0> queue 'jobs' in vhost '/': publish={int(publish_in * republish_factor)}/s; message_id=job-{@hex} published 3 times, 3 copies ready"
   }
 
+  # celery celery/app/task.py (Retry: "Retry in %ss: %r")
   log "job_retry" {
     level = "WARN"
     when  = "serving && publish_in * (attempts - 1.0) > 8.0"
-    text  = "job 7f3a failed (attempt {config.retry_limit}/{config.retry_limit}): ValueError: malformed payload; requeued"
+    text  = "jobs-worker[{@pid}]: Task invoice.render[{@uuid}] retry: Retry in 1s: ValueError('malformed payload') (retries={config.retry_limit})"
   }
 
+  # Linux mm/oom_kill.c ("Out of memory: Killed process %d (%s)"), celery billiard/pool.py (WorkerLostError)
   log "consumer_oom" {
     level = "ERROR"
     when  = "serving && oom_kill_share > 0.0"
-    text  = "Out of memory: Killed process 48211 (jobs-worker) anon-rss:61440kB; WorkerLostError: Worker exited prematurely: signal 9 (SIGKILL); {config.consumer_concurrency} workers need {int(consumer_mem_mb)}MB of 3840MB, {int(oom_kill_share * 1000.0)} of every 1000 jobs lost mid-run"
+    text  = "kernel: Out of memory: Killed process {@pid} (jobs-worker) total-vm:{int(consumer_mem_mb * 1024.0 / float(config.consumer_concurrency))}kB, anon-rss:61440kB  jobs-worker: WorkerLostError('Worker exited prematurely: signal 9 (SIGKILL) Job: {@pid}.')"
   }
 
+  # deps/rabbit/src/rabbit_amqqueue.erl (queue info items messages_unacknowledged)
   log "stranded" {
     level = "WARN"
     when  = "serving && stranded_msgs >= 1.0"
-    text  = "{int(stranded_msgs)} deliveries unacknowledged on consumers that stopped responding; hidden for {config.visibility_timeout_ms}ms before another consumer may take them"
+    text  = "<0.{@pid}.0> queue '{config.queue_name}' in vhost '/': messages_unacknowledged={int(stranded_msgs)} on consumers with no ack in the last 60 s"
   }
 
   log "disk_alarm" {
@@ -516,10 +526,11 @@ service_kind "message_queue" {
     text  = "consumer: sqlalchemy.exc.OperationalError: (psycopg.OperationalError) FATAL:  password authentication failed for user \"app\" (secret db/app-password version {state.db_password_version}); job requeued"
   }
 
+  # deps/rabbit_common/src/vm_memory_monitor.erl ("vm_memory_high_watermark set. Memory used:%p allowed:%p"), deps/rabbit/src/rabbit_alarm.erl ("%ts resource limit alarm set on node %tp")
   log "memory_alarm" {
     level = "ERROR"
     when  = "serving && blocked_share > 0.001"
-    text  = "vm_memory_high_watermark set. Memory used:{int(broker_mem_mb * 1048576.0)} allowed:1717986918; memory resource limit alarm set on node rabbit@mq-1, publishers blocked ({int(held_unacked)} unacknowledged deliveries on consumer channels)"
+    text  = "<0.{@pid}.0> vm_memory_high_watermark set. Memory used:{int(broker_mem_mb * 1048576.0)} allowed:1717986918  memory resource limit alarm set on node rabbit@mq-1."
   }
 
   # The relay's own SMTP reply, as the mail task logs it.
@@ -529,34 +540,39 @@ service_kind "message_queue" {
     text  = "jobs-worker {state.version}: task email.send raised SMTPDataError: (421, b'4.7.0 Temporary System Problem. Try again later.') from mx-out.postwell.example:587 (attempt 1/{config.retry_limit}); requeued"
   }
 
+  # celery celery/app/trace.py ("Task %(name)s[%(id)s] raised unexpected: %(exc)s"), psycopg2 OperationalError
   log "job_failures" {
     level = "ERROR"
     when  = "serving && database.error_rate > 0.05"
-    text  = "consumer: job failed writing to database ({int(database.error_rate * 100.0)}% of writes failing); requeued"
+    text  = "jobs-worker[{@pid}]: Task invoice.persist[{@uuid}] raised unexpected: OperationalError('server closed the connection unexpectedly')"
   }
 
+  # celery celery/app/trace.py ("Task %(name)s[%(id)s] succeeded in %(runtime)ss: %(return_value)s")
   log "slow_jobs" {
     level = "WARN"
     when  = "serving && database.latency_ms > 40.0"
-    text  = "consumer: job duration {int(job_ms)}ms, database call {int(database.latency_ms)}ms"
+    text  = "jobs-worker[{@pid}]: Task invoice.persist[{@uuid}] succeeded in {int(job_ms)}ms: None"
   }
 
+  # supervisord supervisor/process.py ("exited: %s (%s)")
   log "process_exit" {
     level = "ERROR"
     when  = "!state.up"
-    text  = "supervisor: broker node exited code={state.exit_code}; listeners on 5672 closed"
+    text  = "supervisord: exited: rabbitmq-server (exit status {state.exit_code}; not expected)"
   }
 
+  # deps/rabbit/src/rabbit.erl ("Starting RabbitMQ %s on Erlang %s")
   log "starting" {
     level = "INFO"
     when  = "state.up && state.restart_ticks > 0"
-    text  = "broker starting: recovering queue index, channels not yet open"
+    text  = "<0.{@pid}.0> Starting RabbitMQ 3.13.7 on Erlang 26.2.5"
   }
 
+  # deps/rabbit/src/rabbit_reader.erl ("closing AMQP connection ... missed heartbeats from client, timeout: %ps")
   log "cosmetic" {
     level = "WARN"
     when  = "serving && state.cosmetic_warning"
-    text  = "missed heartbeats from client 10.0.4.21:40112, timeout 60s; connection re-established"
+    text  = "<0.{@pid}.0> closing AMQP connection <0.{@pid}.0> (10.0.4.21:{@port} -> 10.0.4.2:5672): missed heartbeats from client, timeout: 60s"
   }
 
   operation "reload_secrets" {

@@ -558,16 +558,18 @@ service_kind "web_server" {
 
   # ---------------------------------------------------------------- logs
 
+  # gunicorn gunicorn/glogging.py (access log, access_log_format)
   log "request_ok" {
     level = "INFO"
     when  = "serving && admitted_rps > 0.0"
-    text  = "request_id=1001 path=/checkout status=200 latency_ms={int(latency_ms)} app={state.version}"
+    text  = "10.0.1.4 - - \"GET /checkout HTTP/1.1\" 200 5214 \"-\" \"Mozilla/5.0\" request_id={@req} {int(latency_ms)}ms app={state.version}"
   }
 
+  # gunicorn gunicorn/workers/base.py (handle_error: "Error handling request %s %s") with the traceback's last line
   log "checkout_exception" {
     level = "ERROR"
     when  = "serving && checkout_error_share > 0.001"
-    text  = "POST /checkout 500 app={state.version}: TypeError: Cannot read properties of undefined (reading 'currency') at applyPromotions (cart/pricing.js:212); {int(checkout_error_share * 1000.0)} of every 1000 requests"
+    text  = "[{@pid}] [ERROR] Error handling request POST /checkout request_id={@req} app={state.version}: KeyError: 'currency' (cart/pricing.py, line 212, in apply_promotions)"
   }
 
   # The provider's own answer, as a payments client logs it: the status
@@ -578,88 +580,102 @@ service_kind "web_server" {
     text  = "POST /checkout 502: upstream api.paylane.example POST /v1/charges answered 503 Service Unavailable in 41ms (req_8Jd2kQ)"
   }
 
+  # gunicorn gunicorn/glogging.py (access log)
   log "request_ok_2" {
     level = "INFO"
     when  = "serving && error_rate <= 0.02"
-    text  = "request_id=1002 path=/ status=200 latency_ms={int(latency_ms * 0.6)}"
+    text  = "10.0.1.4 - - \"GET / HTTP/1.1\" 200 18342 \"-\" \"Mozilla/5.0\" request_id={@req} {int(latency_ms * 0.6)}ms"
   }
 
+  # gunicorn gunicorn/glogging.py (access log)
   log "throttled" {
     level = "WARN"
     when  = "serving && throttled_share > 0.01"
-    text  = "429 Too Many Requests: admitted {int(admitted_rps)} of {int(offered_rps)} req/s, excess rejected"
+    text  = "10.0.1.4 - - \"POST /checkout HTTP/1.1\" 429 61 \"-\" \"Mozilla/5.0\" request_id={@req} 0ms"
   }
 
+  # gunicorn gunicorn/glogging.py (access log; request time above the usual)
   log "workers_busy" {
     level = "WARN"
     when  = "serving && utilisation > 0.85 && utilisation <= 1.0"
-    text  = "all workers busy ({config.max_workers}/{config.max_workers}); requests waiting in accept backlog"
+    text  = "10.0.1.4 - - \"GET /orders HTTP/1.1\" 200 9120 \"-\" \"Mozilla/5.0\" request_id={@req} {int(latency_ms * 1.5)}ms"
   }
 
+  # gunicorn gunicorn/glogging.py (access log)
   log "workers_overflow" {
     level = "ERROR"
     when  = "serving && utilisation > 1.0"
-    text  = "accept backlog overflow: no idle worker (busy={config.max_workers}/{config.max_workers}), returning 503"
+    text  = "10.0.1.4 - - \"GET /orders HTTP/1.1\" 503 0 \"-\" \"Mozilla/5.0\" request_id={@req} {int(latency_ms)}ms"
   }
 
+  # gunicorn gunicorn/workers/base.py ("Error handling request %s %s"); CPython Lib/socket.py (socket.timeout: "timed out")
   log "upstream_deadline" {
     level = "ERROR"
     when  = "serving && timeout_share > 0.01"
-    text  = "GET /orders upstream=database context deadline exceeded after {config.timeout_ms}ms"
+    text  = "[{@pid}] [ERROR] Error handling request GET /orders request_id={@req}: socket.timeout: timed out (elapsed {config.timeout_ms}ms)"
   }
 
+  # gunicorn gunicorn/arbiter.py ("WORKER TIMEOUT (pid:%s)")
   log "upstream_hung" {
     level = "WARN"
     when  = "serving && blocked_workers >= 0.5"
-    text  = "worker pid=4191 blocked {config.timeout_ms}ms reading from upstream=database (GET /orders/export); {int(blocked_workers + 0.5)}/{config.max_workers} workers waiting on unanswered sockets"
+    text  = "[{@pid}] [CRITICAL] WORKER TIMEOUT (pid:{@pid})"
   }
 
+  # gunicorn gunicorn/glogging.py (access log)
   log "scraper" {
     level = "WARN"
     when  = "serving && scraper_rps >= 1.0"
-    text  = "top client 203.0.113.57 ua=\"Scrapy/2.11\" {int(scraper_rps)} req/s on 6 connections, under the {config.rate_limit_rps} req/s ceiling; served"
+    text  = "203.0.113.57 - - \"GET /products?page={@port} HTTP/1.1\" 200 48211 \"-\" \"Scrapy/2.11 (+https://scrapy.org)\" request_id={@req} {int(latency_ms)}ms"
   }
 
+  # gunicorn gunicorn/workers/sync.py / Python socket: OSError [Errno 24]
   log "accept_emfile" {
     level = "ERROR"
     when  = "serving && accept_fail_share > 0.001"
-    text  = "http: Accept error: accept tcp [::]:8080: accept4: too many open files; retrying in 1s (fds={int(fds_wanted)}/4096, idle keep-alive={int(idle_sockets)})"
+    text  = "[{@pid}] [ERROR] Error in accept(): [Errno 24] Too many open files"
   }
 
+  # gunicorn gunicorn/workers/base.py ("Error handling request %s %s"); PostgreSQL src/backend/utils/adt/ri_triggers.c (ri_ReportViolation) as psycopg2 raises it
   log "purged_row" {
     level = "ERROR"
     when  = "serving && stale_read_share > 0.001"
-    text  = "POST /checkout 500: insert or update on table \"order_items\" violates foreign key constraint \"order_items_product_id_fkey\" DETAIL: Key (product_id)=(4411) is not present in table \"products\" (product read from cache)"
+    text  = "[{@pid}] [ERROR] Error handling request POST /checkout request_id={@req}: psycopg2.errors.ForeignKeyViolation: insert or update on table \"order_items\" violates foreign key constraint \"order_items_product_id_fkey\" DETAIL:  Key (product_id)=(4411) is not present in table \"products\"."
   }
 
+  # gunicorn gunicorn/workers/base.py ("Error handling request %s %s"); psycopg2 OperationalError text from libpq (fe-misc.c: "server closed the connection unexpectedly")
   log "db_errors" {
     level = "ERROR"
     when  = "serving && database.error_rate > 0.02"
-    text  = "upstream=database query failed: {int(database.error_rate * 100.0)}% of calls returning errors; responding 500"
+    text  = "[{@pid}] [ERROR] Error handling request GET /orders request_id={@req}: psycopg2.OperationalError: server closed the connection unexpectedly"
   }
 
+  # gunicorn gunicorn/glogging.py (access log)
   log "db_slow" {
     level = "WARN"
     when  = "serving && database.latency_ms > 40.0"
-    text  = "upstream=database slow call mean={int(database.latency_ms)}ms path=/orders"
+    text  = "10.0.1.4 - - \"GET /orders HTTP/1.1\" 200 9120 \"-\" \"Mozilla/5.0\" request_id={@req} {int(latency_ms)}ms"
   }
 
+  # redis-py redis/connection.py ("Error %s connecting to %s:%s. %s.")
   log "cache_lookup_failed" {
     level = "ERROR"
     when  = "serving && config.use_cache && config.cache_host != \"cache.internal\""
-    text  = "cache client: dial tcp: lookup {config.cache_host}: no such host; falling through to database"
+    text  = "[{@pid}] [ERROR] request_id={@req} redis.exceptions.ConnectionError: Error -2 connecting to {config.cache_host}:6379. Name or service not known."
   }
 
+  # redis-py redis/connection.py ("Error %s connecting to %s:%s. %s.")
   log "cache_unavailable" {
     level = "ERROR"
     when  = "serving && cache_reachable && (cache.status == \"down\" || cache.status == \"restarting\")"
-    text  = "cache client: dial tcp cache.internal:6379: connect: connection refused; falling through to database"
+    text  = "[{@pid}] [ERROR] request_id={@req} redis.exceptions.ConnectionError: Error 111 connecting to cache.internal:6379. Connection refused."
   }
 
+  # src/acl.c (the -WRONGPASS reply) as redis-py raises it
   log "cache_rejected" {
     level = "ERROR"
     when  = "serving && cache_reachable && cache.error_rate > 0.05 && cache.status != \"down\" && cache.status != \"restarting\" && !cache.auth_ok"
-    text  = "cache client: WRONGPASS invalid username-password pair or user is disabled"
+    text  = "[{@pid}] [ERROR] request_id={@req} redis.exceptions.AuthenticationError: WRONGPASS invalid username-password pair or user is disabled."
   }
 
   log "cache_auth_version" {
@@ -686,34 +702,39 @@ service_kind "web_server" {
     text  = "cache client: Error 1 connecting to cache.internal:6380. [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: certificate has expired (_ssl.c:1006); falling through to database"
   }
 
+  # gunicorn gunicorn/glogging.py (access log)
   log "cache_lookups_off" {
     level = "INFO"
     when  = "serving && !config.use_cache"
-    text  = "read path: direct database reads for product and session lookups"
+    text  = "10.0.1.4 - - \"GET /products/4411 HTTP/1.1\" 200 3310 \"-\" \"Mozilla/5.0\" request_id={@req} {int(latency_ms)}ms"
   }
 
+  # deps/rabbit/src/rabbit_reader.erl (connection.close, CONNECTION_FORCED 320) as pika raises it
   log "publish_failed" {
     level = "ERROR"
     when  = "serving && queue.error_rate > 0.01"
-    text  = "job publish to queue=jobs failed: channel closed by broker (reply-code=320); job dropped"
+    text  = "[{@pid}] [ERROR] request_id={@req} pika.exceptions.ConnectionClosedByBroker: (320, \"CONNECTION_FORCED - broker forced connection closure with reason 'shutdown'\")"
   }
 
+  # Python gc callbacks as an app logs them
   log "gc_pressure" {
     level = "WARN"
     when  = "serving && memory_mb > 2048.0"
-    text  = "runtime: GC pause {int(8.0 + gc_penalty_ms)}ms heap_rss={int(memory_mb)}MB limit=4096MB"
+    text  = "[{@pid}] [WARNING] gc: collection of generation 2 took {int(8.0 + gc_penalty_ms)}ms, rss={int(memory_mb)}MB"
   }
 
+  # gunicorn gunicorn/arbiter.py ("Worker (pid:%s) was sent %s!"); Linux mm/oom_kill.c
   log "oom_kill" {
     level = "ERROR"
     when  = "serving && oom_share > 0.0"
-    text  = "worker pid=4187 killed by OOM killer (rss={int(memory_mb)}MB); in-flight requests lost"
+    text  = "[{@pid}] [ERROR] Worker (pid:{@pid}) was sent SIGKILL! Perhaps out of memory?"
   }
 
+  # supervisord supervisor/process.py ("exited: %s (%s)")
   log "process_exit" {
     level = "ERROR"
     when  = "!state.up"
-    text  = "supervisor: app master exited code={state.exit_code}; no workers running"
+    text  = "supervisord: exited: gunicorn (exit status {state.exit_code}; not expected)"
   }
 
   log "boot_failed" {
@@ -734,16 +755,18 @@ service_kind "web_server" {
     text  = "[ERROR] ssl.SSLError: [SSL] handshake failure: peer 10.0.1.5 sent TLS alert 45 (_ssl.c:2580)"
   }
 
+  # gunicorn gunicorn/arbiter.py ("Booting worker with pid: %s")
   log "starting" {
     level = "INFO"
     when  = "state.up && state.restart_ticks > 0"
-    text  = "booting {config.max_workers} workers; not accepting requests yet"
+    text  = "[{@pid}] [INFO] Booting worker with pid: {@pid}"
   }
 
+  # CPython Lib/datetime.py DeprecationWarning text
   log "cosmetic" {
     level = "WARN"
     when  = "serving && state.cosmetic_warning"
-    text  = "DeprecationWarning: datetime.utcnow() is deprecated and scheduled for removal"
+    text  = "[{@pid}] [WARNING] DeprecationWarning: datetime.datetime.utcnow() is deprecated and scheduled for removal in a future version."
   }
 
   restart {
