@@ -91,6 +91,41 @@ func stemBigrams(text string) []string {
 	return out
 }
 
+// kindBigrams maps each word pair of the published descriptions a log of
+// the service kind could paraphrase (its fault kinds', their mechanisms',
+// its config keys') to the first description holding it. It is built once
+// per kind: every log template of every task is checked against the same
+// descriptions, and splitting them afresh was most of certification's time.
+func kindBigrams(kind string) map[string]string {
+	if v, ok := kindBigramMemo.Load(kind); ok {
+		return v.(map[string]string)
+	}
+	pub := stdlibPublished()
+	out := map[string]string{}
+	add := func(name, text string) {
+		for _, bg := range stemBigrams(text) {
+			if _, ok := out[bg]; !ok {
+				out[bg] = name
+			}
+		}
+	}
+	for _, f := range pub.faults[kind] {
+		name, _, _ := strings.Cut(f, ":")
+		add("the description of fault kind "+strings.ReplaceAll(name, " ", "_"), f)
+		if m := pub.mechanismOf[strings.ReplaceAll(name, " ", "_")]; m != "" {
+			add("the description of mechanism "+m, pub.mechanisms[m])
+		}
+	}
+	for _, k := range pub.keys[kind] {
+		add("the description of a "+kind+" config key", k)
+	}
+	kindBigramMemo.Store(kind, out)
+	return out
+}
+
+// kindBigramMemo holds one map per service kind of the embedded stdlib.
+var kindBigramMemo sync.Map
+
 var wordingStopWords = map[string]bool{"after": true, "also": true, "been": true, "before": true, "every": true,
 	"from": true, "have": true, "into": true, "last": true, "more": true, "most": true, "only": true,
 	"over": true, "than": true, "that": true, "their": true, "them": true, "then": true, "there": true,
@@ -140,18 +175,7 @@ func (l *leakLinter) logWording(where func() string, lr *engine.LogRule) {
 			what = append(what, `the explanatory wording "due to"`)
 		}
 	}
-	pub := stdlibPublished()
-	var sources []struct{ name, text string }
-	for _, f := range pub.faults[kind] {
-		name, _, _ := strings.Cut(f, ":")
-		sources = append(sources, struct{ name, text string }{"the description of fault kind " + strings.ReplaceAll(name, " ", "_"), f})
-		if m := pub.mechanismOf[strings.ReplaceAll(name, " ", "_")]; m != "" {
-			sources = append(sources, struct{ name, text string }{"the description of mechanism " + m, pub.mechanisms[m]})
-		}
-	}
-	for _, k := range pub.keys[kind] {
-		sources = append(sources, struct{ name, text string }{"the description of a " + kind + " config key", k})
-	}
+	sources := kindBigrams(kind)
 	for _, lit := range lits {
 		low := strings.ToLower(lit)
 		for _, u := range upstreamDueTo {
@@ -161,11 +185,8 @@ func (l *leakLinter) logWording(where func() string, lr *engine.LogRule) {
 			if systemTerms[bg] {
 				continue
 			}
-			for _, s := range sources {
-				if slices.Contains(stemBigrams(s.text), bg) {
-					what = append(what, fmt.Sprintf("%q, words of %s", bg, s.name))
-					break
-				}
+			if name, ok := sources[bg]; ok {
+				what = append(what, fmt.Sprintf("%q, words of %s", bg, name))
 			}
 		}
 	}
