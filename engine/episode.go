@@ -739,6 +739,20 @@ func isRemedySlot(t *Task, s SlotID) bool {
 	return false
 }
 
+// succeed records a successful end at this step: resolution, and
+// efficiency against the certified optimum.
+func (e *Episode) succeed() {
+	t, r := e.t, &e.t.Rubric
+	e.rec.Success = true
+	e.rec.StepsToResolution = e.step
+	e.comp.Resolution = r.Resolution
+	eff := 1.0
+	if e.step > 0 && t.Optimal > 0 {
+		eff = min(1, float64(t.Optimal)/float64(e.step))
+	}
+	e.comp.Efficiency = r.Efficiency * eff
+}
+
 // escalate hands the incident over. Where the faults are out of the
 // agent's reach (Task.OutOfReach) that is the right end: it succeeds when
 // the reason diagnoses them as resolve_incident's root cause would be read
@@ -757,15 +771,8 @@ func (e *Episode) escalate(a *Action) {
 		if e.rec.RemediationActions == 0 {
 			// Handing over is the mitigation within reach; the world
 			// itself stays unhealthy, so Mitigated stays false.
-			e.rec.Success = true
-			e.rec.StepsToResolution = e.step
 			e.comp.Mitigation = r.Mitigation
-			e.comp.Resolution = r.Resolution
-			eff := 1.0
-			if e.step > 0 && t.Optimal > 0 {
-				eff = min(1, float64(t.Optimal)/float64(e.step))
-			}
-			e.comp.Efficiency = r.Efficiency * eff
+			e.succeed()
 		}
 	}
 	e.finish(TermEscalated)
@@ -792,14 +799,7 @@ func (e *Episode) resolve(a *Action) {
 		e.comp.Mitigation = r.Mitigation
 	}
 	if mitigated && diagnosed && specific {
-		e.rec.Success = true
-		e.rec.StepsToResolution = e.step
-		e.comp.Resolution = r.Resolution
-		eff := 1.0
-		if e.step > 0 && t.Optimal > 0 {
-			eff = min(1, float64(t.Optimal)/float64(e.step))
-		}
-		e.comp.Efficiency = r.Efficiency * eff
+		e.succeed()
 		e.finish(TermResolved)
 		return
 	}

@@ -46,17 +46,13 @@ func TestScriptedSolvesEveryShippedIncident(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	outOfReach := map[string]bool{}
+	byID := map[string]*engine.Task{}
 	for _, tk := range tasks {
-		outOfReach[tk.ID] = tk.OutOfReach()
+		byID[tk.ID] = tk
 	}
 	for _, ep := range eps {
 		r := ep.Record
-		end := "resolved"
-		if outOfReach[ep.Task] {
-			end = "escalated"
-		}
-		if !r.Success || r.Terminal != end || r.InvalidActions != 0 || r.WrongRemediations != 0 {
+		if !r.Success || r.Terminal != endOf(byID[ep.Task]) || r.InvalidActions != 0 || r.WrongRemediations != 0 {
 			t.Errorf("%s episode %d: expert plan did not succeed cleanly: %+v", ep.Task, ep.Episode, r)
 		}
 	}
