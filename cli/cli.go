@@ -7,10 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/srezc/srezc/certify"
+	"github.com/srezc/srezc/internal/buildid"
 )
 
 // Exit codes: 0 success, 1 the input has errors (or an episode check
@@ -44,7 +47,31 @@ type env struct {
 
 // Main runs srezc with args and returns the process exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return run(certify.NewCache(), args, stdin, stdout, stderr)
+	return run(certificationCache(), args, stdin, stdout, stderr)
+}
+
+// certificationCache keeps certification results on disk between runs
+// (certify.NewDiskCache) under $SREZC_CACHE, or the user's cache folder's
+// srezc/certify when that is unset; SREZC_CACHE=off keeps them in memory.
+// A cache that cannot be opened is no cache: commands only get slower.
+func certificationCache() *certify.Cache {
+	root := os.Getenv("SREZC_CACHE")
+	if root == "off" {
+		return certify.NewCache()
+	}
+	if root == "" {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			return certify.NewCache()
+		}
+		root = filepath.Join(dir, "srezc", "certify")
+	}
+	code, ok := buildid.Executable()
+	if !ok {
+		return certify.NewCache()
+	}
+	c, _ := certify.NewDiskCache(root, code)
+	return c
 }
 
 // MainForFixtures is Main for the repository's test fixtures: a

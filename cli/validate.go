@@ -1,7 +1,12 @@
 package cli
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 	"github.com/srezc/srezc/compiler"
@@ -19,30 +24,77 @@ func (e *env) validateCmd() *cobra.Command {
 				return usageError{fmt.Errorf("--format must be text or json, not %q", format)}
 			}
 			files, diags := readInputs(args)
+			key := ""
+			if len(diags) == 0 {
+				key = validateKey(format, files)
+				if b, ok := e.certified.Output(key); ok {
+					var out validateOutput
+					if json.Unmarshal(b, &out) == nil {
+						return out.replay(e)
+					}
+				}
+			}
+			var out validateOutput
+			var stdout, stderr bytes.Buffer
 			m, more := lang.Analyze(files)
 			diags = append(diags, more...)
 			tasks, cdiags := compiler.CompileWith(m, compiler.Options{Cache: e.certified})
 			diags = append(diags, cdiags...).Sort()
 			if format == "json" {
-				if err := lang.WriteJSON(e.stdout, diags); err != nil {
+				if err := lang.WriteJSON(&stdout, diags); err != nil {
 					return err
 				}
 			} else {
-				lang.WriteText(e.stderr, m.Files, diags)
+				lang.WriteText(&stderr, m.Files, diags)
 				if n := diags.Errors(); n > 0 {
-					fmt.Fprintf(e.stderr, "%d error(s)\n", n)
+					fmt.Fprintf(&stderr, "%d error(s)\n", n)
 				} else {
-					fmt.Fprintln(e.stderr, validateSummary(len(m.Incidents), tasks, len(diags)))
+					fmt.Fprintln(&stderr, validateSummary(len(m.Incidents), tasks, len(diags)))
 				}
 			}
-			if diags.HasErrors() {
-				return errPrinted
+			out.Stdout, out.Stderr, out.Failed = stdout.String(), stderr.String(), diags.HasErrors()
+			if key != "" {
+				if b, err := json.Marshal(out); err == nil {
+					e.certified.PutOutput(key, b)
+				}
 			}
-			return nil
+			return out.replay(e)
 		},
 	}
 	c.Flags().StringVar(&format, "format", "text", "output format: text or json")
 	return c
+}
+
+// validateOutput is what a validation printed, kept in the disk cache
+// under validateKey: validation is a function of srezc's code and its
+// inputs, so an unchanged suite is validated once per srezc build, the way
+// go vet and go test cache their results.
+type validateOutput struct {
+	Stdout string `json:"stdout"`
+	Stderr string `json:"stderr"`
+	Failed bool   `json:"failed"`
+}
+
+func (o validateOutput) replay(e *env) error {
+	io.WriteString(e.stdout, o.Stdout)
+	io.WriteString(e.stderr, o.Stderr)
+	if o.Failed {
+		return errPrinted
+	}
+	return nil
+}
+
+// validateKey names a validation's inputs: the output format and every
+// file read, by name and content (the stdlib and the embedded suite are
+// part of the code, which names the cache's folder).
+func validateKey(format string, files []*lang.File) string {
+	h := sha256.New()
+	io.WriteString(h, "validate\x00"+format)
+	for _, f := range files {
+		fmt.Fprintf(h, "\x00%s\x00%d\x00", f.Name, len(f.Src))
+		h.Write(f.Src)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // validateSummary is the line a clean run ends with, so that silence is

@@ -5,6 +5,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -753,10 +754,11 @@ func (d *decoder) edits(parent string, blocks []*hclsyntax.Block, state bool) []
 		for _, a := range sortedAttrs(b.Body) {
 			a := a
 			file := d.file
+			refs := editRefs(a.Expr)
 			out = append(out, Edit{
 				State: state, Name: a.Name, Range: fromHCL(a.SrcRange),
 				Eval: func(sc EditScope) (value.Value, *Diagnostic) {
-					return evalEdit(file, a, sc)
+					return evalEdit(file, a, refs, sc)
 				},
 			})
 		}
@@ -774,15 +776,71 @@ var editFunctions = map[string]function.Function{
 	"max":   stdlib.MaxFunc,
 }
 
-// evalEdit evaluates an edit's HCL expression in its scope.
-func evalEdit(f *File, a *hclsyntax.Attribute, sc EditScope) (value.Value, *Diagnostic) {
+// editRefs are the names an edit's expression reads under each root
+// (param, config, state): the scope it is evaluated in holds only those,
+// since an edit is evaluated for every service and site a task compiles
+// and the scope's whole config and state would cost far more than the
+// expression. A root read whole maps to nil.
+func editRefs(e hclsyntax.Expression) map[string][]string {
+	refs := map[string][]string{}
+	for _, tr := range e.Variables() {
+		root := tr.RootName()
+		names, seen := refs[root]
+		if seen && names == nil {
+			continue
+		}
+		attr, ok := hcl.TraverseAttr{}, false
+		if len(tr) > 1 {
+			attr, ok = tr[1].(hcl.TraverseAttr)
+		}
+		if !ok {
+			refs[root] = nil
+			continue
+		}
+		if !slices.Contains(names, attr.Name) {
+			refs[root] = append(names, attr.Name)
+		}
+	}
+	return refs
+}
+
+// editObject is the object a root of an edit's scope stands for: the
+// values the edit reads (all of them where it reads the root whole).
+func editObject(vals map[string]value.Value, refs map[string][]string, root string) cty.Value {
+	if refs == nil {
+		return ctyObject(vals)
+	}
+	names, read := refs[root]
+	if !read {
+		return cty.EmptyObjectVal
+	}
+	if names == nil {
+		return ctyObject(vals)
+	}
+	picked := make(map[string]value.Value, len(names))
+	for _, n := range names {
+		if v, ok := vals[n]; ok {
+			picked[n] = v
+		}
+	}
+	return ctyObject(picked)
+}
+
+// evalEdit evaluates an edit's HCL expression in its scope; refs are
+// editRefs of the expression (nil: the whole scope).
+func evalEdit(f *File, a *hclsyntax.Attribute, refs map[string][]string, sc EditScope) (value.Value, *Diagnostic) {
 	floatParam := false
 	params, config := sc.Params, sc.Config
 	ctx := &hcl.EvalContext{
-		Variables: map[string]cty.Value{"param": ctyObject(params), "config": ctyObject(config), "state": ctyObject(sc.State), "traffic": cty.NumberFloatVal(sc.Traffic)},
+		Variables: map[string]cty.Value{"param": editObject(params, refs, "param"), "config": editObject(config, refs, "config"),
+			"state": editObject(sc.State, refs, "state"), "traffic": cty.NumberFloatVal(sc.Traffic)},
 		Functions: editFunctions,
 	}
 	v, ds := a.Expr.Value(ctx)
+	if ds.HasErrors() && refs != nil {
+		// The whole scope, so that the error's suggestions are the same.
+		return evalEdit(f, a, nil, sc)
+	}
 	if ds.HasErrors() {
 		return value.Value{}, fromHCLDiags(ds)[0]
 	}
