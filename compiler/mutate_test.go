@@ -67,7 +67,10 @@ func TestMutationIsDeterministic(t *testing.T) {
 }
 
 // TestMutationEmitsWhatItCertified: every emitted variant, written out as
-// source and compiled again, is the same task; rejected variants say why.
+// source and compiled again, certifies; rejected variants say why. (It is
+// not always the same task: a derived fix value relative to the site, on
+// the other site variants, is written as $before, the site's value before
+// the fault, which is not always the value the optimum chose there.)
 func TestMutationEmitsWhatItCertified(t *testing.T) {
 	m, mu := mutationModule(t)
 	emitted := 0
@@ -100,6 +103,51 @@ func TestMutationEmitsWhatItCertified(t *testing.T) {
 	})
 	if emitted < 10 {
 		t.Errorf("only %d of 40 sampled variants certified", emitted)
+	}
+}
+
+// TestMutationKeepsTheDeploy: a variant of a bad deploy keeps the change
+// that deployed it, written out as the fault's change block, so the emitted
+// incident validates (a rollback needs the deploy in the history) and
+// compiles to the task that was certified.
+func TestMutationKeepsTheDeploy(t *testing.T) {
+	src := `mutation "release_family" {
+  from   = "checkout_release_errors"
+  faults = ["web_bad_deploy_exception"]
+}
+`
+	m, diags := lang.Analyze(append(lang.ScenarioFiles(), &lang.File{Name: "mutation.srez.hcl", Src: []byte(src)}))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	cache := certify.NewCache()
+	emitted := 0
+	compiler.Mutate(m, m.Mutation("release_family"), compiler.MutateOptions{Sample: 3, Seed: 1, Cache: cache}, func(v *compiler.Variant) {
+		if v.Task == nil {
+			t.Errorf("%s not emitted: %q", v.Incident.Name, v.Reasons)
+			return
+		}
+		emitted++
+		in := *v.Incident
+		in.Alert, in.Expert, in.Difficulty = v.Task.Alert, compiler.SourceExpert(v.Task), v.Difficulty
+		out := lang.IncidentSource(&in, "")
+		if !bytes.Contains(out, []byte("change {")) || !bytes.Contains(out, []byte("at    = \"14:05\"")) {
+			t.Errorf("%s: the base's deploy (14:05) is not written:\n%s", in.Name, out)
+		}
+		m2, diags := lang.Analyze([]*lang.File{{Name: "v.srez.hcl", Src: out}})
+		if diags.HasErrors() {
+			t.Fatalf("%s: the written incident does not analyse: %v\n%s", in.Name, diags, out)
+		}
+		tasks, cd := compiler.CompileWith(m2, compiler.Options{Cache: cache})
+		if cd.HasErrors() || len(tasks) != 1 {
+			t.Fatalf("%s: the written incident does not compile: %v", in.Name, cd)
+		}
+		if tasks[0].Hash != v.Task.Hash {
+			t.Errorf("%s: written and compiled again, it is another task\n%s", in.Name, out)
+		}
+	})
+	if emitted == 0 {
+		t.Fatal("no variant emitted")
 	}
 }
 

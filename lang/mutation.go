@@ -443,6 +443,7 @@ func (m *Module) VariantIncident(mu *Mutation, v *Variant) *Incident {
 	for _, p := range v.Params {
 		fu.Params[p.Name] = p.Value
 	}
+	fu.Change = variantChange(m, base, v.Fault, mu.DefRange)
 	in.Faults = []*FaultUse{fu}
 	if v.Distractor != None && v.Distractor != "" {
 		in.Distractors = []*DistractorUse{{Decl: Decl{Name: v.Distractor, DefRange: mu.DefRange}, Target: v.DistractorTarget, TRange: mu.DefRange}}
@@ -452,6 +453,61 @@ func (m *Module) VariantIncident(mu *Mutation, v *Variant) *Incident {
 		in.Tags = append(in.Tags, "noisy")
 	}
 	return in
+}
+
+// variantChange is the change that introduced a variant's fault of kind
+// kind: the base's change for a fault of that kind, else the base's first
+// fault change (the variant keeps the base's story of what changed when),
+// else, for a kind a rollback fixes, a change whose time and actor the
+// compiler draws (the history must hold the deploy a rollback undoes). A
+// kind that edits no config key and deploys nothing comes from no change.
+func variantChange(m *Module, base *Incident, kind string, at Range) *ChangeUse {
+	fk := m.FaultKind(kind)
+	if fk == nil {
+		return nil
+	}
+	var edited []string
+	for _, e := range fk.Edits {
+		if !e.State || e.Name == DeployState {
+			edited = append(edited, e.Name)
+		}
+	}
+	if len(edited) == 0 {
+		return nil
+	}
+	var from *ChangeUse
+	for _, fu := range base.Faults {
+		if fu.Change != nil && (from == nil || fu.Name == kind) {
+			from = fu.Change
+			if fu.Name == kind {
+				break
+			}
+		}
+	}
+	ch := &ChangeUse{DefRange: at, AtRange: at, ActorRange: at, KeyRange: at, ServiceRange: at, ValueRange: at}
+	switch {
+	case from != nil:
+		ch.At, ch.Actor = from.At, from.Actor
+		if slices.Contains(edited, from.Key) {
+			ch.Key = from.Key
+		}
+	case !slices.ContainsFunc(fk.Remedies, func(r Remedy) bool { return r.Effect == "rollback" }):
+		return nil
+	}
+	if ch.Key == "" && len(edited) > 1 {
+		ch.Key = edited[0]
+	}
+	return ch
+}
+
+// String writes a change time as the language reads it: "HH:MM", or
+// "DAY HH:MM" on another day.
+func (t ChangeTime) String() string {
+	hm := fmt.Sprintf("%02d:%02d", t.Minute/60, t.Minute%60)
+	if t.Day >= 0 && t.Day < len(Weekdays) {
+		return Weekdays[t.Day] + " " + hm
+	}
+	return hm
 }
 
 // IncidentSource writes an incident as formatted source: what srezc mutate
@@ -497,6 +553,18 @@ func IncidentSource(in *Incident, comment string) []byte {
 		slices.Sort(names)
 		for _, n := range names {
 			fb.SetAttributeRaw(n, valueTokens(fu.Params[n]))
+		}
+		if ch := fu.Change; ch != nil {
+			cb := fb.AppendNewBlock("change", nil).Body()
+			if ch.At.Set {
+				cb.SetAttributeValue("at", cty.StringVal(ch.At.String()))
+			}
+			if ch.Actor != "" {
+				cb.SetAttributeValue("actor", cty.StringVal(ch.Actor))
+			}
+			if ch.Key != "" {
+				cb.SetAttributeValue("key", cty.StringVal(ch.Key))
+			}
 		}
 	}
 	for _, du := range in.Distractors {
