@@ -8,7 +8,7 @@ package certify_test
 func init() {
 	// class:responder-made-it-worse: one read shows both faults, two writes
 	// (the cause's and the responder's), resolve.
-	handCounted["jobs_late_after_first_response"] = handCount{4, "inspect_logs(message_queue) shows both the consumers falling behind (deliver_get below publish at concurrency 6) and deliveries timing out unacknowledged; two writes (consumer_concurrency, visibility_timeout_ms); resolve"}
+	handCounted["jobs_late_after_first_response"] = handCount{4, "inspect_logs(message_queue) shows both the consumers falling behind (deliver_get below publish) and deliveries timing out unacknowledged; two writes (consumer_concurrency, visibility_timeout_ms); resolve"}
 	handCounted["workers_cut_during_leak"] = handCount{4, "inspect_logs(web_server) shows both the new build's OOM kills and the workers overflowing at the peak; one rollback and one write (max_workers); resolve"}
 	handCounted["edge_limit_cut_during_flood"] = handCount{4, "inspect_logs(load_balancer) shows both the top client and the full connection table; one operation (block_top_client) and one write (max_connections); resolve"}
 	// class:symptom-masking: one read of the cause, its one fix, resolve;
