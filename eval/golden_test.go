@@ -47,6 +47,20 @@ var variants = []struct {
 		return !r.Success && r.WrongChange && r.RootCauseIdentified && r.Mitigated
 	}, "failure from a wrong change left in place", ""},
 	{"recovered", func(tk *engine.Task, r record.EpisodeMetrics) bool { return r.Success && r.Recovered }, "success after undoing the tempting wrong change", "recovery"},
+	// Issue 18 item 4's classes. An earlier responder's change must be
+	// undone along with the cause: either alone leaves the world unhealthy.
+	{"cause_only", func(tk *engine.Task, r record.EpisodeMetrics) bool { return !r.Success && !r.Mitigated }, "failure: only the original cause fixed, the responder's change left", "class:responder-made-it-worse"},
+	{"responder_only", func(tk *engine.Task, r record.EpisodeMetrics) bool { return !r.Success && !r.Mitigated }, "failure: only the responder's change undone, the cause left", "class:responder-made-it-worse"},
+	// A write that hides the symptom is a wrong change even when the
+	// diagnosis names the true cause.
+	{"mask_only", func(tk *engine.Task, r record.EpisodeMetrics) bool {
+		return !r.Success && r.WrongChange && r.RootCauseIdentified
+	}, "failure from a symptom-masking write with the right diagnosis", "class:symptom-masking"},
+	// Acting on the other plausible cause, which one read rules out, is a
+	// wrong change and no diagnosis.
+	{"other_cause", func(tk *engine.Task, r record.EpisodeMetrics) bool {
+		return !r.Success && r.WrongChange && !r.RootCauseIdentified
+	}, "failure from acting on the other plausible cause", "class:two-causes-one-read"},
 }
 
 // endOf is how the expert ends an episode of tk: resolved, or escalated

@@ -1105,7 +1105,7 @@ fault_kind "db_replication_slot_stale" {
   param "retained_gb" {
     type        = "float"
     default     = 300.0
-    domain      = [296.0, 300.0, 320.0]
+    domain      = [270.0, 296.0, 300.0, 320.0]
     description = "WAL the slot retains when the warm-up begins."
   }
 
