@@ -268,6 +268,11 @@ type FaultKind struct {
 	// what the fault does, where its own mechanism says why.
 	AlsoMechanisms []string
 	AlsoRanges     []Range
+	// SymptomMechanisms are mechanisms a diagnosis may assert of the
+	// target as what the fault did to it ("it crashed", "it will not
+	// start"): neither wrong nor, alone, a diagnosis.
+	SymptomMechanisms []string
+	SymptomRanges     []Range
 	Detail         string
 	Params         []*Param
 	Edits          []Edit

@@ -176,11 +176,12 @@ fault_kind "lb_tls_key_replaced" {
   # bundle and the proxy exited; every start since fails on the same
   # bundle. A restart loads the same files; a certificate issued for the
   # key in the bundle lets the next start load it.
-  description    = "The listener's key pair was broken up."
-  applies_to     = ["load_balancer"]
-  conflicts_with = ["lb_tls_cert_expired", "service_crash"]
-  mechanism      = "tls_key_mismatch"
-  detail         = "certificate not issued for the private key in the bundle"
+  description        = "The listener's key pair was broken up."
+  applies_to         = ["load_balancer"]
+  conflicts_with     = ["lb_tls_cert_expired", "service_crash"]
+  mechanism          = "tls_key_mismatch"
+  symptom_mechanisms = ["process_crashed", "crash_loop"]
+  detail             = "certificate not issued for the private key in the bundle"
 
   param "keys_ahead" {
     type        = "int"
@@ -395,11 +396,12 @@ fault_kind "web_bad_deploy_outage" {
   # it boots, gunicorn's master shuts down and the supervisor starts it
   # again, on the same build. The balancer has no backend to send to. A
   # restart boots the same build; redeploying the previous one boots.
-  description    = "A newly deployed build never comes up."
-  applies_to     = ["web_server"]
-  conflicts_with = ["web_bad_deploy_exception", "web_bad_deploy_leak", "web_crash_loop_bad_config", "service_crash"]
-  mechanism      = "bad_deploy"
-  detail         = "the new build fails to boot"
+  description        = "A newly deployed build never comes up."
+  applies_to         = ["web_server"]
+  conflicts_with     = ["web_bad_deploy_exception", "web_bad_deploy_leak", "web_crash_loop_bad_config", "service_crash"]
+  mechanism          = "bad_deploy"
+  symptom_mechanisms = ["process_crashed", "crash_loop"]
+  detail             = "the new build fails to boot"
 
   param "version" {
     type        = "string"
@@ -625,11 +627,12 @@ fault_kind "cache_memory_over_host" {
   # it comes back empty, refills within minutes and is killed again. The
   # ceiling must come back under the host's memory (its previous value in
   # the history), and the process must be started again.
-  description    = "Its memory ceiling outgrew its host."
-  applies_to     = ["cache"]
-  conflicts_with = ["cache_memory_too_low", "service_crash"]
-  mechanism      = "memory_ceiling_over_host"
-  detail         = "max_memory_mb"
+  description        = "Its memory ceiling outgrew its host."
+  applies_to         = ["cache"]
+  conflicts_with     = ["cache_memory_too_low", "service_crash"]
+  mechanism          = "memory_ceiling_over_host"
+  symptom_mechanisms = ["process_crashed"]
+  detail             = "max_memory_mb"
 
   param "limit" {
     type        = "int"
@@ -1234,12 +1237,13 @@ fault_kind "db_replication_slot_stale" {
 
 fault_kind "db_replication_slot_outage" {
   # The same abandoned slot, found later: the WAL it pinned filled the data volume, the server PANICked on a WAL write and went down, and every start since aborts in crash recovery for want of space (the supervisor keeps trying). A restart is one more aborted start; freeing the slot's WAL lets the next start succeed.
-  description     = "An abandoned replication slot pinned WAL until the volume filled."
-  applies_to      = ["database"]
-  conflicts_with  = ["db_wal_retention_full", "db_replication_slot_stale", "service_crash"]
-  mechanism       = "replication_slot_retains_wal"
-  also_mechanisms = ["disk_full"]
-  detail          = "inactive replication slot retains WAL"
+  description        = "An abandoned replication slot pinned WAL until the volume filled."
+  applies_to         = ["database"]
+  conflicts_with     = ["db_wal_retention_full", "db_replication_slot_stale", "service_crash"]
+  mechanism          = "replication_slot_retains_wal"
+  also_mechanisms    = ["disk_full"]
+  symptom_mechanisms = ["process_crashed", "crash_loop"]
+  detail             = "inactive replication slot retains WAL"
 
   param "retained_gb" {
     type        = "float"
@@ -1358,12 +1362,13 @@ fault_kind "mq_orphaned_binding" {
 
 fault_kind "mq_orphaned_binding_outage" {
   # The same retired export queue, found later: its copies filled the broker's data disk to the last byte, the node stopped on a failed write, and every start since fails while recovering its message store (the supervisor keeps trying). A restart is one more failed start; deleting the queue's messages lets the next start succeed.
-  description     = "An abandoned binding hoarded storage until the disk filled."
-  applies_to      = ["message_queue"]
-  conflicts_with  = ["mq_orphaned_binding", "service_crash"]
-  mechanism       = "abandoned_binding"
-  also_mechanisms = ["disk_full"]
-  detail          = "queue without consumers fills the disk"
+  description        = "An abandoned binding hoarded storage until the disk filled."
+  applies_to         = ["message_queue"]
+  conflicts_with     = ["mq_orphaned_binding", "service_crash"]
+  mechanism          = "abandoned_binding"
+  also_mechanisms    = ["disk_full"]
+  symptom_mechanisms = ["process_crashed", "crash_loop"]
+  detail             = "queue without consumers fills the disk"
 
   param "held_gb" {
     type        = "float"

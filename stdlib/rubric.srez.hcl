@@ -276,8 +276,6 @@ rubric "native" {
   mechanism "memory_ceiling_over_host" {
     description = "The memory ceiling lets the process grow past what its host has, so the kernel's OOM killer ends it."
     phrases     = ["maxmemory above host memory", "maxmemory exceeds host memory", "maxmemory larger than the host", "memory limit above host memory", "exceeds the host s memory", "exceeds host ram", "more than the host has", "bigger than the host"]
-    about       = ["max memory", "maxmemory", "memory limit", "memory ceiling", "memory cap"]
-    states      = ["high"]
   }
 
   mechanism "auth_token_expired" {
