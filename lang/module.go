@@ -273,10 +273,10 @@ type FaultKind struct {
 	// start"): neither wrong nor, alone, a diagnosis.
 	SymptomMechanisms []string
 	SymptomRanges     []Range
-	Detail         string
-	Params         []*Param
-	Edits          []Edit
-	FixedWhen      *Expr
+	Detail            string
+	Params            []*Param
+	Edits             []Edit
+	FixedWhen         *Expr
 	// FixedWhenByKind holds fixed_when checked against each kind it applies to.
 	FixedWhenByKind map[string]*Expr
 	Remedies        []Remedy
