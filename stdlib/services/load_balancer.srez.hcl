@@ -538,7 +538,7 @@ service_kind "load_balancer" {
   log "bundle_rejected" {
     level = "ERROR"
     when  = "state.up && state.restart_ticks == 0 && !boot_ok"
-    text  = "haproxy[{@mainpid}]: [ALERT]    (1) : config : parsing [/etc/haproxy/haproxy.cfg:31] : 'bind :::443' in section 'frontend' : inconsistencies between private key and certificate loaded from PEM file '/etc/haproxy/certs/shop.pem'.  [ALERT]    (1) : config : Fatal errors found in configuration.  supervisord: exited: haproxy (exit status 1; not expected), spawned again (attempt {state.boot_attempts})"
+    text  = "haproxy[{@pid}]: [ALERT]    (1) : config : parsing [/etc/haproxy/haproxy.cfg:31] : 'bind :::443' in section 'frontend' : inconsistencies between private key and certificate loaded from PEM file '/etc/haproxy/certs/shop.pem'.  [ALERT]    (1) : config : Fatal errors found in configuration.  supervisord: exited: haproxy (exit status 1; not expected), spawned again (attempt {state.boot_attempts})"
   }
 
   # src/proxy.c ("Proxy %s started.")
