@@ -28,7 +28,7 @@ type handCount struct {
 var handCounted = map[string]handCount{
 	"cache_auth_token":                {3, "inspect_logs(cache) shows the refused token, unlike the work_mem distractor and every web_server fault; one operation on the stale side (reload_secrets(web_server)); resolve"},
 	"cascade_index":                   {3, "inspect_logs(database) shows the sequential scans, unlike both distractors and every load_balancer fault; one write (the index); resolve"},
-	"db_crash":                        {3, "inspect_logs(database) shows the crash; one restart; resolve (the site's consumers drain the outage's backlog within the grader's hold)"},
+	"db_crash":                        {3, "inspect_logs(database) shows every start aborting in crash recovery on a full volume, unlike a plain crash; one operation (drop_replication_slot) lets the supervisor's next start come up; resolve (the site's consumers drain the outage's backlog within the grader's hold)"},
 	"db_pool":                         {3, "inspect_logs(database) shows pool timeouts, unlike the keep-alive distractor and every load_balancer fault; one write (pool_size); resolve"},
 	"lb_health_check":                 {3, "inspect_logs(load_balancer) shows the failing probe, unlike every other load_balancer fault; one write (health_check_path); resolve"},
 	"mq_backlog":                      {3, "inspect_logs(message_queue) shows one consumer and a growing backlog, unlike the metric distractor and every other queue fault; one write; resolve"},

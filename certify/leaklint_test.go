@@ -262,8 +262,8 @@ func TestLeakLintFindsEachKind(t *testing.T) {
 		// A multi-word phrase of another mechanism is forbidden too.
 		{"db_pool", "database", "sticky sessions here ", `shows the diagnosis phrase "sticky sessions" (mechanism sticky_session_hotspot)`},
 		// Single words of the incident's own mechanism only.
-		{"db_crash", "web_server", "the database crashed ", `shows the diagnosis phrase "crashed" (mechanism process_crashed)`},
-		{"db_pool", "database", "crashed ", ""},
+		{"gateway_no_upstreams", "load_balancer", "a regression upstream ", `shows the diagnosis phrase "regression" (mechanism bad_deploy)`},
+		{"db_pool", "database", "regression ", ""},
 		{"db_pool", "database", "db_pool_too_small ", `shows the fault kind name "db_pool_too_small", the incident id "db_pool", the diagnosis phrase "pool too small"`},
 		{"db_pool", "database", "the root cause: ", `shows the advice phrase "root cause"`},
 		{"db_pool", "database", "see MISCONFIGURED ", `shows the advice phrase "misconfigured"`},

@@ -650,6 +650,11 @@ func (b *build) lowerFaults() {
 				f.Also = append(f.Also, int16(m))
 			}
 		}
+		for _, name := range fk.SymptomMechanisms {
+			if m := b.mechanismIndex(name); m >= 0 {
+				f.Shows = append(f.Shows, int16(m))
+			}
+		}
 		x := fk.FixedWhenByKind[k.Name]
 		if x == nil {
 			b.errAt(fu.NameRange, "Fault cannot compile", "Its fixed_when condition has errors.")

@@ -2141,6 +2141,17 @@ func sameClaim(a, b *Claim) bool {
 	return a.Mechanism == b.Mechanism && a.States == b.States && a.Against == b.Against && slices.Equal(a.Topics, b.Topics)
 }
 
+// showsOn reports whether a fault on svc shows mechanism m: what it did
+// to the service, which a diagnosis may say beside the cause.
+func showsOn(t *Task, svc, m int16) bool {
+	for i := range t.Faults {
+		if f := &t.Faults[i]; f.Service == svc && slices.Contains(f.Shows, m) {
+			return true
+		}
+	}
+	return false
+}
+
 func faultOn(t *Task, svc int16) bool {
 	for i := range t.Faults {
 		if t.Faults[i].Service == svc || actsOnOtherSide(&t.Faults[i], svc) {
@@ -2181,6 +2192,7 @@ func (r *reader) decide(t *Task, v DiagnosisVerdict, explain bool) DiagnosisVerd
 					hit = true
 				}
 			}
+			hit = hit || showsOn(t, a.svc, int16(a.mech))
 			r.blamedSvc[a.svc] = true
 			if !hit {
 				ok = false
@@ -2199,6 +2211,9 @@ func (r *reader) decide(t *Task, v DiagnosisVerdict, explain bool) DiagnosisVerd
 			r.blamedSvc[a.svc] = true
 			if i := faultOfKind(t, a.svc, a.claim); i >= 0 {
 				r.matched[i] = true
+				continue
+			}
+			if c := &t.Claims[a.claim]; c.Mechanism >= 0 && !c.HasBand && showsOn(t, a.svc, c.Mechanism) {
 				continue
 			}
 			ok = false

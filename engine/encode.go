@@ -375,6 +375,11 @@ func (t *Task) Validate() error {
 				return fmt.Errorf("fault %d: bad also-mechanism %d", i, m)
 			}
 		}
+		for _, m := range f.Shows {
+			if m < 0 || int(m) >= len(t.Mechanisms) {
+				return fmt.Errorf("fault %d: bad symptom mechanism %d", i, m)
+			}
+		}
 		if !svcOK(f.Service) || f.Mechanism < 0 || int(f.Mechanism) >= len(t.Mechanisms) {
 			return fmt.Errorf("fault %d: bad service or mechanism", i)
 		}

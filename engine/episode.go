@@ -661,7 +661,22 @@ func (e *Episode) update(a *Action) {
 		e.rec.WrongChange = true
 		e.comp.Penalties += t.Rubric.WrongChange
 	}
-	e.judgeRemediation(e.fixedCount(row) > before)
+	e.judgeRemediation(e.fixedCount(row) > before || isUpdateRemedy(t, a.Service, a.Key, row[a.Key]))
+}
+
+// isUpdateRemedy reports whether writing w to slot on svc is some fault's
+// update remedy. A fault that needs a write and a restart (a memory
+// ceiling above the host: lower it, then start the killed process) is not
+// fixed by the write alone, which is still a right step.
+func isUpdateRemedy(t *Task, svc int16, slot SlotID, w uint64) bool {
+	for i := range t.Faults {
+		for _, r := range t.Faults[i].Remedies {
+			if r.Effect == EffectUpdate && r.Service == svc && r.Slot == slot && r.Value == w {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // word encodes a value for a slot, keeping strings the task does not know

@@ -131,6 +131,11 @@ var fairnessCeiling = map[string][2]int{
 	// own rules (sibling settings, wrong direction, wrong service for a
 	// paraphrased setting or a quantity): none may be accepted.
 	"adversarial": {0, 0},
+	// migrated holds answers to the six incidents issue 18 item 6 gave a
+	// cause beyond the crash, written by the migration's author (not blind
+	// to the matcher), so measured, not gated. The corpus's answers that
+	// named only the crash were relabelled wrong in every slice.
+	"migrated": {5, 0},
 }
 
 // TestFairness grades the corpus and reports every slice against the
@@ -143,7 +148,7 @@ func TestFairness(t *testing.T) {
 	for _, tk := range suiteTasks(t) {
 		tasks[tk.ID] = tk
 	}
-	for _, slice := range []string{"dev", "dev2", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "adversarial"} {
+	for _, slice := range []string{"dev", "dev2", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "adversarial", "migrated"} {
 		r := gradeFairness(t, tasks, readFairness(t, slice))
 		rr := float64(r.rightRejected) / float64(max(1, r.right))
 		wa := float64(r.wrongAccepted) / float64(max(1, r.wrong))

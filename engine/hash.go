@@ -193,6 +193,14 @@ func (h *hasher) body(t *Task) {
 		for _, m := range x.Also {
 			h.i(int64(m))
 		}
+		// Hashed only when present, so faults without them keep their hash.
+		if len(x.Shows) > 0 {
+			h.s("shows")
+			h.n(len(x.Shows))
+			for _, m := range x.Shows {
+				h.i(int64(m))
+			}
+		}
 		h.s(x.Detail)
 		h.span(x.Fixed)
 		h.n(len(x.Remedies))

@@ -41,8 +41,8 @@ func TestChangeHistoryAndShorthand(t *testing.T) {
 		{"invoice_backlog_overdrive", "the database's replica is out of use and the primary is overloaded with reads", true},
 		// A denial heading its segment ("Not the cause:") denies all of
 		// it; "is correct" is a verdict.
-		{"gateway_no_upstreams", "Root cause: web_server process exited (code 1) and the supervisor never restarted it.\nNot the cause: load_balancer - its probe path /healthz is correct, it simply has no live backend.", true},
-		{"gateway_no_upstreams", "web_server process exited (code 1). load_balancer - its probe path /healthz is wrong.", false},
+		{"gateway_no_upstreams", "Root cause: web_server's v2.15.0 deploy is a bad build; its workers fail to boot.\nNot the cause: load_balancer - its probe path /healthz is correct, it simply has no live backend.", true},
+		{"gateway_no_upstreams", "web_server's v2.15.0 deploy is a bad build. load_balancer - its probe path /healthz is wrong.", false},
 		{"invoice_backlog_overdrive", "Adding consumers won't help: the bottleneck is the database primary, which takes all reads because replica routing is disabled.", true},
 		// A value said to cause something says more than the bare value,
 		// judged against its band.

@@ -314,7 +314,11 @@ type Fault struct {
 	Mechanism int16  `json:"mechanism"`
 	// Also are other mechanisms a diagnosis may name for it: what it
 	// does where Mechanism says why ("the release leaks memory").
-	Also     []int16  `json:"also,omitempty"`
+	Also []int16 `json:"also,omitempty"`
+	// Shows are mechanisms a diagnosis may assert of the fault's service
+	// as what the fault did to it ("it crashed": the volume was full):
+	// asserting one is not wrong, and diagnoses nothing.
+	Shows    []int16  `json:"shows,omitempty"`
 	Detail   string   `json:"detail,omitempty"`
 	Fixed    Span     `json:"fixed"`
 	Remedies []Remedy `json:"remedies"`

@@ -772,6 +772,14 @@ func (c *checker) faultKind(f *FaultKind) {
 			c.errRange(elemRange(f.AlsoRanges, i, f.DefRange), "Mechanism named twice", fmt.Sprintf("%q is the fault kind's own mechanism already.", m))
 		}
 	}
+	for i, m := range f.SymptomMechanisms {
+		switch {
+		case !slices.Contains(allMechs, m):
+			c.unknown(elemRange(f.SymptomRanges, i, f.DefRange), "mechanism", m, allMechs)
+		case m == f.Mechanism || slices.Contains(f.AlsoMechanisms, m):
+			c.errRange(elemRange(f.SymptomRanges, i, f.DefRange), "Mechanism named twice", fmt.Sprintf("%q already diagnoses the fault kind: a symptom mechanism is one a diagnosis may only mention.", m))
+		}
+	}
 	params := types.Map{}
 	defaults := map[string]value.Value{}
 	for _, p := range f.Params {

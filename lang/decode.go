@@ -910,6 +910,8 @@ func (d *decoder) faultKind(blk *hclsyntax.Block) *FaultKind {
 	}
 	f.AlsoMechanisms = d.strList(c, "also_mechanisms")
 	f.AlsoRanges = elemRanges(c, "also_mechanisms", len(f.AlsoMechanisms))
+	f.SymptomMechanisms = d.strList(c, "symptom_mechanisms")
+	f.SymptomRanges = elemRanges(c, "symptom_mechanisms", len(f.SymptomMechanisms))
 	f.Detail = d.str(c, "detail")
 	f.FixedWhen = d.expr(c, "fixed_when")
 	for _, b := range c.blocks {

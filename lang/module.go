@@ -268,10 +268,15 @@ type FaultKind struct {
 	// what the fault does, where its own mechanism says why.
 	AlsoMechanisms []string
 	AlsoRanges     []Range
-	Detail         string
-	Params         []*Param
-	Edits          []Edit
-	FixedWhen      *Expr
+	// SymptomMechanisms are mechanisms a diagnosis may assert of the
+	// target as what the fault did to it ("it crashed", "it will not
+	// start"): neither wrong nor, alone, a diagnosis.
+	SymptomMechanisms []string
+	SymptomRanges     []Range
+	Detail            string
+	Params            []*Param
+	Edits             []Edit
+	FixedWhen         *Expr
 	// FixedWhenByKind holds fixed_when checked against each kind it applies to.
 	FixedWhenByKind map[string]*Expr
 	Remedies        []Remedy

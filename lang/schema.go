@@ -126,6 +126,7 @@ var schemaTable = []BlockSchema{
 		Attrs: []AttrSchema{descriptionAttr, required("applies_to", tStrings, "The service kinds it may target."), attr("conflicts_with", tStrings, "Fault kinds that cannot share a target with it."),
 			required("mechanism", tString, "A mechanism of the rubric vocabulary: what a diagnosis must name."),
 			attr("also_mechanisms", tStrings, "Mechanisms a diagnosis may name instead, for what the fault does (a release that leaks memory: memory_leak)."),
+			attr("symptom_mechanisms", tStrings, "Mechanisms a diagnosis may assert of the target beside the cause, as what the fault did to it, without diagnosing it: a server that crashed or will not start because its volume is full (process_crashed, crash_loop). Saying only these diagnoses nothing."),
 			attr("detail", tString, "The part at fault, often a config key; a diagnosis may name it."),
 			required("fixed_when", tExpr+", bool", "The author's statement of a fix, in the target's scope plus param.NAME; certification cross-checks it.")},
 		Blocks: []string{"param", "set_config", "set_state", "remedy"}},

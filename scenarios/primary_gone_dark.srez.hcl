@@ -1,19 +1,25 @@
-# Database: the server aborted on an assertion and its supervisor gave up
-# restarting it; everything that needs a row fails.
+# Database: the primary PANICked on a WAL write and went down. A logical
+# replication slot whose consumer was switched off weeks ago had kept every
+# WAL segment since, until the data volume was full. The supervisor starts
+# the server again and again; each start aborts in crash recovery, which
+# needs room to write. Restarting it changes nothing; the WAL the slot pins
+# must go (the site's wal_keep_size is ordinary, and no change in the
+# history touched it), and the next start comes up.
 
 incident "primary_gone_dark" {
   title      = "Database primary unreachable"
   alert      = "Database primary failed its last 5 health probes; connection attempts from every client are refused."
   difficulty = "easy"
   split      = "dev"
-  tags       = ["database", "process"]
+  tags       = ["database", "process", "disk", "class:restart-alone-fails"]
   budget     = 9
   hold       = 4
   system     = "standard"
 
-  fault "service_crash" {
-    target    = "database"
-    exit_code = 134
+  fault "db_replication_slot_outage" {
+    target      = "database"
+    retained_gb = 320.0
+    rate_gb     = 0.5
   }
   distractor "noisy_warning" {
     target = "message_queue"
@@ -23,8 +29,9 @@ incident "primary_gone_dark" {
   expert = [
     "check_status(database)",
     "inspect_logs(database)",
-    "restart_service(database)",
+    "inspect_metrics(database)",
+    "drop_replication_slot(database)",
     "check_status(database)",
-    "resolve_incident(\"database process crashed\", \"restarted the database\")",
+    "resolve_incident(\"database: the data volume is full of WAL that an inactive replication slot retains, so crash recovery cannot write and the server will not start\", \"dropped the inactive replication slot; the next start came up\")",
   ]
 }

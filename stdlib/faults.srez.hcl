@@ -170,6 +170,38 @@ fault_kind "lb_tls_cert_expired" {
   }
 }
 
+fault_kind "lb_tls_key_replaced" {
+  # A key rotation wrote a new private key into the listener's PEM bundle
+  # without a certificate issued for it. The next reload refused the
+  # bundle and the proxy exited; every start since fails on the same
+  # bundle. A restart loads the same files; a certificate issued for the
+  # key in the bundle lets the next start load it.
+  description        = "The listener's key pair was broken up."
+  applies_to         = ["load_balancer"]
+  conflicts_with     = ["lb_tls_cert_expired", "service_crash"]
+  mechanism          = "tls_key_mismatch"
+  symptom_mechanisms = ["process_crashed", "crash_loop"]
+  detail             = "certificate not issued for the private key in the bundle"
+
+  param "keys_ahead" {
+    type        = "int"
+    default     = 1
+    domain      = [1, 2]
+    description = "How many key rotations the certificate missed."
+  }
+
+  set_state {
+    key_serial    = 7 + param.keys_ahead
+    restart_ticks = 0
+  }
+
+  fixed_when = "boot_ok"
+
+  remedy "operate" {
+    operation = "renew_certificate"
+  }
+}
+
 fault_kind "lb_max_connections_low" {
   description    = "The listener's connection limit is below what the site's traffic keeps open; excess clients are refused."
   applies_to     = ["load_balancer"]
@@ -355,6 +387,36 @@ fault_kind "web_bad_deploy_exception" {
   }
 
   fixed_when = "state.build_error_share <= 0.0"
+
+  remedy "rollback" {}
+}
+
+fault_kind "web_bad_deploy_outage" {
+  # The build imports a module it does not ship: every worker exits while
+  # it boots, gunicorn's master shuts down and the supervisor starts it
+  # again, on the same build. The balancer has no backend to send to. A
+  # restart boots the same build; redeploying the previous one boots.
+  description        = "A newly deployed build never comes up."
+  applies_to         = ["web_server"]
+  conflicts_with     = ["web_bad_deploy_exception", "web_bad_deploy_leak", "web_crash_loop_bad_config", "service_crash"]
+  mechanism          = "bad_deploy"
+  symptom_mechanisms = ["process_crashed", "crash_loop"]
+  detail             = "the new build fails to boot"
+
+  param "version" {
+    type        = "string"
+    default     = "v2.15.0"
+    domain      = ["v2.14.1", "v2.14.2", "v2.15.0"]
+    description = "The build deployed."
+  }
+
+  set_state {
+    version         = param.version
+    build_boot_fail = true
+    restart_ticks   = 0
+  }
+
+  fixed_when = "!state.build_boot_fail"
 
   remedy "rollback" {}
 }
@@ -556,6 +618,51 @@ fault_kind "cache_memory_too_low" {
     # Back to the site's value before the fault (its change's old value).
     key = "max_memory_mb"
   }
+}
+
+fault_kind "cache_memory_over_host" {
+  # The memory ceiling was raised for a larger instance, but the cache
+  # still runs on its smaller host, which has no swap. Once the dataset
+  # fills past the host's memory the kernel kills redis-server; restarted,
+  # it comes back empty, refills within minutes and is killed again. The
+  # ceiling must come back under the host's memory (its previous value in
+  # the history), and the process must be started again.
+  description        = "Its memory ceiling outgrew its host."
+  applies_to         = ["cache"]
+  conflicts_with     = ["cache_memory_too_low", "service_crash"]
+  mechanism          = "memory_ceiling_over_host"
+  symptom_mechanisms = ["process_crashed"]
+  detail             = "max_memory_mb"
+
+  param "limit" {
+    type        = "int"
+    default     = 3584
+    domain      = [3072, 3584, 4096]
+    description = "The ceiling set, inside the band but above the host's memory."
+  }
+
+  param "host_mb" {
+    type        = "float"
+    default     = 2304.0
+    domain      = [2304.0, 2560.0]
+    description = "Memory the cache's host can give redis-server."
+  }
+
+  set_config { max_memory_mb = param.limit }
+  set_state {
+    host_ram_mb = param.host_mb
+    up          = false
+    exit_code   = 137
+    warmth      = 0.0
+  }
+
+  fixed_when = "state.up && float(config.max_memory_mb) <= state.host_ram_mb"
+
+  remedy "update_config" {
+    # Back to the site's value before the fault (its change's old value).
+    key = "max_memory_mb"
+  }
+  remedy "restart_service" {}
 }
 
 fault_kind "cache_compression_disabled" {
@@ -1128,6 +1235,44 @@ fault_kind "db_replication_slot_stale" {
   }
 }
 
+fault_kind "db_replication_slot_outage" {
+  # The same abandoned slot, found later: the WAL it pinned filled the data volume, the server PANICked on a WAL write and went down, and every start since aborts in crash recovery for want of space (the supervisor keeps trying). A restart is one more aborted start; freeing the slot's WAL lets the next start succeed.
+  description        = "An abandoned replication slot pinned WAL until the volume filled."
+  applies_to         = ["database"]
+  conflicts_with     = ["db_wal_retention_full", "db_replication_slot_stale", "service_crash"]
+  mechanism          = "replication_slot_retains_wal"
+  also_mechanisms    = ["disk_full"]
+  symptom_mechanisms = ["process_crashed", "crash_loop"]
+  detail             = "inactive replication slot retains WAL"
+
+  param "retained_gb" {
+    type        = "float"
+    default     = 300.0
+    domain      = [300.0, 320.0]
+    description = "WAL the slot retains when the warm-up begins."
+  }
+
+  param "rate_gb" {
+    type        = "float"
+    default     = 1.0
+    domain      = [0.5, 1.0]
+    description = "WAL per tick the slot retains (what crash recovery replays and writes)."
+  }
+
+  set_state {
+    slot_wal_gb      = param.retained_gb
+    slot_wal_rate_gb = param.rate_gb
+    recovery_failed  = true
+    exit_code        = 134
+  }
+
+  fixed_when = "state.slot_wal_rate_gb <= 0.0 && volume_used_pct < 90.0 && state.up && !state.recovery_failed"
+
+  remedy "operate" {
+    operation = "drop_replication_slot"
+  }
+}
+
 fault_kind "web_bad_instance" {
   # One host's local disk filled; its instance fails every request it serves but answers its health probe, so it stays in rotation. Restarting the tier restarts both processes and frees nothing.
   description    = "One replica misbehaves; probes still pass."
@@ -1209,6 +1354,44 @@ fault_kind "mq_orphaned_binding" {
   }
 
   fixed_when = "state.orphan_rate_gb <= 0.0 && disk_free_gb >= 5.0"
+
+  remedy "operate" {
+    operation = "delete_orphaned_queues"
+  }
+}
+
+fault_kind "mq_orphaned_binding_outage" {
+  # The same retired export queue, found later: its copies filled the broker's data disk to the last byte, the node stopped on a failed write, and every start since fails while recovering its message store (the supervisor keeps trying). A restart is one more failed start; deleting the queue's messages lets the next start succeed.
+  description        = "An abandoned binding hoarded storage until the disk filled."
+  applies_to         = ["message_queue"]
+  conflicts_with     = ["mq_orphaned_binding", "service_crash"]
+  mechanism          = "abandoned_binding"
+  also_mechanisms    = ["disk_full"]
+  symptom_mechanisms = ["process_crashed", "crash_loop"]
+  detail             = "queue without consumers fills the disk"
+
+  param "held_gb" {
+    type        = "float"
+    default     = 46.0
+    domain      = [46.0]
+    description = "Messages the queue holds when the warm-up begins: the whole free disk."
+  }
+
+  param "rate_gb" {
+    type        = "float"
+    default     = 0.5
+    domain      = [0.5, 1.0]
+    description = "How fast it grows per tick while publishers reach it."
+  }
+
+  set_state {
+    orphan_queue_gb = param.held_gb
+    orphan_rate_gb  = param.rate_gb
+    start_failed    = true
+    exit_code       = 1
+  }
+
+  fixed_when = "state.orphan_rate_gb <= 0.0 && disk_free_gb >= 5.0 && state.up && !state.start_failed"
 
   remedy "operate" {
     operation = "delete_orphaned_queues"

@@ -227,6 +227,13 @@ rubric "native" {
     states      = ["expired"]
   }
 
+  mechanism "tls_key_mismatch" {
+    description = "The certificate installed and the private key beside it are not a pair; the listener refuses to load them."
+    phrases     = ["key mismatch", "certificate key mismatch", "cert key mismatch", "private key mismatch", "mismatched key", "mismatched private key", "mismatched certificate", "mismatched cert", "key does not match", "key doesn t match", "certificate does not match", "certificate doesn t match", "cert does not match", "cert doesn t match", "wrong private key", "key and certificate do not match", "key and certificate don t match", "certificate and key do not match", "certificate and key don t match", "cert and key don t match", "cert and key do not match", "not a matching pair", "key pair mismatch"]
+    about       = ["private key", "tls key", "ssl key", "key pair", "certificate key", "pem bundle", "pem file"]
+    states      = ["wrong"]
+  }
+
   mechanism "sticky_session_hotspot" {
     description = "Client affinity concentrates traffic on one backend, which saturates while others idle."
     phrases     = ["sticky sessions", "sticky session", "session affinity", "hotspot", "hot spot", "hot backend"]
@@ -264,6 +271,11 @@ rubric "native" {
   mechanism "memory_eviction" {
     description = "The data does not fit in the memory allowed (limit too low, or values stored uncompressed), so keys are evicted."
     phrases     = ["eviction storm", "evictions", "evicting", "memory too low", "out of memory evictions"]
+  }
+
+  mechanism "memory_ceiling_over_host" {
+    description = "The memory ceiling lets the process grow past what its host has, so the kernel's OOM killer ends it."
+    phrases     = ["maxmemory above host memory", "maxmemory exceeds host memory", "maxmemory larger than the host", "memory limit above host memory", "exceeds the host s memory", "exceeds host ram", "more than the host has", "bigger than the host"]
   }
 
   mechanism "auth_token_expired" {

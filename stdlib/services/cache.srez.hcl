@@ -66,7 +66,8 @@ service_kind "cache" {
   state "up" {
     type        = "bool"
     initial     = true
-    description = "The cache process is running."
+    next        = "state.up && !oom_kill"
+    description = "The cache process is running; the kernel's OOM killer ends it when its memory outgrows the host."
   }
 
   state "restart_ticks" {
@@ -79,7 +80,15 @@ service_kind "cache" {
   state "exit_code" {
     type        = "int"
     initial     = 0
+    next        = "oom_kill ? 137 : state.exit_code"
     description = "Exit code of the last process that stopped."
+  }
+
+  state "host_ram_mb" {
+    type        = "float"
+    initial     = 8192.0
+    unit        = "MB"
+    description = "Memory the cache's host can give redis-server; the host has no swap for more. A process whose dataset fills a ceiling above it is killed by the kernel."
   }
 
   state "warmth" {
@@ -163,6 +172,12 @@ service_kind "cache" {
   derived "serving" {
     type  = "bool"
     value = "state.up && state.restart_ticks == 0 && boot_ok"
+  }
+
+  derived "oom_kill" {
+    type        = "bool"
+    value       = "serving && state.warmth >= 0.7 && float(config.max_memory_mb) > state.host_ram_mb"
+    description = "Refilled after a start, the dataset grows to the memory ceiling (nothing is evicted below it); a ceiling above the host's memory ends in the kernel's OOM killer."
   }
 
   derived "requests_rps" {
@@ -405,6 +420,13 @@ service_kind "cache" {
   }
 
   # supervisord supervisor/process.py ("exited: %s (%s)")
+  # mm/oom_kill.c (__oom_kill_process: "Out of memory: Killed process %d (%s) total-vm:%lukB, anon-rss:%lukB, ..."), mm/page_alloc.c (show_mem: "%lu pages RAM")
+  log "oom_killed" {
+    level = "ERROR"
+    when  = "!state.up && state.exit_code == 137 && float(config.max_memory_mb) > state.host_ram_mb"
+    text  = "kernel: redis-server invoked oom-killer: gfp_mask=0x140cca(GFP_HIGHUSER_MOVABLE|__GFP_COMP), order=0, oom_score_adj=0; {int(state.host_ram_mb * 256.0 + 32768.0)} pages RAM; Out of memory: Killed process {@pid} (redis-server) total-vm:{int(state.host_ram_mb * 1024.0 + 61440.0)}kB, anon-rss:{int(state.host_ram_mb * 1024.0 - 12288.0)}kB, file-rss:0kB, shmem-rss:0kB, UID:999 pgtables:4712kB oom_score_adj:0"
+  }
+
   log "process_exit" {
     level = "ERROR"
     when  = "!state.up"

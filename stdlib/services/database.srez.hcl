@@ -190,8 +190,15 @@ service_kind "database" {
   state "boot_attempts" {
     type        = "int"
     initial     = 0
-    next        = "state.up && !boot_ok ? state.boot_attempts + 1 : 0"
+    next        = "state.up && (!boot_ok || state.recovery_failed) ? state.boot_attempts + 1 : 0"
     description = "Consecutive starts the supervisor has made that exited during boot."
+  }
+
+  state "recovery_failed" {
+    type        = "bool"
+    initial     = false
+    next        = "state.up && (state.restart_ticks == 1 || state.recovery_failed) && state.data_gb + float(config.wal_keep_size_gb) + state.slot_wal_gb >= 500.0"
+    description = "The last start aborted in crash recovery: the startup process could not write WAL on a full volume. The supervisor starts the server again each tick; a start succeeds once the volume has room. A running server is not stopped by a full volume (its writes fail); a starting one is."
   }
 
   state "cosmetic_warning" {
@@ -216,7 +223,7 @@ service_kind "database" {
 
   derived "serving" {
     type  = "bool"
-    value = "state.up && state.restart_ticks == 0 && boot_ok"
+    value = "state.up && state.restart_ticks == 0 && boot_ok && !state.recovery_failed"
   }
 
   derived "qps" {
@@ -465,7 +472,7 @@ service_kind "database" {
   # ---------------------------------------------------------------- status
 
   status "down" { when = "!state.up" }
-  status "restarting" { when = "state.restart_ticks > 0 || !boot_ok" }
+  status "restarting" { when = "state.restart_ticks > 0 || !boot_ok || state.recovery_failed" }
   # A pooler whose server logins are refused marks the server degraded,
   # however small the refused share.
   status "degraded" { when = "error_rate > 0.02 || utilisation > 0.95 || latency_ms > 100.0 || refused_share > 0.0" }
@@ -602,6 +609,13 @@ service_kind "database" {
     level = "ERROR"
     when  = "state.up && state.restart_ticks == 0 && !boot_ok"
     text  = "LOG:  {config.work_mem_mb * 1024} kB is outside the valid range for parameter \"work_mem\" (64 .. 2147483647); FATAL:  configuration file \"/etc/postgresql/16/main/postgresql.conf\" contains errors; systemd: postgresql@16-main.service: Failed with result 'protocol' (start attempt {state.boot_attempts})"
+  }
+
+  # src/backend/access/transam/xlog.c (XLogFileInit: "could not write to file"), src/backend/postmaster/postmaster.c (LogChildExit)
+  log "recovery_aborted" {
+    level = "ERROR"
+    when  = "state.up && state.restart_ticks == 0 && boot_ok && state.recovery_failed"
+    text  = "LOG:  redo starts at 3A/9B000028  PANIC:  could not write to file \"pg_wal/xlogtemp.{@pid}\": No space left on device  LOG:  startup process (PID {@pid}) was terminated by signal 6: Aborted  LOG:  database system is shut down (start attempt {state.boot_attempts})"
   }
 
   log "slot_inactive" {

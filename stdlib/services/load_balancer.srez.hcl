@@ -120,6 +120,25 @@ service_kind "load_balancer" {
     description = "The notAfter date of the certificate installed on the HTTPS listener, on the clock of clock_min: a site renews 30 days before expiry, so a current one has 30 to 90 days left."
   }
 
+  state "key_serial" {
+    type        = "int"
+    initial     = 7
+    description = "Serial, as the site's PKI numbers them, of the private key in the HTTPS listener's PEM bundle."
+  }
+
+  state "cert_key_serial" {
+    type        = "int"
+    initial     = 7
+    description = "Serial of the private key the installed certificate was issued for: certificate and key belong together when it equals key_serial. HAProxy refuses to load a bundle whose two halves do not."
+  }
+
+  state "boot_attempts" {
+    type        = "int"
+    initial     = 0
+    next        = "state.up && !boot_ok ? state.boot_attempts + 1 : 0"
+    description = "Consecutive starts the supervisor has made that exited while loading the configuration."
+  }
+
   state "abuser_rps" {
     type        = "float"
     initial     = 0.0
@@ -162,9 +181,15 @@ service_kind "load_balancer" {
 
   # ---------------------------------------------------------------- derived
 
+  derived "boot_ok" {
+    type        = "bool"
+    value       = "state.cert_key_serial == state.key_serial"
+    description = "The configuration loads: every bind's certificate matches the private key beside it."
+  }
+
   derived "serving" {
     type  = "bool"
-    value = "state.up && state.restart_ticks == 0"
+    value = "state.up && state.restart_ticks == 0 && boot_ok"
   }
 
   derived "conns_per_rps" {
@@ -379,7 +404,7 @@ service_kind "load_balancer" {
   # ---------------------------------------------------------------- status
 
   status "down" { when = "!state.up" }
-  status "restarting" { when = "state.restart_ticks > 0" }
+  status "restarting" { when = "state.restart_ticks > 0 || !boot_ok" }
   status "degraded" { when = "error_rate > 0.05 || backends_in_rotation == 0 || open_connections >= float(config.max_connections) * 0.95" }
 
   # ---------------------------------------------------------------- logs
@@ -509,6 +534,13 @@ service_kind "load_balancer" {
     text  = "supervisord: exited: haproxy (exit status {state.exit_code}; not expected)"
   }
 
+  # src/ssl_ckch.c ("inconsistencies between private key and certificate loaded from PEM file '%s'"), src/cfgparse.c ("Fatal errors found in configuration.")
+  log "bundle_rejected" {
+    level = "ERROR"
+    when  = "state.up && state.restart_ticks == 0 && !boot_ok"
+    text  = "haproxy[{@pid}]: [ALERT]    (1) : config : parsing [/etc/haproxy/haproxy.cfg:31] : 'bind :::443' in section 'frontend' : inconsistencies between private key and certificate loaded from PEM file '/etc/haproxy/certs/shop.pem'.  [ALERT]    (1) : config : Fatal errors found in configuration.  supervisord: exited: haproxy (exit status 1; not expected), spawned again (attempt {state.boot_attempts})"
+  }
+
   # src/proxy.c ("Proxy %s started.")
   log "starting" {
     level = "INFO"
@@ -555,6 +587,7 @@ service_kind "load_balancer" {
     aka         = ["renewed the certificate", "renewed the tls certificate", "renewed the cert", "installed a renewed certificate", "installed a new certificate", "replaced the certificate", "reissued the certificate"]
     set {
       cert_not_after_min = "state.clock_min + 129600"
+      cert_key_serial    = "state.key_serial"
     }
   }
 

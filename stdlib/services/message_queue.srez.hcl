@@ -165,7 +165,7 @@ service_kind "message_queue" {
   state "orphan_queue_gb" {
     type        = "float"
     initial     = 0.0
-    next        = "min(60.0, state.orphan_queue_gb + state.orphan_rate_gb)"
+    next        = "serving ? min(60.0, state.orphan_queue_gb + state.orphan_rate_gb) : state.orphan_queue_gb"
     unit        = "GB"
     description = "Messages held on the broker's disk by a queue still bound to the exchange that no consumer reads any more."
   }
@@ -175,6 +175,13 @@ service_kind "message_queue" {
     initial     = 0.0
     unit        = "GB per tick"
     description = "How fast an orphaned queue grows: a copy of every published message lands in it."
+  }
+
+  state "start_failed" {
+    type        = "bool"
+    initial     = false
+    next        = "state.up && (state.restart_ticks == 1 || state.start_failed) && 46.0 - state.orphan_queue_gb <= 0.5"
+    description = "The last start of the broker node failed while recovering its message store: with its data disk full it cannot write. The supervisor starts it again each tick; a start succeeds once the disk has room. A running node is not stopped by a full disk (its disk alarm blocks publishers); a starting one is."
   }
 
   state "vhost_password_version" {
@@ -205,7 +212,7 @@ service_kind "message_queue" {
 
   derived "serving" {
     type  = "bool"
-    value = "state.up && state.restart_ticks == 0"
+    value = "state.up && state.restart_ticks == 0 && !state.start_failed"
   }
 
   derived "held_unacked" {
@@ -417,7 +424,7 @@ service_kind "message_queue" {
 
   metric "disk_used_pct" {
     type      = "float"
-    value     = "state.cosmetic_metric ? 68.0 : 22.0"
+    value     = "max(state.cosmetic_metric ? 68.0 : 22.0, (50.0 - disk_free_gb) / 50.0 * 100.0)"
     unit      = "%"
     precision = 1
     low       = 0
@@ -427,7 +434,7 @@ service_kind "message_queue" {
   # ---------------------------------------------------------------- status
 
   status "down" { when = "!state.up" }
-  status "restarting" { when = "state.restart_ticks > 0" }
+  status "restarting" { when = "state.restart_ticks > 0 || state.start_failed" }
   status "degraded" { when = "error_rate > 0.01 || lag_ms > 5000.0 || republish_factor > 1.02 || redelivery_share > 0.05 || publish_in * (attempts - 1.0) > 8.0 || oom_kill_share > 0.02" }
 
   # ---------------------------------------------------------------- logs
@@ -512,6 +519,13 @@ service_kind "message_queue" {
     level = "INFO"
     when  = "serving && state.orphan_rate_gb > 0.0"
     text  = "queue 'jobs.audit-export' in vhost '/': 0 consumers, {int(state.orphan_queue_gb * 1000.0)} MB on disk, bound to exchange 'jobs' (x-queue-type classic)"
+  }
+
+  # deps/rabbit/src/rabbit_vhost.erl ("Recovering %b queues of type %ts"), deps/rabbit/src/rabbit_prelaunch_errors.erl ("BOOT FAILED", "Exception during startup:")
+  log "start_failed" {
+    level = "ERROR"
+    when  = "state.up && state.restart_ticks == 0 && state.start_failed"
+    text  = "<0.{@pid}.0> Recovering 2 queues of type rabbit_classic_queue: '{config.queue_name}' ({int(state.depth)} messages), 'jobs.audit-export' ({int(state.orphan_queue_gb * 1000.0)} MB on disk)  BOOT FAILED  Exception during startup: error:enospc in rabbit_msg_store:write_message/3  supervisord: exited: rabbitmq-server (exit status 1; not expected), spawned again"
   }
 
   log "publish_login_refused" {

@@ -156,6 +156,12 @@ service_kind "web_server" {
     description = "Memory the running build retains and never frees per tick; a restart starts it over on the same build."
   }
 
+  state "build_boot_fail" {
+    type        = "bool"
+    initial     = false
+    description = "The running build cannot boot its workers (a module its code imports is not in the build); a restart boots the same build."
+  }
+
   state "psp_error_share" {
     type        = "float"
     initial     = 0.0
@@ -235,10 +241,16 @@ service_kind "web_server" {
     value = "config.health_path"
   }
 
-  derived "boot_ok" {
+  derived "log_level_ok" {
     type        = "bool"
     value       = "config.log_level == \"debug\" || config.log_level == \"info\" || config.log_level == \"warn\" || config.log_level == \"warning\" || config.log_level == \"error\" || config.log_level == \"critical\""
     description = "The application's config loads: it exits at boot on a log level it does not know."
+  }
+
+  derived "boot_ok" {
+    type        = "bool"
+    value       = "log_level_ok && !state.build_boot_fail"
+    description = "A worker boots: the config loads and the running build imports."
   }
 
   derived "serving" {
@@ -739,8 +751,15 @@ service_kind "web_server" {
 
   log "boot_failed" {
     level = "ERROR"
-    when  = "state.up && state.restart_ticks == 0 && !boot_ok"
+    when  = "state.up && state.restart_ticks == 0 && !log_level_ok"
     text  = "[ERROR] Exception in worker process: ValueError: Unknown level: '{config.log_level}'; Worker failed to boot. supervisord: exited: app (exit status 3; not expected), spawned again (attempt {state.boot_attempts})"
+  }
+
+  # gunicorn gunicorn/arbiter.py ("Worker (pid:%s) exited with code %s", "Shutting down: %s", "Reason: %s"), CPython import traceback
+  log "build_boot_failed" {
+    level = "ERROR"
+    when  = "state.up && state.restart_ticks == 0 && log_level_ok && state.build_boot_fail"
+    text  = "[{@pid}] [ERROR] Worker (pid:{@pid}) exited with code 3:  File \"/srv/shop/{state.version}/shop/pricing/__init__.py\", line 7, in <module>  from shop.pricing.rules_v2 import apply_rules  ModuleNotFoundError: No module named 'shop.pricing.rules_v2'  [ERROR] Shutting down: Master  [ERROR] Reason: Worker failed to boot.  supervisord: exited: app (exit status 3; not expected), spawned again (attempt {state.boot_attempts})"
   }
 
   log "instance_disk_full" {
@@ -783,6 +802,7 @@ service_kind "web_server" {
     leak_mb           = 0.0
     build_error_share = 0.0
     build_leak_mb     = 0.0
+    build_boot_fail   = false
   }
 
   operation "renew_certificate" {
