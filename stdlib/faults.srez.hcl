@@ -976,21 +976,26 @@ fault_kind "mq_consumer_concurrency_low" {
 }
 
 fault_kind "mq_retry_limit_high" {
-  description    = "Jobs that can never succeed are retried dozens of times; retries crowd out real work and load the database."
+  description    = "Jobs that can never succeed are retried too many times for the site; retries crowd out real work and load the database."
   applies_to     = ["message_queue"]
   conflicts_with = []
   mechanism      = "retry_storm"
   detail         = "retry_limit"
 
+  # Where many jobs fail (a site that draws a high poison_share), a limit
+  # inside the documented band, and the documented default, already send
+  # more retries than the site's consumers absorb.
   param "limit" {
     type    = "int"
     default = 60
-    domain  = [40, 60, 100]
+    domain  = [4, 5, 40, 60, 100]
   }
 
   set_config { retry_limit = param.limit }
 
-  fixed_when = "config.retry_limit >= 1 && config.retry_limit <= 5"
+  # Fixed when the retries the site's failing jobs make stay within what
+  # the consumers absorb (the queue's own band, 8 a second).
+  fixed_when = "publish_in * fail_share * float(config.retry_limit) <= 8.0 && config.retry_limit >= 1"
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).

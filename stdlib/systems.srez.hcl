@@ -242,3 +242,77 @@ system "peak" {
     }
   }
 }
+
+# The standard topology at a site whose job queue carries many jobs that
+# fail on every attempt (10 to 12%: webhooks to partners that have gone
+# away, malformed imports) and whose consumer pool is kept small. The site
+# retries a failing job once or twice before dead-lettering it: at its
+# publish rate (about 30 jobs/s) that keeps the retries under 8 a second
+# and the six consumers ahead of the jobs. The documented three retries
+# already send 9 to 11 a second back to the queue.
+system "retry_lean" {
+  description = "The standard topology with a job queue that sees many failing jobs and retries them sparingly."
+
+  service "load_balancer" {
+    kind  = "load_balancer"
+    roles = { web = "web_server" }
+    vary {
+      max_connections = [3000, 6000]
+      idle_timeout_ms = [60000, 150000]
+    }
+  }
+
+  service "web_server" {
+    kind = "web_server"
+    roles = {
+      lb       = "load_balancer"
+      database = "database"
+      cache    = "cache"
+      queue    = "message_queue"
+    }
+    set_config {
+      max_workers = 24
+    }
+    vary {
+      timeout_ms = [3000, 8000]
+    }
+  }
+
+  service "cache" {
+    kind  = "cache"
+    roles = { web = "web_server" }
+    vary {
+      max_memory_mb = [1536, 2200]
+      ttl_seconds   = [300, 900]
+    }
+  }
+
+  service "database" {
+    kind = "database"
+    roles = {
+      web   = "web_server"
+      queue = "message_queue"
+    }
+    vary {
+      max_connections = [250, 450]
+      work_mem_mb     = [64, 160]
+    }
+  }
+
+  service "message_queue" {
+    kind = "message_queue"
+    roles = {
+      web      = "web_server"
+      database = "database"
+    }
+    set_config {
+      consumer_concurrency = 6
+    }
+    vary {
+      retry_limit           = [1, 2]
+      poison_share          = [0.1, 0.12]
+      max_in_flight         = [600, 1200]
+      visibility_timeout_ms = [40000, 90000]
+    }
+  }
+}
