@@ -112,7 +112,10 @@ fault_kind "db_crash_loop_bad_config" {
     restart_ticks = 0
   }
 
-  fixed_when = "config.work_mem_mb <= 2097151"
+  # Fixed when the postmaster accepts the value and the site's reports
+  # still sort in memory (a site that draws report_sort_mb needs more than
+  # the documented 64 MB), within the host's memory for sorts.
+  fixed_when = "config.work_mem_mb <= 256 && float(config.work_mem_mb) >= state.report_sort_mb"
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).
@@ -129,19 +132,21 @@ fault_kind "lb_health_check_path_wrong" {
   mechanism      = "health_check_misconfigured"
   detail         = "health_check_path"
 
+  # The path the web tier serves is the site's (its health_path); a site
+  # whose application serves another route fails on the documented one.
   param "path" {
     type    = "string"
     default = "/health"
-    domain  = ["/health", "/status", "/ping", "/live"]
+    domain  = ["/health", "/status", "/ping", "/live", "/healthz"]
   }
 
   set_config { health_check_path = param.path }
 
-  fixed_when = "config.health_check_path == \"/healthz\""
+  fixed_when = "config.health_check_path == web.health_route"
 
   remedy "update_config" {
-    key   = "health_check_path"
-    value = "/healthz"
+    # Back to the site's value before the fault (its change's old value).
+    key = "health_check_path"
   }
 }
 

@@ -316,3 +316,145 @@ system "retry_lean" {
     }
   }
 }
+
+# The standard topology at a site that runs heavy reports on its primary:
+# their largest aggregates sort 96 to 120 MB, so the site gives work_mem
+# 128 to 192 MB (16 sorts of it still fit the host's 4 GB for sorts). The
+# reports take 1.6 to 2 s in memory, inside the 5 s statement deadline; at
+# the documented 64 MB they spill to disk, run about eight times slower and
+# the deadline cancels them.
+system "reporting" {
+  description = "The standard topology with heavy reports on the primary and the sort memory they need."
+
+  service "load_balancer" {
+    kind  = "load_balancer"
+    roles = { web = "web_server" }
+    vary {
+      max_connections = [3000, 6000]
+      idle_timeout_ms = [60000, 150000]
+    }
+  }
+
+  service "web_server" {
+    kind = "web_server"
+    roles = {
+      lb       = "load_balancer"
+      database = "database"
+      cache    = "cache"
+      queue    = "message_queue"
+    }
+    set_config {
+      max_workers = 24
+    }
+    vary {
+      timeout_ms = [3000, 8000]
+    }
+  }
+
+  service "cache" {
+    kind  = "cache"
+    roles = { web = "web_server" }
+    vary {
+      max_memory_mb = [1536, 2200]
+      ttl_seconds   = [300, 900]
+    }
+  }
+
+  service "database" {
+    kind = "database"
+    roles = {
+      web   = "web_server"
+      queue = "message_queue"
+    }
+    set_config {
+      query_timeout_ms = 5000
+    }
+    vary {
+      max_connections = [250, 450]
+      work_mem_mb     = [128, 192]
+      report_sort_mb  = [96, 120]
+      report_ms       = [1600, 2000]
+    }
+  }
+
+  service "message_queue" {
+    kind = "message_queue"
+    roles = {
+      web      = "web_server"
+      database = "database"
+    }
+    vary {
+      max_in_flight         = [600, 1200]
+      visibility_timeout_ms = [40000, 90000]
+    }
+  }
+}
+
+# The standard topology at a site whose application serves its health
+# probe at its own route, /-/ready, as its framework does, not at the
+# documented /healthz; the balancer probes that route.
+system "app_routes" {
+  description = "The standard topology with the application's own probe route."
+
+  service "load_balancer" {
+    kind  = "load_balancer"
+    roles = { web = "web_server" }
+    set_config {
+      health_check_path = "/-/ready"
+    }
+    vary {
+      max_connections = [3000, 6000]
+      idle_timeout_ms = [60000, 150000]
+    }
+  }
+
+  service "web_server" {
+    kind = "web_server"
+    roles = {
+      lb       = "load_balancer"
+      database = "database"
+      cache    = "cache"
+      queue    = "message_queue"
+    }
+    set_config {
+      max_workers = 24
+      health_path = "/-/ready"
+    }
+    vary {
+      timeout_ms = [3000, 8000]
+    }
+  }
+
+  service "cache" {
+    kind  = "cache"
+    roles = { web = "web_server" }
+    vary {
+      max_memory_mb = [1536, 2200]
+      ttl_seconds   = [300, 900]
+    }
+  }
+
+  service "database" {
+    kind = "database"
+    roles = {
+      web   = "web_server"
+      queue = "message_queue"
+    }
+    vary {
+      max_connections = [250, 450]
+      work_mem_mb     = [64, 160]
+    }
+  }
+
+  service "message_queue" {
+    kind = "message_queue"
+    roles = {
+      web      = "web_server"
+      database = "database"
+    }
+    vary {
+      max_in_flight         = [600, 1200]
+      visibility_timeout_ms = [40000, 90000]
+    }
+  }
+}

@@ -166,6 +166,13 @@ service_kind "database" {
     description = "The site's longest routine statements (reports, exports) on a healthy server: eight ordinary statements' time (96 ms) unless the site runs heavier ones. A statement deadline below it cancels them."
   }
 
+  state "report_sort_mb" {
+    type        = "float"
+    initial     = 0.0
+    unit        = "MB"
+    description = "The largest sort or hash of the site's routine reports (0 where they are small). With work_mem below it, it spills to temporary files and the report runs about eight times slower."
+  }
+
   state "slot_wal_gb" {
     type        = "float"
     initial     = 0.0
@@ -334,9 +341,16 @@ service_kind "database" {
     unit  = "ratio"
   }
 
+  derived "report_spill" {
+    type        = "float"
+    value       = "float(config.work_mem_mb) < state.report_sort_mb ? 8.0 : 1.0"
+    unit        = "ratio"
+    description = "Slow-down of the site's reports when their largest sort no longer fits in work_mem and goes to disk."
+  }
+
   derived "statement_tail_ms" {
     type        = "float"
-    value       = "query_ms / 12.0 * max(96.0, state.report_ms)"
+    value       = "query_ms / 12.0 * max(96.0, state.report_ms) * report_spill"
     unit        = "ms"
     description = "The longest routine statements as they run now: the site's reports and exports, slower as every statement slows."
   }
@@ -510,8 +524,15 @@ service_kind "database" {
   # src/backend/tcop/postgres.c (ProcessInterrupts)
   log "statement_cancelled" {
     level = "ERROR"
-    when  = "serving && cancel_share > 0.01"
+    when  = "serving && cancel_share > 0.01 && report_spill <= 1.0"
     text  = "[{@pid}] ERROR:  canceling statement due to statement timeout  STATEMENT:  SELECT id, status, total FROM orders WHERE user_id = $1 ORDER BY created_at DESC LIMIT 50"
+  }
+
+  # src/backend/tcop/postgres.c (ProcessInterrupts), the report whose sort spilled
+  log "report_cancelled" {
+    level = "ERROR"
+    when  = "serving && cancel_share > 0.01 && report_spill > 1.0"
+    text  = "[{@pid}] ERROR:  canceling statement due to statement timeout  STATEMENT:  SELECT customer_id, date_trunc('day', created_at), sum(total) FROM orders GROUP BY 1, 2 ORDER BY 3 DESC"
   }
 
   # src/backend/postmaster/postmaster.c ("could not fork new process for connection: %m")
@@ -533,6 +554,13 @@ service_kind "database" {
     level = "WARN"
     when  = "serving && spill_factor > 1.0"
     text  = "[{@pid}] LOG:  temporary file: path \"base/pgsql_tmp/pgsql_tmp{@pid}.4\", size 41943040  STATEMENT:  SELECT * FROM orders WHERE user_id = $1 ORDER BY created_at DESC LIMIT 50"
+  }
+
+  # src/backend/storage/file/fd.c (ReportTemporaryFileUsage), a report's aggregate
+  log "report_temp_files" {
+    level = "WARN"
+    when  = "serving && report_spill > 1.0"
+    text  = "[{@pid}] LOG:  temporary file: path \"base/pgsql_tmp/pgsql_tmp{@pid}.0\", size {int(state.report_sort_mb * 1048576.0)}  STATEMENT:  SELECT customer_id, date_trunc('day', created_at), sum(total) FROM orders GROUP BY 1, 2 ORDER BY 3 DESC"
   }
 
   # src/backend/tcop/postgres.c (check_log_duration: "duration: %s ms  statement: %s")
