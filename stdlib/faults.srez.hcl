@@ -871,16 +871,20 @@ fault_kind "db_wal_retention_full" {
   mechanism      = "disk_full"
   detail         = "wal_keep_size_gb"
 
+  # On a site with a smaller or fuller volume, a retention inside the
+  # documented band fills it, and the documented default leaves too little
+  # free space.
   param "keep_gb" {
     type        = "int"
     default     = 320
-    domain      = [304, 320, 400]
+    domain      = [56, 64, 304, 320, 400]
     description = "WAL retained, in GB."
   }
 
   set_config { wal_keep_size_gb = param.keep_gb }
 
-  fixed_when = "config.wal_keep_size_gb >= 4 && config.wal_keep_size_gb <= 64"
+  # Fixed when data and retained WAL leave the volume its 15% headroom.
+  fixed_when = "volume_used_pct <= 85.0 && config.wal_keep_size_gb >= 4"
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).

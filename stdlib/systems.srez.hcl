@@ -458,3 +458,76 @@ system "app_routes" {
     }
   }
 }
+
+# The standard topology at a site whose database runs on a 250 GB data
+# volume holding 201 to 203 GB of data. The site keeps 6 GB of WAL, so
+# the volume stays under 85% full; the documented 16 GB would take it past
+# that.
+system "small_volume" {
+  description = "The standard topology with the database on a smaller data volume and little WAL retained."
+
+  service "load_balancer" {
+    kind  = "load_balancer"
+    roles = { web = "web_server" }
+    vary {
+      max_connections = [3000, 6000]
+      idle_timeout_ms = [60000, 150000]
+    }
+  }
+
+  service "web_server" {
+    kind = "web_server"
+    roles = {
+      lb       = "load_balancer"
+      database = "database"
+      cache    = "cache"
+      queue    = "message_queue"
+    }
+    set_config {
+      max_workers = 24
+    }
+    vary {
+      timeout_ms = [3000, 8000]
+    }
+  }
+
+  service "cache" {
+    kind  = "cache"
+    roles = { web = "web_server" }
+    vary {
+      max_memory_mb = [1536, 2200]
+      ttl_seconds   = [300, 900]
+    }
+  }
+
+  service "database" {
+    kind = "database"
+    roles = {
+      web   = "web_server"
+      queue = "message_queue"
+    }
+    # The site's WAL retention is pinned: its volume leaves no room for
+    # the routine retention changes other sites make.
+    set_config {
+      wal_keep_size_gb = 6
+    }
+    vary {
+      max_connections = [250, 450]
+      work_mem_mb     = [64, 160]
+      volume_gb       = [250, 250.5]
+      data_gb         = [201, 203]
+    }
+  }
+
+  service "message_queue" {
+    kind = "message_queue"
+    roles = {
+      web      = "web_server"
+      database = "database"
+    }
+    vary {
+      max_in_flight         = [600, 1200]
+      visibility_timeout_ms = [40000, 90000]
+    }
+  }
+}

@@ -71,7 +71,7 @@ service_kind "database" {
     low         = 4
     high        = 64
     unit        = "GB"
-    description = "Write-ahead log the server retains for replicas and point-in-time recovery, on the 500 GB data volume."
+    description = "Write-ahead log the server retains for replicas and point-in-time recovery, on the data volume."
     aka         = ["wal retention", "wal keep size", "retained wal", "wal", "wal size", "write ahead log", "write ahead log retention"]
   }
 
@@ -130,6 +130,13 @@ service_kind "database" {
     next        = "config.autovacuum_enabled ? max(5.0, state.dead_tuple_pct - 40.0) : min(90.0, state.dead_tuple_pct + 8.0)"
     unit        = "%"
     description = "Share of row versions that are dead and still scanned."
+  }
+
+  state "volume_gb" {
+    type        = "float"
+    initial     = 500.0
+    unit        = "GB"
+    description = "Size of the data volume that holds the data and the retained WAL."
   }
 
   state "data_gb" {
@@ -363,9 +370,9 @@ service_kind "database" {
 
   derived "volume_used_pct" {
     type        = "float"
-    value       = "min(100.0, (state.data_gb + float(config.wal_keep_size_gb) + state.slot_wal_gb) / 500.0 * 100.0)"
+    value       = "min(100.0, (state.data_gb + float(config.wal_keep_size_gb) + state.slot_wal_gb) / state.volume_gb * 100.0)"
     unit        = "%"
-    description = "Share of the 500 GB data volume taken by data and retained WAL."
+    description = "Share of the data volume taken by data and retained WAL."
   }
 
   derived "write_fail_share" {
