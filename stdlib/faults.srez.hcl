@@ -683,7 +683,7 @@ fault_kind "db_pool_too_large" {
   param "size" {
     type    = "int"
     default = 300
-    domain  = [250, 300, 400, 500]
+    domain  = [150, 250, 300, 400, 500]
   }
 
   set_config { pool_size = param.size }

@@ -531,3 +531,70 @@ system "small_volume" {
     }
   }
 }
+
+# The standard topology with a smaller database server: it accepts 110 to
+# 140 connections, and the pooler keeps 60 to 90 of them open. A pool at
+# the top of the documented band (150) asks for more than the server
+# accepts.
+system "small_primary" {
+  description = "The standard topology with a smaller database server and the pool sized for it."
+
+  service "load_balancer" {
+    kind  = "load_balancer"
+    roles = { web = "web_server" }
+    vary {
+      max_connections = [3000, 6000]
+      idle_timeout_ms = [60000, 150000]
+    }
+  }
+
+  service "web_server" {
+    kind = "web_server"
+    roles = {
+      lb       = "load_balancer"
+      database = "database"
+      cache    = "cache"
+      queue    = "message_queue"
+    }
+    set_config {
+      max_workers = 24
+    }
+    vary {
+      timeout_ms = [3000, 8000]
+    }
+  }
+
+  service "cache" {
+    kind  = "cache"
+    roles = { web = "web_server" }
+    vary {
+      max_memory_mb = [1536, 2200]
+      ttl_seconds   = [300, 900]
+    }
+  }
+
+  service "database" {
+    kind = "database"
+    roles = {
+      web   = "web_server"
+      queue = "message_queue"
+    }
+    vary {
+      max_connections = [110, 140]
+      pool_size       = [60, 90]
+      work_mem_mb     = [64, 160]
+    }
+  }
+
+  service "message_queue" {
+    kind = "message_queue"
+    roles = {
+      web      = "web_server"
+      database = "database"
+    }
+    vary {
+      max_in_flight         = [600, 1200]
+      visibility_timeout_ms = [40000, 90000]
+    }
+  }
+}
