@@ -82,7 +82,9 @@ fault_kind "cache_crash_loop_bad_config" {
     restart_ticks = 0
   }
 
-  fixed_when = "config.eviction_policy == \"noeviction\" || config.eviction_policy == \"allkeys-lru\" || config.eviction_policy == \"allkeys-lfu\" || config.eviction_policy == \"allkeys-random\" || config.eviction_policy == \"volatile-lru\" || config.eviction_policy == \"volatile-lfu\" || config.eviction_policy == \"volatile-random\" || config.eviction_policy == \"volatile-ttl\""
+  # Fixed when the server starts, on a policy that keeps what the site
+  # stores without a TTL (a site with sessions here needs a volatile one).
+  fixed_when = "boot_ok && !evicts_persistent"
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).

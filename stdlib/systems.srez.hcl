@@ -598,3 +598,73 @@ system "small_primary" {
     }
   }
 }
+
+# The standard topology at a site that keeps its users' sessions in the
+# cache, stored without a TTL (300 to 500 MB of them): its eviction policy
+# is volatile-lru, which evicts only cached entries. The documented
+# allkeys-lru would evict sessions too and sign users out.
+system "session_cache" {
+  description = "The standard topology with sessions kept in the cache."
+
+  service "load_balancer" {
+    kind  = "load_balancer"
+    roles = { web = "web_server" }
+    vary {
+      max_connections = [3000, 6000]
+      idle_timeout_ms = [60000, 150000]
+    }
+  }
+
+  service "web_server" {
+    kind = "web_server"
+    roles = {
+      lb       = "load_balancer"
+      database = "database"
+      cache    = "cache"
+      queue    = "message_queue"
+    }
+    set_config {
+      max_workers = 24
+    }
+    vary {
+      timeout_ms = [3000, 8000]
+    }
+  }
+
+  service "cache" {
+    kind  = "cache"
+    roles = { web = "web_server" }
+    set_config {
+      eviction_policy = "volatile-lru"
+    }
+    vary {
+      max_memory_mb = [1536, 2200]
+      ttl_seconds   = [300, 900]
+      persistent_mb = [300, 500]
+    }
+  }
+
+  service "database" {
+    kind = "database"
+    roles = {
+      web   = "web_server"
+      queue = "message_queue"
+    }
+    vary {
+      max_connections = [250, 450]
+      work_mem_mb     = [64, 160]
+    }
+  }
+
+  service "message_queue" {
+    kind = "message_queue"
+    roles = {
+      web      = "web_server"
+      database = "database"
+    }
+    vary {
+      max_in_flight         = [600, 1200]
+      visibility_timeout_ms = [40000, 90000]
+    }
+  }
+}
