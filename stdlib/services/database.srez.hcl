@@ -535,13 +535,6 @@ service_kind "database" {
     text  = "[{@pid}] ERROR:  canceling statement due to statement timeout  STATEMENT:  SELECT id, status, total FROM orders WHERE user_id = $1 ORDER BY created_at DESC LIMIT 50"
   }
 
-  # src/backend/tcop/postgres.c (ProcessInterrupts), the report whose sort spilled
-  log "report_cancelled" {
-    level = "ERROR"
-    when  = "serving && cancel_share > 0.01 && report_spill > 1.0"
-    text  = "[{@pid}] ERROR:  canceling statement due to statement timeout  STATEMENT:  SELECT customer_id, date_trunc('day', created_at), sum(total) FROM orders GROUP BY 1, 2 ORDER BY 3 DESC"
-  }
-
   # src/backend/postmaster/postmaster.c ("could not fork new process for connection: %m")
   log "fork_failed" {
     level = "ERROR"
@@ -561,13 +554,6 @@ service_kind "database" {
     level = "WARN"
     when  = "serving && spill_factor > 1.0"
     text  = "[{@pid}] LOG:  temporary file: path \"base/pgsql_tmp/pgsql_tmp{@pid}.4\", size 41943040  STATEMENT:  SELECT * FROM orders WHERE user_id = $1 ORDER BY created_at DESC LIMIT 50"
-  }
-
-  # src/backend/storage/file/fd.c (ReportTemporaryFileUsage), a report's aggregate
-  log "report_temp_files" {
-    level = "WARN"
-    when  = "serving && report_spill > 1.0"
-    text  = "[{@pid}] LOG:  temporary file: path \"base/pgsql_tmp/pgsql_tmp{@pid}.0\", size {int(state.report_sort_mb * 1048576.0)}  STATEMENT:  SELECT customer_id, date_trunc('day', created_at), sum(total) FROM orders GROUP BY 1, 2 ORDER BY 3 DESC"
   }
 
   # src/backend/tcop/postgres.c (check_log_duration: "duration: %s ms  statement: %s")
@@ -663,6 +649,20 @@ service_kind "database" {
     level = "WARN"
     when  = "serving && state.cosmetic_warning"
     text  = "[{@pid}] LOG:  checkpoints are occurring too frequently (24 seconds apart)"
+  }
+
+  # src/backend/tcop/postgres.c (ProcessInterrupts), the report whose sort spilled
+  log "report_cancelled" {
+    level = "ERROR"
+    when  = "serving && cancel_share > 0.01 && report_spill > 1.0"
+    text  = "[{@pid}] ERROR:  canceling statement due to statement timeout  STATEMENT:  SELECT customer_id, date_trunc('day', created_at), sum(total) FROM orders GROUP BY 1, 2 ORDER BY 3 DESC"
+  }
+
+  # src/backend/storage/file/fd.c (ReportTemporaryFileUsage), a report's aggregate
+  log "report_temp_files" {
+    level = "WARN"
+    when  = "serving && report_spill > 1.0"
+    text  = "[{@pid}] LOG:  temporary file: path \"base/pgsql_tmp/pgsql_tmp{@pid}.0\", size {int(state.report_sort_mb * 1048576.0)}  STATEMENT:  SELECT customer_id, date_trunc('day', created_at), sum(total) FROM orders GROUP BY 1, 2 ORDER BY 3 DESC"
   }
 
   restart {

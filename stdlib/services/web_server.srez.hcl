@@ -644,12 +644,6 @@ service_kind "web_server" {
   }
 
   # gunicorn gunicorn/workers/base.py ("Error handling request %s %s"); PostgreSQL src/backend/utils/adt/ri_triggers.c (ri_ReportViolation) as psycopg2 raises it
-  # django/middleware/csrf.py (REASON_CSRF_TOKEN_MISSING, logged by django.security.csrf) with sessions in the cache
-  log "session_lost" {
-    level = "WARN"
-    when  = "serving && session_lost_share > 0.0"
-    text  = "[{@pid}] [WARNING] django.security.csrf: Forbidden (CSRF token missing.): /checkout request_id={@req} session_key={@hex} not in cache.internal:6379"
-  }
 
   log "purged_row" {
     level = "ERROR"
@@ -781,6 +775,13 @@ service_kind "web_server" {
     level = "WARN"
     when  = "serving && state.cosmetic_warning"
     text  = "[{@pid}] [WARNING] DeprecationWarning: datetime.datetime.utcnow() is deprecated and scheduled for removal in a future version."
+  }
+
+  # django/middleware/csrf.py (REASON_CSRF_TOKEN_MISSING, logged by django.security.csrf) with sessions in the cache
+  log "session_lost" {
+    level = "WARN"
+    when  = "serving && session_lost_share > 0.0"
+    text  = "[{@pid}] [WARNING] django.security.csrf: Forbidden (CSRF token missing.): /checkout request_id={@req} session_key={@hex} not in cache.internal:6379"
   }
 
   restart {
