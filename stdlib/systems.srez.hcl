@@ -668,3 +668,73 @@ system "session_cache" {
     }
   }
 }
+
+# The standard topology at a site whose second web host, web-2, is the
+# larger one: it holds 70% of the web tier's capacity, and the balancer
+# sends it 70% of the requests. The documented even split would overload
+# web-1.
+system "unequal_hosts" {
+  description = "The standard topology with a larger second web host, weighted for it."
+
+  service "load_balancer" {
+    kind  = "load_balancer"
+    roles = { web = "web_server" }
+    set_config {
+      backend_weight_pct = 70
+    }
+    vary {
+      max_connections     = [3000, 6000]
+      idle_timeout_ms     = [60000, 150000]
+      web2_capacity_share = [0.7, 0.701]
+    }
+  }
+
+  service "web_server" {
+    kind = "web_server"
+    roles = {
+      lb       = "load_balancer"
+      database = "database"
+      cache    = "cache"
+      queue    = "message_queue"
+    }
+    set_config {
+      max_workers = 24
+    }
+    vary {
+      timeout_ms = [3000, 8000]
+    }
+  }
+
+  service "cache" {
+    kind  = "cache"
+    roles = { web = "web_server" }
+    vary {
+      max_memory_mb = [1536, 2200]
+      ttl_seconds   = [300, 900]
+    }
+  }
+
+  service "database" {
+    kind = "database"
+    roles = {
+      web   = "web_server"
+      queue = "message_queue"
+    }
+    vary {
+      max_connections = [250, 450]
+      work_mem_mb     = [64, 160]
+    }
+  }
+
+  service "message_queue" {
+    kind = "message_queue"
+    roles = {
+      web      = "web_server"
+      database = "database"
+    }
+    vary {
+      max_in_flight         = [600, 1200]
+      visibility_timeout_ms = [40000, 90000]
+    }
+  }
+}
