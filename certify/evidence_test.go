@@ -30,7 +30,7 @@ var handCounted = map[string]handCount{
 	"cascade_index":                   {3, "inspect_logs(database) shows the sequential scans, unlike both distractors and every load_balancer fault; one write (the index); resolve"},
 	"db_crash":                        {3, "inspect_logs(database) shows every start aborting in crash recovery on a full volume, unlike a plain crash; one operation (drop_replication_slot) lets the supervisor's next start come up; resolve (the site's consumers drain the outage's backlog within the grader's hold)"},
 	"db_pool":                         {3, "inspect_logs(database) shows pool timeouts, unlike the keep-alive distractor and every load_balancer fault; one write (pool_size); resolve"},
-	"lb_health_check":                 {3, "inspect_logs(load_balancer) shows the failing probe, unlike every other load_balancer fault; one write (health_check_path); resolve"},
+	"lb_health_check":                 {3, "inspect_logs(load_balancer) shows the failing probe, unlike every other load_balancer fault; one write (health_check_path, back to the route the web tier serves: its health_path, the history's old value); resolve"},
 	"mq_backlog":                      {3, "inspect_logs(message_queue) shows one consumer and a growing backlog, unlike the metric distractor and every other queue fault; one write; resolve"},
 	"two_faults":                      {4, "inspect_logs(web_server) is evidence of both faults and rules out every load_balancer fault; two writes (cache_host, pool_size); resolve"},
 	"checkout_release_errors":         {3, "inspect_logs(web_server) shows checkout failing under the new build, unlike every config fault and the cache warning; one rollback, which restarts nothing; resolve"},

@@ -5,8 +5,8 @@ package certify_test
 // alternative on the alerting service, the fix, and the resolution.
 func init() {
 	handCounted["app_boot_loop"] = handCount{3, "inspect_logs(web_server) shows the worker failing to boot on an unknown log level, unlike every other web_server fault; one write (log_level); resolve"}
-	handCounted["cache_refuses_to_start"] = handCount{3, "inspect_logs(cache) shows the fatal config file error, unlike every other cache fault; one write (eviction_policy); resolve"}
-	handCounted["primary_wont_start"] = handCount{3, "inspect_logs(database) shows work_mem outside its valid range at every start, unlike every other database fault; one write (work_mem_mb); resolve"}
+	handCounted["cache_refuses_to_start"] = handCount{3, "inspect_logs(cache) shows the fatal config file error, unlike every other cache fault; one write (eviction_policy, back to the site's volatile policy from the history: the documented allkeys-lru evicts its sessions); resolve"}
+	handCounted["primary_wont_start"] = handCount{3, "inspect_logs(database) shows work_mem outside its valid range at every start, unlike every other database fault; one write (work_mem_mb, the site's value from the history: the documented 64 MB spills the reports); resolve"}
 	handCounted["orders_fail_volume_full"] = handCount{3, "inspect_logs(database) shows the inactive slot retaining WAL beside the full volume, unlike wal_keep_size_gb; one operation (drop_replication_slot); resolve"}
 	handCounted["half_the_checkouts_fail"] = handCount{3, "inspect_logs(web_server) shows one instance out of disk while its probe passes, unlike every other web_server fault; one operation (replace_failing_instance); resolve"}
 	handCounted["bot_flood_at_the_edge"] = handCount{3, "inspect_logs(load_balancer) shows one client sending most requests, unlike every other load_balancer fault; one operation (block_top_client); resolve"}

@@ -130,6 +130,13 @@ func (b *build) drawChanges() {
 		if taken[slot] {
 			continue
 		}
+		if pinsKey(b.sys.Services[c.svc], c.bc.Key) {
+			// The site's own setting, pinned where its relations leave
+			// no room (a small volume's WAL retention): a routine change
+			// of it would break the site. Skipped here, not left out of
+			// the shuffle, so no other incident's draws move.
+			continue
+		}
 		var choices []value.Value
 		for _, v := range c.bc.Values {
 			v, ok := convertTo(v, b.t.Slots[slot].Kind)
@@ -448,4 +455,14 @@ func (b *build) actorPool(kind string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// pinsKey reports whether a system service pins a config key (set_config).
+func pinsKey(ss *lang.SystemService, key string) bool {
+	for _, e := range ss.Config {
+		if e.Name == key {
+			return true
+		}
+	}
+	return false
 }

@@ -40,8 +40,9 @@ func playText(t *testing.T, tk *engine.Task, actions ...string) (*engine.Episode
 
 // The two healthy worlds issue 14 found graded unmitigated by a fault's
 // fixed_when band: a max_connections above the pool that is not the site's
-// (160, over the peak site's pool of 130 to 150), and a pool of 200 under
-// the site's limit of 300. Every read shows a healthy system,
+// (160, over the peak site's pool of 130 to 150), and a pool of 100 (not
+// the site's 60 to 90) under its server's limit of 110 to 140. Every read
+// shows a healthy system,
 // so both are mitigated, and with the true diagnosis the episodes succeed.
 func TestHealthyWorldIsMitigated(t *testing.T) {
 	suite := suiteTasks(t)
@@ -49,7 +50,7 @@ func TestHealthyWorldIsMitigated(t *testing.T) {
 		id, fix string
 	}{
 		{"checkout_db_refusals", "update_config(database, max_connections, 160)"},
-		{"retries_mostly_succeed", "update_config(database, pool_size, 200)"},
+		{"retries_mostly_succeed", "update_config(database, pool_size, 100)"},
 	} {
 		t.Run(c.id, func(t *testing.T) {
 			tk := suiteTask(t, suite, c.id)

@@ -1,6 +1,9 @@
 # Cache: an eviction policy written in a form the server does not accept;
 # each start exits on the config file. Every read falls through to the
-# database. A restart only repeats the failed start.
+# database. A restart only repeats the failed start. The site keeps its
+# sessions in the cache without a TTL and runs volatile-lru: the documented
+# allkeys-lru starts the server but evicts sessions and signs users out.
+# The site's policy is the history's old value.
 
 incident "cache_refuses_to_start" {
   title      = "Database read load spiked after cache maintenance"
@@ -9,7 +12,7 @@ incident "cache_refuses_to_start" {
   split      = "dev"
   tags       = ["cache", "class:restart-alone-fails", "class:alerted-service-innocent"]
   budget     = 12
-  system     = "standard"
+  system     = "session_cache"
 
   fault "cache_crash_loop_bad_config" {
     target = "cache"

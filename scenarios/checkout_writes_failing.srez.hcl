@@ -1,6 +1,8 @@
-# Database: WAL retention was raised to 320 GB for a replica rebuild and
-# never lowered. Data plus retained WAL now fill the 500 GB data volume, and
-# every statement that writes fails. The alert names the database.
+# Database: WAL retention was raised to 56 GB for a replica rebuild and
+# never lowered. On this site's 250 GB data volume, with about 200 GB of
+# data, that fills it (a value inside the documented band), and every
+# statement that writes fails. The site keeps 4 to 8 GB; the documented
+# 16 GB would leave the volume over 85% full. The alert names the database.
 
 incident "checkout_writes_failing" {
   title      = "Checkouts failing on database writes"
@@ -9,11 +11,11 @@ incident "checkout_writes_failing" {
   split      = "train"
   tags       = ["database", "disk"]
   budget     = 9
-  system     = "standard"
+  system     = "small_volume"
 
   fault "db_wal_retention_full" {
     target  = "database"
-    keep_gb = 320
+    keep_gb = 56
     change {}
   }
   distractor "elevated_metric" {

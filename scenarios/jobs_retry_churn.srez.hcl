@@ -1,6 +1,9 @@
 # Medium: the alert names the job queue, where the cause is: failing jobs
-# are retried far too many times. A hand-tuned database setting and spiky
-# metrics are on the way.
+# are retried too many times for this site. A tenth of its jobs fail on
+# every attempt and its consumer pool is small, so it retries them once or
+# twice; a change raised the limit to 5, inside the documented band, and
+# the documented 3 is still too many here. The history's old value is the
+# fix. A hand-tuned database setting and spiky metrics are on the way.
 
 incident "jobs_retry_churn" {
   title      = "Job queue busy but throughput flat"
@@ -9,11 +12,11 @@ incident "jobs_retry_churn" {
   split      = "dev"
   tags       = ["message_queue", "distractor", "noisy"]
   budget     = 10
-  system     = "standard"
+  system     = "retry_lean"
 
   fault "mq_retry_limit_high" {
     target = "message_queue"
-    limit  = 60
+    limit  = 5
     change {}
   }
   distractor "db_work_mem_tuned" {

@@ -1,6 +1,9 @@
 # Load balancer: the health probe asks the web tier for a path it does not
-# serve, so every backend leaves rotation and the site answers 503. The
-# probe path the web tier does serve is in its config.
+# serve, so every backend leaves rotation and the site answers 503. A
+# config template put the documented /healthz back on the balancer, but
+# this site's application serves its probe at its own route: the path it
+# serves is in the web tier's config (health_path) and the history's old
+# value, never in the docs.
 
 incident "lb_health_check" {
   title      = "Site returns 503 for every request"
@@ -9,11 +12,11 @@ incident "lb_health_check" {
   split      = "train"
   tags       = ["load_balancer", "config"]
   budget     = 10
-  system     = "standard"
+  system     = "app_routes"
 
   fault "lb_health_check_path_wrong" {
     target = "load_balancer"
-    path   = "/status"
+    path   = "/healthz"
     change {}
   }
   noise "jitter" {}
@@ -22,7 +25,7 @@ incident "lb_health_check" {
     "check_status(load_balancer)",
     "inspect_logs(load_balancer)",
     "inspect_config(web_server, health_path)",
-    "update_config(load_balancer, health_check_path, \"/healthz\")",
-    "resolve_incident(\"load balancer: health check probes the wrong path\", \"set health_check_path to /healthz\")",
+    "update_config(load_balancer, health_check_path, \"/-/ready\")",
+    "resolve_incident(\"load balancer: health check probes the wrong path\", \"set health_check_path to /-/ready, the route the web tier serves\")",
   ]
 }

@@ -1,6 +1,8 @@
-# Database: a capacity change raised the pooler's size past what the server
-# accepts; the surplus connections are refused and their clients fail. The
-# web tier's error alert names only the symptom.
+# Database: a capacity change raised the pooler's size to 150, the top of
+# the documented band, past what this site's smaller server accepts (110 to
+# 140 connections); the surplus connections are refused and their clients
+# fail. The site's own pool is the history's old value. The web tier's
+# error alert names only the symptom.
 
 incident "retries_mostly_succeed" {
   title      = "Intermittent 500s after a capacity change"
@@ -9,11 +11,11 @@ incident "retries_mostly_succeed" {
   split      = "dev"
   tags       = ["database", "config", "victim-alert"]
   budget     = 12
-  system     = "standard"
+  system     = "small_primary"
 
   fault "db_pool_too_large" {
     target = "database"
-    size   = 500
+    size   = 150
     change {}
   }
   distractor "noisy_warning" {

@@ -1,5 +1,8 @@
-# Message queue: a batch of malformed jobs is redelivered up to 100 times
-# each; the consumer pool spends its time on them and hammers the database.
+# Message queue: on a site where a tenth of the jobs fail on every attempt
+# and the consumer pool is small, a change raised the retry limit from the
+# site's one or two to 5 (inside the documented band; the documented 3 is
+# still too many here). Failing jobs are redelivered five times each; the
+# consumers spend their time on them and hammer the database.
 
 incident "writes_from_workers" {
   title      = "Invoices late, extra database writes"
@@ -8,11 +11,11 @@ incident "writes_from_workers" {
   split      = "dev"
   tags       = ["message_queue", "config"]
   budget     = 12
-  system     = "standard"
+  system     = "retry_lean"
 
   fault "mq_retry_limit_high" {
     target = "message_queue"
-    limit  = 100
+    limit  = 5
     change {}
   }
   noise "spike" {}

@@ -120,6 +120,13 @@ service_kind "cache" {
     description = "Data paged out to swap: the host keeps 4096 MB resident for the dataset; a higher ceiling lets cold keys pile up past it (nothing is evicted below the ceiling), about 2 GB more per tick."
   }
 
+  state "persistent_mb" {
+    type        = "float"
+    initial     = 0.0
+    unit        = "MB"
+    description = "Memory held by keys the site stores without a TTL (sessions, carts), 0 where it keeps none here. An allkeys eviction policy evicts them with the cached entries; a volatile one keeps them."
+  }
+
   state "reuse_s" {
     type        = "float"
     initial     = 60.0
@@ -167,6 +174,19 @@ service_kind "cache" {
     type        = "bool"
     value       = "config.eviction_policy == \"noeviction\" || config.eviction_policy == \"allkeys-lru\" || config.eviction_policy == \"allkeys-lfu\" || config.eviction_policy == \"allkeys-random\" || config.eviction_policy == \"volatile-lru\" || config.eviction_policy == \"volatile-lfu\" || config.eviction_policy == \"volatile-random\" || config.eviction_policy == \"volatile-ttl\""
     description = "The server's config file loads: it refuses to start on an eviction policy it does not know."
+  }
+
+  derived "evicts_persistent" {
+    type        = "bool"
+    value       = "state.persistent_mb > 0.0 && (config.eviction_policy == \"allkeys-lru\" || config.eviction_policy == \"allkeys-lfu\" || config.eviction_policy == \"allkeys-random\")"
+    description = "The full cache evicts keys stored without a TTL (the site's sessions) along with its cached entries."
+  }
+
+  derived "session_loss_share" {
+    type        = "float"
+    value       = "serving && evicts_persistent ? 0.08 : 0.0"
+    unit        = "ratio"
+    description = "Share of requests whose session was evicted: signed-in users' posts are refused."
   }
 
   derived "serving" {

@@ -71,7 +71,7 @@ service_kind "database" {
     low         = 4
     high        = 64
     unit        = "GB"
-    description = "Write-ahead log the server retains for replicas and point-in-time recovery, on the 500 GB data volume."
+    description = "Write-ahead log the server retains for replicas and point-in-time recovery, on the data volume."
     aka         = ["wal retention", "wal keep size", "retained wal", "wal", "wal size", "write ahead log", "write ahead log retention"]
   }
 
@@ -132,6 +132,13 @@ service_kind "database" {
     description = "Share of row versions that are dead and still scanned."
   }
 
+  state "volume_gb" {
+    type        = "float"
+    initial     = 500.0
+    unit        = "GB"
+    description = "Size of the data volume that holds the data and the retained WAL."
+  }
+
   state "data_gb" {
     type        = "float"
     initial     = 199.0
@@ -164,6 +171,13 @@ service_kind "database" {
     initial     = 96.0
     unit        = "ms"
     description = "The site's longest routine statements (reports, exports) on a healthy server: eight ordinary statements' time (96 ms) unless the site runs heavier ones. A statement deadline below it cancels them."
+  }
+
+  state "report_sort_mb" {
+    type        = "float"
+    initial     = 0.0
+    unit        = "MB"
+    description = "The largest sort or hash of the site's routine reports (0 where they are small). With work_mem below it, it spills to temporary files and the report runs about eight times slower."
   }
 
   state "slot_wal_gb" {
@@ -341,9 +355,16 @@ service_kind "database" {
     unit  = "ratio"
   }
 
+  derived "report_spill" {
+    type        = "float"
+    value       = "float(config.work_mem_mb) < state.report_sort_mb ? 8.0 : 1.0"
+    unit        = "ratio"
+    description = "Slow-down of the site's reports when their largest sort no longer fits in work_mem and goes to disk."
+  }
+
   derived "statement_tail_ms" {
     type        = "float"
-    value       = "query_ms / 12.0 * max(96.0, state.report_ms)"
+    value       = "query_ms / 12.0 * max(96.0, state.report_ms) * report_spill"
     unit        = "ms"
     description = "The longest routine statements as they run now: the site's reports and exports, slower as every statement slows."
   }
@@ -356,9 +377,9 @@ service_kind "database" {
 
   derived "volume_used_pct" {
     type        = "float"
-    value       = "min(100.0, (state.data_gb + float(config.wal_keep_size_gb) + state.slot_wal_gb) / 500.0 * 100.0)"
+    value       = "min(100.0, (state.data_gb + float(config.wal_keep_size_gb) + state.slot_wal_gb) / state.volume_gb * 100.0)"
     unit        = "%"
-    description = "Share of the 500 GB data volume taken by data and retained WAL."
+    description = "Share of the data volume taken by data and retained WAL."
   }
 
   derived "write_fail_share" {
@@ -517,7 +538,7 @@ service_kind "database" {
   # src/backend/tcop/postgres.c (ProcessInterrupts)
   log "statement_cancelled" {
     level = "ERROR"
-    when  = "serving && cancel_share > 0.01"
+    when  = "serving && cancel_share > 0.01 && report_spill <= 1.0"
     text  = "[{@pid}] ERROR:  canceling statement due to statement timeout  STATEMENT:  SELECT id, status, total FROM orders WHERE user_id = $1 ORDER BY created_at DESC LIMIT 50"
   }
 
@@ -642,6 +663,20 @@ service_kind "database" {
     level = "WARN"
     when  = "serving && state.cosmetic_warning"
     text  = "[{@pid}] LOG:  checkpoints are occurring too frequently (24 seconds apart)"
+  }
+
+  # src/backend/tcop/postgres.c (ProcessInterrupts), the report whose sort spilled
+  log "report_cancelled" {
+    level = "ERROR"
+    when  = "serving && cancel_share > 0.01 && report_spill > 1.0"
+    text  = "[{@pid}] ERROR:  canceling statement due to statement timeout  STATEMENT:  SELECT customer_id, date_trunc('day', created_at), sum(total) FROM orders GROUP BY 1, 2 ORDER BY 3 DESC"
+  }
+
+  # src/backend/storage/file/fd.c (ReportTemporaryFileUsage), a report's aggregate
+  log "report_temp_files" {
+    level = "WARN"
+    when  = "serving && report_spill > 1.0"
+    text  = "[{@pid}] LOG:  temporary file: path \"base/pgsql_tmp/pgsql_tmp{@pid}.0\", size {int(state.report_sort_mb * 1048576.0)}  STATEMENT:  SELECT customer_id, date_trunc('day', created_at), sum(total) FROM orders GROUP BY 1, 2 ORDER BY 3 DESC"
   }
 
   restart {

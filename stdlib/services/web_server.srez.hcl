@@ -421,6 +421,13 @@ service_kind "web_server" {
     description = "Requests lost because their new connection could not be accepted (about 10% of requests arrive on a new connection)."
   }
 
+  derived "session_lost_share" {
+    type        = "float"
+    value       = "cache_reachable ? cache.session_loss_share : 0.0"
+    unit        = "ratio"
+    description = "Requests refused because the user's session is no longer in the cache."
+  }
+
   derived "stale_read_share" {
     type        = "float"
     value       = "cache_reachable ? 0.8 * hit_rate * cache.purged_share : 0.0"
@@ -481,7 +488,7 @@ service_kind "web_server" {
 
   derived "error_rate" {
     type  = "float"
-    value = "serving ? clamp(throttled_share + overload_share + timeout_share + dependency_error_share + oom_share + accept_fail_share + stale_read_share + checkout_error_share + bad_instance_share + payment_error_share, 0.0, 1.0) : 1.0"
+    value = "serving ? clamp(throttled_share + overload_share + timeout_share + dependency_error_share + oom_share + accept_fail_share + stale_read_share + checkout_error_share + bad_instance_share + payment_error_share + session_lost_share, 0.0, 1.0) : 1.0"
     unit  = "ratio"
   }
 
@@ -649,6 +656,7 @@ service_kind "web_server" {
   }
 
   # gunicorn gunicorn/workers/base.py ("Error handling request %s %s"); PostgreSQL src/backend/utils/adt/ri_triggers.c (ri_ReportViolation) as psycopg2 raises it
+
   log "purged_row" {
     level = "ERROR"
     when  = "serving && stale_read_share > 0.001"
@@ -786,6 +794,13 @@ service_kind "web_server" {
     level = "WARN"
     when  = "serving && state.cosmetic_warning"
     text  = "[{@pid}] [WARNING] DeprecationWarning: datetime.datetime.utcnow() is deprecated and scheduled for removal in a future version."
+  }
+
+  # django/middleware/csrf.py (REASON_CSRF_TOKEN_MISSING, logged by django.security.csrf) with sessions in the cache
+  log "session_lost" {
+    level = "WARN"
+    when  = "serving && session_lost_share > 0.0"
+    text  = "[{@pid}] [WARNING] django.security.csrf: Forbidden (CSRF token missing.): /checkout request_id={@req} session_key={@hex} not in cache.internal:6379"
   }
 
   restart {
