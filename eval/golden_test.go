@@ -31,22 +31,30 @@ var variants = []struct {
 	// tag, when set, makes the variant required only of incidents with
 	// that tag (others may still have it).
 	tag string
+	// optional variants are checked where an archive has them.
+	optional bool
 }{
-	{"expert", func(tk *engine.Task, r record.EpisodeMetrics) bool { return r.Success && r.Terminal == endOf(tk) }, "success", ""},
+	{"expert", func(tk *engine.Task, r record.EpisodeMetrics) bool { return r.Success && r.Terminal == endOf(tk) }, "success", "", false},
 	{"wrong_fix", func(tk *engine.Task, r record.EpisodeMetrics) bool {
 		return !r.Success && r.RootCauseIdentified && !handled(tk, r)
-	}, "failure with the right diagnosis and no mitigation", ""},
+	}, "failure with the right diagnosis and no mitigation", "", false},
 	{"wrong_diagnosis", func(tk *engine.Task, r record.EpisodeMetrics) bool {
 		return !r.Success && !r.RootCauseIdentified && handled(tk, r)
-	}, "failure with mitigation and a wrong diagnosis", ""},
+	}, "failure with mitigation and a wrong diagnosis", "", false},
 	{"wrong_change", func(tk *engine.Task, r record.EpisodeMetrics) bool {
 		if tk.OutOfReach() {
 			// Any write is the wrong change there, and nothing mitigates.
 			return !r.Success && r.WrongChange && r.RootCauseIdentified && r.Terminal == record.TerminalEscalated
 		}
 		return !r.Success && r.WrongChange && r.RootCauseIdentified && r.Mitigated
-	}, "failure from a wrong change left in place", ""},
-	{"recovered", func(tk *engine.Task, r record.EpisodeMetrics) bool { return r.Success && r.Recovered }, "success after undoing the tempting wrong change", "recovery"},
+	}, "failure from a wrong change left in place", "", false},
+	{"recovered", func(tk *engine.Task, r record.EpisodeMetrics) bool { return r.Success && r.Recovered }, "success after undoing the tempting wrong change", "recovery", false},
+	// The expert's plan plus an operation applied where its trigger is
+	// benign state (a standby's slot during a re-clone, a queue whose
+	// consumers were paused on purpose): what blind-operate does.
+	{"careless_operation", func(tk *engine.Task, r record.EpisodeMetrics) bool {
+		return !r.Success && r.WrongChange && r.RootCauseIdentified && r.Mitigated
+	}, "failure from an operation applied to benign state", "", true},
 }
 
 // endOf is how the expert ends an episode of tk: resolved, or escalated
@@ -104,7 +112,7 @@ func TestGoldenTraces(t *testing.T) {
 			for _, v := range variants {
 				plan, ok := ps[v.name]
 				if !ok {
-					if v.tag == "" || slices.Contains(tk.Tags, v.tag) {
+					if !v.optional && (v.tag == "" || slices.Contains(tk.Tags, v.tag)) {
 						t.Errorf("%s: no %s.actions section", path, v.name)
 					}
 					continue
