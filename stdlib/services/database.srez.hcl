@@ -620,14 +620,6 @@ service_kind "database" {
     text  = "LOG:  checkpoint complete: wrote 1893 buffers (1.4%); 0 WAL file(s) added, 0 removed, 0 recycled; write=26.904 s, sync=0.012 s, total=26.958 s; sync files=61, longest=0.004 s, average=0.001 s; distance=20480 kB, estimate=20480 kB; lsn=3A/9C000000, redo lsn=3A/9B000028"
   }
 
-  # src/backend/replication/walsender.c (log_replication_commands:
-  # "received replication command: %s"); xlog.c (LogCheckpointEnd)
-  log "base_backup_running" {
-    level = "INFO"
-    when  = "serving && state.replica_rebuild"
-    text  = "[{@pid}] LOG:  received replication command: BASE_BACKUP ( LABEL 'pg_basebackup base backup',  PROGRESS,  CHECKPOINT 'fast',  WAIT 0,  MANIFEST 'yes',  TARGET 'client'); [{@pid}] LOG:  checkpoint complete: wrote 2184 buffers (1.7%); 0 WAL file(s) added, 0 removed, 0 recycled; write=269.312 s, sync=0.012 s, total=269.345 s; sync files=41, longest=0.004 s, average=0.001 s; distance=51230 kB, estimate=53110 kB"
-  }
-
   log "password_auth_failed" {
     level = "ERROR"
     when  = "serving && auth_fail_share > 0.0"
@@ -646,6 +638,14 @@ service_kind "database" {
     level = "WARN"
     when  = "serving && state.cosmetic_warning"
     text  = "[{@pid}] LOG:  checkpoints are occurring too frequently (24 seconds apart)"
+  }
+
+  # src/backend/replication/walsender.c (log_replication_commands:
+  # "received replication command: %s"); xlog.c (LogCheckpointEnd)
+  log "base_backup_running" {
+    level = "INFO"
+    when  = "serving && state.replica_rebuild"
+    text  = "[{@pid}] LOG:  received replication command: BASE_BACKUP ( LABEL 'pg_basebackup base backup',  PROGRESS,  CHECKPOINT 'fast',  WAIT 0,  MANIFEST 'yes',  TARGET 'client'); [{@pid}] LOG:  checkpoint complete: wrote 2184 buffers (1.7%); 0 WAL file(s) added, 0 removed, 0 recycled; write=269.312 s, sync=0.012 s, total=269.345 s; sync files=41, longest=0.004 s, average=0.001 s; distance=51230 kB, estimate=53110 kB"
   }
 
   restart {

@@ -517,14 +517,6 @@ service_kind "message_queue" {
     text  = "Free disk space is insufficient. Free bytes: {int(disk_free_gb * 1073741824.0)}. Limit: 5000000000; disk resource alarm set on node rabbit@mq-1, publishers blocked"
   }
 
-  # celery/worker/control.py (cancel_consumer: "no longer consuming from
-  # %s"); rabbitmq-diagnostics list_queues columns
-  log "queue_paused" {
-    level = "INFO"
-    when  = "serving && state.consumers_paused"
-    text  = "jobs-worker[{@mainpid}]: celery@jobs-1: remote control cancel_consumer: no longer consuming from 'jobs.reindex'; queue 'jobs.reindex' in vhost '/': 0 consumers, 310 MB on disk, bound to exchange 'jobs' (x-queue-type classic)"
-  }
-
   log "orphan_queue" {
     level = "INFO"
     when  = "serving && state.orphan_rate_gb > 0.0"
@@ -590,6 +582,14 @@ service_kind "message_queue" {
     level = "WARN"
     when  = "serving && state.cosmetic_warning"
     text  = "<0.{@pid}.0> closing AMQP connection <0.{@pid}.0> (10.0.4.21:{@port} -> 10.0.4.2:5672): missed heartbeats from client, timeout: 60s"
+  }
+
+  # celery/worker/control.py (cancel_consumer: "no longer consuming from
+  # %s"); rabbitmq-diagnostics list_queues columns
+  log "queue_paused" {
+    level = "INFO"
+    when  = "serving && state.consumers_paused"
+    text  = "jobs-worker[{@mainpid}]: celery@jobs-1: remote control cancel_consumer: no longer consuming from 'jobs.reindex'; queue 'jobs.reindex' in vhost '/': 0 consumers, 310 MB on disk, bound to exchange 'jobs' (x-queue-type classic)"
   }
 
   operation "reload_secrets" {
