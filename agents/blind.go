@@ -47,12 +47,16 @@ const (
 	// OperateRollback rolls back every change of the history, as
 	// RollbackAll does, then plays Operate.
 	OperateRollback
+	// OperateWarnings plays Operate but looks for triggers only in the
+	// warning and error lines of the logs (and in metrics): it acts on
+	// what the logs flag as a problem.
+	OperateWarnings
 )
 
 var blindNames = [...]string{ResetDocs: "reset-docs", ResetBand: "reset-band",
 	RestartUnhealthy: "restart-unhealthy", LogWords: "log-words", AlwaysEscalate: "always-escalate",
 	RollbackAll: "rollback-all", RollbackLatest: "rollback-latest", LogWordsDocs: "log-words-docs",
-	Operate: "operate", OperateRollback: "operate-rollback"}
+	Operate: "operate", OperateRollback: "operate-rollback", OperateWarnings: "operate-warnings"}
 
 func (p BlindPolicy) String() string {
 	if int(p) < len(blindNames) && blindNames[p] != "" {
@@ -63,7 +67,7 @@ func (p BlindPolicy) String() string {
 
 // BlindPolicies lists the adversaries in a fixed order.
 func BlindPolicies() []BlindPolicy {
-	return []BlindPolicy{ResetDocs, ResetBand, RestartUnhealthy, LogWords, LogWordsDocs, AlwaysEscalate, RollbackAll, RollbackLatest, Operate, OperateRollback}
+	return []BlindPolicy{ResetDocs, ResetBand, RestartUnhealthy, LogWords, LogWordsDocs, AlwaysEscalate, RollbackAll, RollbackLatest, Operate, OperateRollback, OperateWarnings}
 }
 
 // BlindPrefix starts the name every blind policy is run under.
@@ -164,7 +168,7 @@ func (b *Blind) Begin(intro string) {
 	case RollbackAll, RollbackLatest:
 		b.queue = []move{{action: "list_changes()", reserve: 1}}
 		b.then = b.afterChanges
-	case Operate:
+	case Operate, OperateWarnings:
 		b.queue = b.operationReads()
 		b.then = b.afterOperationReads
 	case OperateRollback:

@@ -17,7 +17,8 @@ import (
 // block the top client when the edge's traffic looks high, delete queues
 // that have no consumer. It names, for each operation, the mechanism the
 // docs remedy with it. blind-operate-rollback also rolls back every change
-// of the history first.
+// of the history first; blind-operate-warnings looks for triggers in
+// warning and error lines only.
 
 // renewWithinDays is the docs' renewal window: "a site renews 30 days
 // before expiry".
@@ -90,6 +91,9 @@ func (b *Blind) afterOperationReads() {
 // that refuses it.
 func (b *Blind) triggered(op, s string) ([]string, bool) {
 	lines := b.allLogs[s]
+	if b.policy == OperateWarnings {
+		lines = b.logs[s]
+	}
 	has := func(words ...string) bool {
 		return slices.ContainsFunc(lines, func(l string) bool {
 			l = strings.ToLower(l)

@@ -153,6 +153,7 @@ func derivedReason(r certify.AdaptiveResult) string {
 		"blind-rollback-latest":   "undoing the newest change fixes it",
 		"blind-operate":           "applying every operation whose trigger the reads show fixes it, and nothing it applies is benign state",
 		"blind-operate-rollback":  "undoing every change and applying every triggered operation fixes it",
+		"blind-operate-warnings":  "the operation whose trigger shows in warning and error lines is the fix, and the benign state shows at INFO only",
 	}[r.Policy]
 	if why == "" {
 		why = "it wins"
