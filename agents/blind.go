@@ -41,11 +41,22 @@ const (
 	// default, in band or not: what an adversary does once faults stop
 	// leaving keys out of band.
 	LogWordsDocs
+	// Operate applies every published operation whose trigger its reads
+	// show (blindops.go) and names the mechanism each one remedies.
+	Operate
+	// OperateRollback rolls back every change of the history, as
+	// RollbackAll does, then plays Operate.
+	OperateRollback
+	// OperateWarnings plays Operate but looks for triggers only in the
+	// warning and error lines of the logs (and in metrics): it acts on
+	// what the logs flag as a problem.
+	OperateWarnings
 )
 
 var blindNames = [...]string{ResetDocs: "reset-docs", ResetBand: "reset-band",
 	RestartUnhealthy: "restart-unhealthy", LogWords: "log-words", AlwaysEscalate: "always-escalate",
-	RollbackAll: "rollback-all", RollbackLatest: "rollback-latest", LogWordsDocs: "log-words-docs"}
+	RollbackAll: "rollback-all", RollbackLatest: "rollback-latest", LogWordsDocs: "log-words-docs",
+	Operate: "operate", OperateRollback: "operate-rollback", OperateWarnings: "operate-warnings"}
 
 func (p BlindPolicy) String() string {
 	if int(p) < len(blindNames) && blindNames[p] != "" {
@@ -56,7 +67,7 @@ func (p BlindPolicy) String() string {
 
 // BlindPolicies lists the adversaries in a fixed order.
 func BlindPolicies() []BlindPolicy {
-	return []BlindPolicy{ResetDocs, ResetBand, RestartUnhealthy, LogWords, LogWordsDocs, AlwaysEscalate, RollbackAll, RollbackLatest}
+	return []BlindPolicy{ResetDocs, ResetBand, RestartUnhealthy, LogWords, LogWordsDocs, AlwaysEscalate, RollbackAll, RollbackLatest, Operate, OperateRollback, OperateWarnings}
 }
 
 // BlindPrefix starts the name every blind policy is run under.
@@ -101,6 +112,10 @@ type Blind struct {
 	// configs keeps each config log-words has read, by service.
 	configs map[string]map[string]string
 	logs    map[string][]string
+	// metrics keeps each service's last metrics read, and allLogs every
+	// line of its last logs read, INFO included.
+	metrics map[string]string
+	allLogs map[string][]string
 
 	queue []move
 	// then plans the next moves once the queue is empty; nil resolves.
@@ -139,6 +154,7 @@ func (b *Blind) Begin(intro string) {
 	b.used, b.lastTool, b.lastService = 0, "", ""
 	b.status, b.config, b.logs = map[string]string{}, nil, map[string][]string{}
 	b.configs = map[string]map[string]string{}
+	b.metrics, b.allLogs = map[string]string{}, map[string][]string{}
 	b.queue, b.then, b.causes, b.changes, b.over = nil, nil, nil, nil, false
 	b.history = nil
 	b.restarted, b.checks, b.handover = nil, map[string]int{}, ""
@@ -152,6 +168,16 @@ func (b *Blind) Begin(intro string) {
 	case RollbackAll, RollbackLatest:
 		b.queue = []move{{action: "list_changes()", reserve: 1}}
 		b.then = b.afterChanges
+	case Operate, OperateWarnings:
+		b.queue = b.operationReads()
+		b.then = b.afterOperationReads
+	case OperateRollback:
+		b.queue = []move{{action: "list_changes()", reserve: 1}}
+		b.then = func() {
+			b.afterChanges()
+			b.queue = append(b.queue, b.operationReads()...)
+			b.then = b.afterOperationReads
+		}
 	case LogWords, LogWordsDocs:
 		for _, s := range b.intro.Services {
 			// Room for a config read and a write after the logs.
@@ -267,6 +293,9 @@ func (b *Blind) read(obs string) {
 		b.config = configValues(obs)
 	case "inspect_logs":
 		b.logs[b.lastService] = logLines(obs)
+		b.allLogs[b.lastService] = strings.Split(obs, "\n")
+	case "inspect_metrics":
+		b.metrics[b.lastService] = obs
 	case "list_changes":
 		b.history = configChanges(obs)
 	}

@@ -27,6 +27,13 @@ type Knowledge struct {
 	DependsOn map[string][]string
 	// Mechanisms is the published diagnosis vocabulary.
 	Mechanisms []MechanismDoc
+	// Operations lists, per kind, the named operations the kind declares
+	// (what an operate tool such as renew_certificate does to it).
+	Operations map[string][]string
+	// OperationCalled is, per operation, what the docs call the fault its
+	// remedy fixes: the wording of the mechanism of the first fault kind
+	// whose remedy applies it.
+	OperationCalled map[string]string
 
 	// mechanismWords are each mechanism's words (blindlog.go), derived
 	// once: certification plays log-words on every task and seed.

@@ -151,6 +151,9 @@ func derivedReason(r certify.AdaptiveResult) string {
 		"blind-always-escalate":   "escalating without a cause succeeds",
 		"blind-rollback-all":      "undoing every change in the history fixes it",
 		"blind-rollback-latest":   "undoing the newest change fixes it",
+		"blind-operate":           "applying every operation whose trigger the reads show fixes it, and nothing it applies is benign state",
+		"blind-operate-rollback":  "undoing every change and applying every triggered operation fixes it",
+		"blind-operate-warnings":  "the operation whose trigger shows in warning and error lines is the fix, and the benign state shows at INFO only",
 	}[r.Policy]
 	if why == "" {
 		why = "it wins"
@@ -159,7 +162,8 @@ func derivedReason(r certify.AdaptiveResult) string {
 	for _, a := range r.Plan {
 		name, _, _ := strings.Cut(a, "(")
 		switch name {
-		case "update_config", "restart_service", "rollback", "restart_instance", "drain", "scale", "renew_certificate":
+		case "update_config", "restart_service", "rollback", "restart_instance", "drain", "scale", "renew_certificate",
+			"reload_secrets", "drop_replication_slot", "replace_failing_instance", "block_top_client", "delete_orphaned_queues":
 			writes = append(writes, a)
 		}
 	}

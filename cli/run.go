@@ -45,7 +45,10 @@ adversaries, reading before they write with only the published docs:
 blind-reset-docs, blind-reset-band, blind-restart-unhealthy,
 blind-log-words, blind-log-words-docs (resets the matched mechanism's
 keys that differ from the docs, in band or not), blind-always-escalate,
-blind-rollback-all and blind-rollback-latest. With no PATH the embedded default suite runs.
+blind-rollback-all, blind-rollback-latest, blind-operate (applies every
+operation whose trigger its reads show) and blind-operate-rollback (rolls
+back every change, then does the same) and blind-operate-warnings (looks
+for triggers in warning and error lines only). With no PATH the embedded default suite runs.
 Output is byte-identical across runs and GOMAXPROCS.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			if !slices.Contains(agentNames, agent) {

@@ -31,36 +31,44 @@ var variants = []struct {
 	// tag, when set, makes the variant required only of incidents with
 	// that tag (others may still have it).
 	tag string
+	// optional variants are checked where an archive has them.
+	optional bool
 }{
-	{"expert", func(tk *engine.Task, r record.EpisodeMetrics) bool { return r.Success && r.Terminal == endOf(tk) }, "success", ""},
+	{"expert", func(tk *engine.Task, r record.EpisodeMetrics) bool { return r.Success && r.Terminal == endOf(tk) }, "success", "", false},
 	{"wrong_fix", func(tk *engine.Task, r record.EpisodeMetrics) bool {
 		return !r.Success && r.RootCauseIdentified && !handled(tk, r)
-	}, "failure with the right diagnosis and no mitigation", ""},
+	}, "failure with the right diagnosis and no mitigation", "", false},
 	{"wrong_diagnosis", func(tk *engine.Task, r record.EpisodeMetrics) bool {
 		return !r.Success && !r.RootCauseIdentified && handled(tk, r)
-	}, "failure with mitigation and a wrong diagnosis", ""},
+	}, "failure with mitigation and a wrong diagnosis", "", false},
 	{"wrong_change", func(tk *engine.Task, r record.EpisodeMetrics) bool {
 		if tk.OutOfReach() {
 			// Any write is the wrong change there, and nothing mitigates.
 			return !r.Success && r.WrongChange && r.RootCauseIdentified && r.Terminal == record.TerminalEscalated
 		}
 		return !r.Success && r.WrongChange && r.RootCauseIdentified && r.Mitigated
-	}, "failure from a wrong change left in place", ""},
-	{"recovered", func(tk *engine.Task, r record.EpisodeMetrics) bool { return r.Success && r.Recovered }, "success after undoing the tempting wrong change", "recovery"},
+	}, "failure from a wrong change left in place", "", false},
+	{"recovered", func(tk *engine.Task, r record.EpisodeMetrics) bool { return r.Success && r.Recovered }, "success after undoing the tempting wrong change", "recovery", false},
+	// The expert's plan plus an operation applied where its trigger is
+	// benign state (a standby's slot during a re-clone, a queue whose
+	// consumers were paused on purpose): what blind-operate does.
+	{"careless_operation", func(tk *engine.Task, r record.EpisodeMetrics) bool {
+		return !r.Success && r.WrongChange && r.RootCauseIdentified && r.Mitigated
+	}, "failure from an operation applied to benign state", "", true},
 	// Issue 18 item 4's classes. An earlier responder's change must be
 	// undone along with the cause: either alone leaves the world unhealthy.
-	{"cause_only", func(tk *engine.Task, r record.EpisodeMetrics) bool { return !r.Success && !r.Mitigated }, "failure: only the original cause fixed, the responder's change left", "class:responder-made-it-worse"},
-	{"responder_only", func(tk *engine.Task, r record.EpisodeMetrics) bool { return !r.Success && !r.Mitigated }, "failure: only the responder's change undone, the cause left", "class:responder-made-it-worse"},
+	{"cause_only", func(tk *engine.Task, r record.EpisodeMetrics) bool { return !r.Success && !r.Mitigated }, "failure: only the original cause fixed, the responder's change left", "class:responder-made-it-worse", false},
+	{"responder_only", func(tk *engine.Task, r record.EpisodeMetrics) bool { return !r.Success && !r.Mitigated }, "failure: only the responder's change undone, the cause left", "class:responder-made-it-worse", false},
 	// A write that hides the symptom is a wrong change even when the
 	// diagnosis names the true cause.
 	{"mask_only", func(tk *engine.Task, r record.EpisodeMetrics) bool {
 		return !r.Success && r.WrongChange && r.RootCauseIdentified
-	}, "failure from a symptom-masking write with the right diagnosis", "class:symptom-masking"},
+	}, "failure from a symptom-masking write with the right diagnosis", "class:symptom-masking", false},
 	// Acting on the other plausible cause, which one read rules out, is a
 	// wrong change and no diagnosis.
 	{"other_cause", func(tk *engine.Task, r record.EpisodeMetrics) bool {
 		return !r.Success && r.WrongChange && !r.RootCauseIdentified
-	}, "failure from acting on the other plausible cause", "class:two-causes-one-read"},
+	}, "failure from acting on the other plausible cause", "class:two-causes-one-read", false},
 }
 
 // endOf is how the expert ends an episode of tk: resolved, or escalated
@@ -118,7 +126,7 @@ func TestGoldenTraces(t *testing.T) {
 			for _, v := range variants {
 				plan, ok := ps[v.name]
 				if !ok {
-					if v.tag == "" || slices.Contains(tk.Tags, v.tag) {
+					if !v.optional && (v.tag == "" || slices.Contains(tk.Tags, v.tag)) {
 						t.Errorf("%s: no %s.actions section", path, v.name)
 					}
 					continue

@@ -91,6 +91,7 @@ func Knowledge(m *lang.Module, rubric string) *agents.Knowledge {
 		}
 	}
 	k.Mechanisms = mechanismDocs(m, rubric, wording)
+	k.Operations, k.OperationCalled = operationDocs(m, wording)
 	for _, sk := range m.ServiceKinds {
 		bands := map[string]agents.Band{}
 		for _, q := range sk.Metrics() {
@@ -200,6 +201,26 @@ func mechanismDocs(m *lang.Module, rubric string, wording map[string]string) []a
 		}
 	}
 	return out
+}
+
+// operationDocs are the operations each service kind declares and, per
+// operation, the wording of the mechanism whose fault kinds it remedies
+// (the first such fault kind in source order), as the docs publish them.
+func operationDocs(m *lang.Module, wording map[string]string) (map[string][]string, map[string]string) {
+	ops, called := map[string][]string{}, map[string]string{}
+	for _, sk := range m.ServiceKinds {
+		for _, op := range sk.Operations {
+			ops[sk.Name] = append(ops[sk.Name], op.Name)
+		}
+	}
+	for _, fk := range m.FaultKinds {
+		for _, r := range fk.Remedies {
+			if r.Effect == "operate" && called[r.Operation] == "" && wording[fk.Mechanism] != "" {
+				called[r.Operation] = wording[fk.Mechanism]
+			}
+		}
+	}
+	return ops, called
 }
 
 // argText writes a value as a text-action argument.

@@ -19,6 +19,9 @@ incident "app_logins_refused" {
   distractor "noisy_warning" {
     target = "cache"
   }
+  distractor "mq_consumers_paused" {
+    target = "message_queue"
+  }
   noise "jitter" {}
 
   expert = [

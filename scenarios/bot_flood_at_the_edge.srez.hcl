@@ -10,7 +10,7 @@ incident "bot_flood_at_the_edge" {
   difficulty = "easy"
   split      = "dev"
   tags       = ["load_balancer", "traffic", "class:restart-makes-it-worse"]
-  budget     = 10
+  budget     = 12
   system     = "standard"
 
   fault "lb_flooding_address" {
@@ -19,6 +19,9 @@ incident "bot_flood_at_the_edge" {
   }
   distractor "elevated_metric" {
     target = "web_server"
+  }
+  distractor "db_replica_rebuilding" {
+    target = "database"
   }
   noise "jitter" {}
 

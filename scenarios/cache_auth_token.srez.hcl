@@ -17,6 +17,9 @@ incident "cache_auth_token" {
   distractor "db_work_mem_tuned" {
     target = "database"
   }
+  distractor "db_replica_rebuilding" {
+    target = "database"
+  }
   noise "jitter" {}
 
   expert = [

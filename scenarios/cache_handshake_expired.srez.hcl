@@ -18,6 +18,9 @@ incident "cache_handshake_expired" {
   distractor "db_work_mem_tuned" {
     target = "database"
   }
+  distractor "db_replica_rebuilding" {
+    target = "database"
+  }
   noise "jitter" {}
 
   expert = [

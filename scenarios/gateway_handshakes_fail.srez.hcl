@@ -9,7 +9,7 @@ incident "gateway_handshakes_fail" {
   difficulty = "easy"
   split      = "train"
   tags       = ["web_server", "certificates", "class:certificate-expiry"]
-  budget     = 10
+  budget     = 12
   system     = "standard"
 
   fault "web_tls_cert_expired" {
@@ -17,6 +17,9 @@ incident "gateway_handshakes_fail" {
     days_past = 2
   }
   distractor "noisy_warning" {
+    target = "database"
+  }
+  distractor "db_replica_rebuilding" {
     target = "database"
   }
   noise "jitter" {}

@@ -9,7 +9,7 @@ incident "half_the_checkouts_fail" {
   difficulty = "easy"
   split      = "train"
   tags       = ["web_server", "instances", "class:restart-makes-it-worse"]
-  budget     = 10
+  budget     = 12
   system     = "standard"
 
   fault "web_bad_instance" {
@@ -17,6 +17,9 @@ incident "half_the_checkouts_fail" {
     instance = 2
   }
   distractor "noisy_warning" {
+    target = "database"
+  }
+  distractor "db_replica_rebuilding" {
     target = "database"
   }
   noise "jitter" {}

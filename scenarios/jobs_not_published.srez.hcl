@@ -19,6 +19,9 @@ incident "jobs_not_published" {
   distractor "noisy_warning" {
     target = "database"
   }
+  distractor "db_replica_rebuilding" {
+    target = "database"
+  }
   noise "jitter" {}
 
   expert = [

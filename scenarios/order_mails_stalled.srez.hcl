@@ -20,6 +20,9 @@ incident "order_mails_stalled" {
   distractor "noisy_warning" {
     target = "web_server"
   }
+  distractor "db_replica_rebuilding" {
+    target = "database"
+  }
   noise "jitter" {}
 
   expert = [

@@ -20,6 +20,9 @@ incident "orders_fail_volume_full" {
   distractor "noisy_warning" {
     target = "web_server"
   }
+  distractor "mq_consumers_paused" {
+    target = "message_queue"
+  }
   noise "jitter" {}
 
   expert = [

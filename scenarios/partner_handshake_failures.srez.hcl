@@ -7,7 +7,7 @@ incident "partner_handshake_failures" {
   difficulty = "medium"
   split      = "train"
   tags       = ["load_balancer", "security", "class:certificate-expiry"]
-  budget     = 10
+  budget     = 12
   system     = "standard"
 
   fault "lb_tls_cert_expired" {
@@ -16,6 +16,9 @@ incident "partner_handshake_failures" {
   }
   distractor "noisy_warning" {
     target = "web_server"
+  }
+  distractor "db_replica_rebuilding" {
+    target = "database"
   }
   noise "jitter" {}
 

@@ -18,6 +18,9 @@ incident "session_store_refused" {
   distractor "elevated_metric" {
     target = "web_server"
   }
+  distractor "db_replica_rebuilding" {
+    target = "database"
+  }
   noise "jitter" {}
 
   expert = [

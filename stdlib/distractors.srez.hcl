@@ -24,3 +24,15 @@ distractor_kind "web_short_keepalive" {
   applies_to  = ["web_server"]
   set_config { keepalive_timeout_ms = 6000 }
 }
+
+distractor_kind "db_replica_rebuilding" {
+  description = "A standby is being re-cloned with pg_basebackup: its physical slot has no consumer yet and checkpoints recycle no WAL. Dropping inactive slots would restart the clone."
+  applies_to  = ["database"]
+  set_state { replica_rebuild = true }
+}
+
+distractor_kind "mq_consumers_paused" {
+  description = "The consumers of one queue were paused on purpose until a migration finishes: the queue has no consumer and keeps its jobs. Deleting queues without consumers would lose them."
+  applies_to  = ["message_queue"]
+  set_state { consumers_paused = true }
+}

@@ -195,6 +195,16 @@ service_kind "database" {
     description = "WAL written per tick that an inactive replication slot retains; 0 while every slot's consumer keeps up."
   }
 
+  # A standby being re-cloned (pg_basebackup with a slot) keeps a physical
+  # slot that no consumer reads until the clone finishes: checkpoints
+  # recycle no WAL meanwhile, and dropping the slot makes the rebuild
+  # start over. Benign state a careless operator "fixes".
+  state "replica_rebuild" {
+    type        = "bool"
+    initial     = false
+    description = "A standby is being re-cloned from this server with pg_basebackup; its physical replication slot has no consumer until the clone finishes."
+  }
+
   state "app_password_version" {
     type        = "int"
     initial     = 17
@@ -510,7 +520,7 @@ service_kind "database" {
   # src/backend/access/transam/xlog.c (LogCheckpointEnd)
   log "query_ok" {
     level = "INFO"
-    when  = "serving && error_rate <= 0.01"
+    when  = "serving && error_rate <= 0.01 && !state.replica_rebuild"
     text  = "[{@pid}] LOG:  checkpoint complete: wrote 2184 buffers (1.7%); 0 WAL file(s) added, 0 removed, 3 recycled; write=269.312 s, sync=0.012 s, total=269.345 s; sync files=41, longest=0.004 s, average=0.001 s; distance=51230 kB, estimate=53110 kB"
   }
 
@@ -677,6 +687,13 @@ service_kind "database" {
     level = "WARN"
     when  = "serving && report_spill > 1.0"
     text  = "[{@pid}] LOG:  temporary file: path \"base/pgsql_tmp/pgsql_tmp{@pid}.0\", size {int(state.report_sort_mb * 1048576.0)}  STATEMENT:  SELECT customer_id, date_trunc('day', created_at), sum(total) FROM orders GROUP BY 1, 2 ORDER BY 3 DESC"
+
+  # src/backend/replication/walsender.c (log_replication_commands:
+  # "received replication command: %s"); xlog.c (LogCheckpointEnd)
+  log "base_backup_running" {
+    level = "INFO"
+    when  = "serving && state.replica_rebuild"
+    text  = "[{@pid}] LOG:  received replication command: BASE_BACKUP ( LABEL 'pg_basebackup base backup',  PROGRESS,  CHECKPOINT 'fast',  WAIT 0,  MANIFEST 'yes',  TARGET 'client'); [{@pid}] LOG:  checkpoint complete: wrote 2184 buffers (1.7%); 0 WAL file(s) added, 0 removed, 0 recycled; write=269.312 s, sync=0.012 s, total=269.345 s; sync files=41, longest=0.004 s, average=0.001 s; distance=51230 kB, estimate=53110 kB"
   }
 
   restart {
@@ -691,6 +708,7 @@ service_kind "database" {
     set {
       slot_wal_rate_gb = "0.0"
       slot_wal_gb      = "0.0"
+      replica_rebuild  = "false"
     }
   }
 

@@ -170,6 +170,15 @@ service_kind "message_queue" {
     description = "Messages held on the broker's disk by a queue still bound to the exchange that no consumer reads any more."
   }
 
+  # The consumers of a queue paused on purpose (a reindex waiting for a
+  # migration): the queue has no consumer and holds its jobs until the
+  # consumers resume. Benign state a careless operator "cleans up".
+  state "consumers_paused" {
+    type        = "bool"
+    initial     = false
+    description = "The consumers of the jobs.reindex queue were told to stop consuming (Celery cancel_consumer) until a migration finishes; the queue keeps its jobs meanwhile."
+  }
+
   state "orphan_rate_gb" {
     type        = "float"
     initial     = 0.0
@@ -589,6 +598,14 @@ service_kind "message_queue" {
     text  = "<0.{@pid}.0> closing AMQP connection <0.{@pid}.0> (10.0.4.21:{@port} -> 10.0.4.2:5672): missed heartbeats from client, timeout: 60s"
   }
 
+  # celery/worker/control.py (cancel_consumer: "no longer consuming from
+  # %s"); rabbitmq-diagnostics list_queues columns
+  log "queue_paused" {
+    level = "INFO"
+    when  = "serving && state.consumers_paused"
+    text  = "jobs-worker[{@mainpid}]: celery@jobs-1: remote control cancel_consumer: no longer consuming from 'jobs.reindex'; queue 'jobs.reindex' in vhost '/': 0 consumers, 310 MB on disk, bound to exchange 'jobs' (x-queue-type classic)"
+  }
+
   operation "reload_secrets" {
     description = "Make the consumers re-read their credentials from the site's secret store (the newest version of each) and reconnect with them, without a restart."
     aka         = ["reloaded the secrets", "reloaded secrets", "reloaded the credentials", "reloaded the password", "picked up the new password", "picked up the rotated password", "synced the secret", "synced the password"]
@@ -601,8 +618,9 @@ service_kind "message_queue" {
     description = "Delete the queues that have had no consumer for an hour and are still bound to an exchange, with the messages they hold."
     aka         = ["deleted the orphaned queue", "deleted the orphan queue", "deleted the unused queue", "purged the orphaned queue", "purged the orphan queue", "removed the orphaned queue", "deleted jobs audit export", "deleted the audit export queue"]
     set {
-      orphan_rate_gb  = "0.0"
-      orphan_queue_gb = "0.0"
+      orphan_rate_gb   = "0.0"
+      orphan_queue_gb  = "0.0"
+      consumers_paused = "false"
     }
   }
 

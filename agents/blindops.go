@@ -1,0 +1,213 @@
+package agents
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// The operations adversary: it has read the published operations
+// (renew_certificate, reload_secrets, drop_replication_slot,
+// replace_failing_instance, block_top_client, delete_orphaned_queues) and
+// the fault kinds they remedy, and applies every operation whose trigger
+// its own reads show, as a careless operator would: renew a certificate
+// that expires within the docs' renewal window or has expired, reload the
+// secrets of a service whose logs show a refused login, drop a slot the
+// database reports inactive, replace an instance that fails requests,
+// block the top client when the edge's traffic looks high, delete queues
+// that have no consumer. It names, for each operation, the mechanism the
+// docs remedy with it. blind-operate-rollback also rolls back every change
+// of the history first; blind-operate-warnings looks for triggers in
+// warning and error lines only.
+
+// renewWithinDays is the docs' renewal window: "a site renews 30 days
+// before expiry".
+const renewWithinDays = 30.0
+
+// operationReads are the reads that show the operations' triggers: every
+// service's logs, then the metrics of every service whose kind can renew
+// a certificate or block a client (days to expiry, request rate). Each
+// keeps room for one operation after it.
+func (b *Blind) operationReads() []move {
+	var logs, metrics []move
+	for _, s := range b.intro.Services {
+		ops := b.operationsOf(s)
+		if len(ops) == 0 {
+			continue
+		}
+		logs = append(logs, move{action: "inspect_logs(" + s + ")", reserve: 1})
+		if slices.Contains(ops, "renew_certificate") || slices.Contains(ops, "block_top_client") {
+			metrics = append(metrics, move{action: "inspect_metrics(" + s + ")", reserve: 1})
+		}
+	}
+	return append(logs, metrics...)
+}
+
+// operationsOf are the operations of s's kind that the intro offers as a
+// tool.
+func (b *Blind) operationsOf(s string) []string {
+	var out []string
+	for _, op := range b.k.Operations[b.k.ServiceKinds[s]] {
+		for _, t := range b.intro.Tools {
+			if t.Name == op {
+				out = append(out, op)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// afterOperationReads queues every operation whose trigger the reads
+// show, service by service in the intro's order, and blames each cause
+// once.
+func (b *Blind) afterOperationReads() {
+	blamed := map[string]bool{}
+	for _, s := range b.intro.Services {
+		for _, op := range b.operationsOf(s) {
+			subjects, ok := b.triggered(op, s)
+			if !ok {
+				continue
+			}
+			called := b.k.OperationCalled[op]
+			if called == "" {
+				called = strings.ReplaceAll(op, "_", " ")
+			}
+			var causes []string
+			for _, d := range subjects {
+				if c := d + ": " + called; !blamed[c] {
+					blamed[c] = true
+					causes = append(causes, c)
+				}
+			}
+			b.queue = append(b.queue, move{action: op + "(" + s + ")", write: true,
+				cause: strings.Join(causes, "; "), change: strings.ReplaceAll(op, "_", " ") + " on " + s})
+		}
+	}
+}
+
+// triggered says whether the reads show op's trigger on s, and which
+// services to blame for it: s itself, or for a refused login the server
+// that refuses it.
+func (b *Blind) triggered(op, s string) ([]string, bool) {
+	lines := b.allLogs[s]
+	if b.policy == OperateWarnings {
+		lines = b.logs[s]
+	}
+	has := func(words ...string) bool {
+		return slices.ContainsFunc(lines, func(l string) bool {
+			l = strings.ToLower(l)
+			for _, w := range words {
+				if strings.Contains(l, w) {
+					return true
+				}
+			}
+			return false
+		})
+	}
+	switch op {
+	case "renew_certificate":
+		v, ok := b.metricNewest(s, "cert_days_to_expiry")
+		return []string{s}, ok && v < renewWithinDays
+	case "reload_secrets":
+		if !slices.ContainsFunc(b.logs[s], refusedLogin) {
+			return nil, false
+		}
+		return b.refusingServers(s), true
+	case "drop_replication_slot":
+		// An inactive slot, checkpoints that recycle no WAL, or a full
+		// volume: the docs say dropping the inactive slots lets the next
+		// checkpoint recycle the WAL they retained.
+		return []string{s}, slices.ContainsFunc(lines, func(l string) bool {
+			l = strings.ToLower(l)
+			return strings.Contains(l, "replication slot") && (strings.Contains(l, "active=false") || strings.Contains(l, "inactive"))
+		}) || has("0 removed, 0 recycled", "no space left on device")
+	case "replace_failing_instance":
+		return []string{s}, slices.ContainsFunc(b.logs[s], func(l string) bool {
+			return strings.HasPrefix(l, "ERROR ") && instanceTag(l)
+		})
+	case "block_top_client":
+		if has("top client") {
+			return []string{s}, true
+		}
+		band, ok := b.k.Metrics[b.k.ServiceKinds[s]]["request_rate"]
+		v, seen := b.metricNewest(s, "request_rate")
+		return []string{s}, ok && seen && v > band.High
+	case "delete_orphaned_queues":
+		return []string{s}, has("0 consumers", "no consumers", "disk resource alarm")
+	}
+	return nil, false
+}
+
+// refusingServers are the services a refused login of s is blamed on:
+// of the services whose logs show refused logins, those that the most
+// such services depend on; s itself when none is a dependency of one.
+func (b *Blind) refusingServers(s string) []string {
+	var refusing []string
+	for _, d := range b.intro.Services {
+		if slices.ContainsFunc(b.logs[d], refusedLogin) {
+			refusing = append(refusing, d)
+		}
+	}
+	best, out := 0, []string{s}
+	for _, d := range refusing {
+		n := 0
+		for _, c := range refusing {
+			if slices.Contains(b.k.DependsOn[c], d) {
+				n++
+			}
+		}
+		switch {
+		case n > best:
+			best, out = n, []string{d}
+		case n == best && n > 0:
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// refusedLogin says whether a warning or error line reports credentials
+// refused (PostgreSQL, Redis, RabbitMQ and client libraries word it
+// differently; these are the words they share).
+func refusedLogin(line string) bool {
+	l := strings.ToLower(line)
+	for _, w := range []string{"password", "wrongpass", "credential", "auth", "login refused"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// instanceTag says whether a line names one instance of a service, as
+// "[web-2]".
+func instanceTag(line string) bool {
+	for _, f := range strings.Fields(line) {
+		if !strings.HasPrefix(f, "[") || !strings.HasSuffix(f, "]") {
+			continue
+		}
+		name, n, ok := strings.Cut(strings.Trim(f, "[]"), "-")
+		if _, err := strconv.Atoi(n); ok && err == nil && name != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// metricNewest is the newest value of metric name in s's last metrics
+// read.
+func (b *Blind) metricNewest(s, name string) (float64, bool) {
+	for _, line := range strings.Split(b.metrics[s], "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 || f[0] != name {
+			continue
+		}
+		for i := len(f) - 1; i > 0; i-- {
+			if v, err := strconv.ParseFloat(f[i], 64); err == nil {
+				return v, true
+			}
+		}
+	}
+	return 0, false
+}
