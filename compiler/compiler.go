@@ -650,6 +650,11 @@ func (b *build) lowerFaults() {
 				f.Also = append(f.Also, int16(m))
 			}
 		}
+		if fk.Link != "" {
+			if peer := b.roleTarget(svc, fk.Link); peer >= 0 {
+				f.Link = []int16{int16(peer)}
+			}
+		}
 		x := fk.FixedWhenByKind[k.Name]
 		if x == nil {
 			b.errAt(fu.NameRange, "Fault cannot compile", "Its fixed_when condition has errors.")

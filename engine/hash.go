@@ -193,6 +193,10 @@ func (h *hasher) body(t *Task) {
 		for _, m := range x.Also {
 			h.i(int64(m))
 		}
+		h.n(len(x.Link))
+		for _, s := range x.Link {
+			h.i(int64(s))
+		}
 		h.s(x.Detail)
 		h.span(x.Fixed)
 		h.n(len(x.Remedies))

@@ -10,7 +10,7 @@ import (
 
 // FormatVersion changes whenever the meaning or encoding of the IR changes;
 // DecodeTask rejects any other version.
-const FormatVersion = 7
+const FormatVersion = 8
 
 // RendererVersion changes whenever an agent-visible rendering changes.
 const RendererVersion = "obs/7"
@@ -314,7 +314,10 @@ type Fault struct {
 	Mechanism int16  `json:"mechanism"`
 	// Also are other mechanisms a diagnosis may name for it: what it
 	// does where Mechanism says why ("the release leaks memory").
-	Also     []int16  `json:"also,omitempty"`
+	Also []int16 `json:"also,omitempty"`
+	// Link holds the server end of a fault on the network path from
+	// Service (the client) to it: a diagnosis may name either end.
+	Link     []int16  `json:"link,omitempty"`
 	Detail   string   `json:"detail,omitempty"`
 	Fixed    Span     `json:"fixed"`
 	Remedies []Remedy `json:"remedies"`

@@ -19,7 +19,7 @@ incident "orders_fail_database_fine" {
   system     = "standard"
 
   fault "link_web_db_loss" {
-    target   = "web_server"
+    target   = "web_server -> database"
     loss_pct = 4.0
   }
   distractor "noisy_warning" {

@@ -1122,7 +1122,8 @@ fault_kind "payments_provider_slow" {
 fault_kind "link_web_db_delay" {
   description    = "The path from the web tier to its database adds round trips of its own."
   applies_to     = ["web_server"]
-  conflicts_with = ["link_web_db_loss", "web_timeout_too_low"]
+  conflicts_with = ["link_web_db_loss", "link_web_db_lookup", "web_timeout_too_low"]
+  link           = "database"
   mechanism      = "network_path_degraded"
   detail         = "the path to the database adds delay"
 
@@ -1140,10 +1141,33 @@ fault_kind "link_web_db_delay" {
   remedy "escalate" {}
 }
 
+fault_kind "link_web_db_lookup" {
+  description    = "The site's resolvers fail a share of their answers for the database's name."
+  applies_to     = ["web_server"]
+  conflicts_with = ["link_web_db_delay", "link_web_db_loss"]
+  link           = "database"
+  mechanism      = "name_resolution_failure"
+  detail         = "the database's name does not resolve"
+
+  param "share" {
+    type        = "float"
+    default     = 0.2
+    domain      = [0.15, 0.2, 0.3]
+    description = "Share of answers for the name that fail."
+  }
+
+  set_state { db_lookup_fail_share = param.share }
+
+  fixed_when = "state.db_lookup_fail_share <= 0.0"
+
+  remedy "escalate" {}
+}
+
 fault_kind "link_web_db_loss" {
   description    = "The path from the web tier to its database loses a share of its packets."
   applies_to     = ["web_server"]
-  conflicts_with = ["link_web_db_delay", "web_timeout_too_low"]
+  conflicts_with = ["link_web_db_delay", "link_web_db_lookup", "web_timeout_too_low"]
+  link           = "database"
   mechanism      = "network_path_degraded"
   detail         = "the path to the database loses packets"
 

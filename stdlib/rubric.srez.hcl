@@ -209,6 +209,20 @@ rubric "native" {
     ]
   }
 
+  # The site's resolvers fail to answer for a service's name: the server
+  # is healthy, new connections to it cannot find it.
+  mechanism "name_resolution_failure" {
+    description = "The resolvers the site's services ask fail to answer for a peer's name; the peer is healthy."
+    phrases = [
+      "dns failure", "dns failures", "dns resolution failure", "dns resolution failing", "dns resolution fails", "dns lookups failing",
+      "dns lookups fail", "dns lookup failure", "dns lookup failures", "dns is failing", "dns failing", "dns outage", "dns problem",
+      "dns issue", "dns servers failing", "dns server failing", "name resolution failure", "name resolution failing", "name resolution fails",
+      "name resolution failures", "cannot resolve", "can t resolve", "could not resolve",
+      "does not resolve", "doesn t resolve", "not resolving", "fails to resolve", "failing to resolve", "resolver failing", "resolvers failing",
+      "resolver is failing", "resolvers are failing", "resolver failure", "resolver outage", "resolver timeouts", "servfail", "servfails",
+    ]
+  }
+
   # Another guest of the hypervisor takes the CPU the service's instances
   # are ready to use (steal time): the service's own work is unchanged.
   mechanism "noisy_neighbour" {

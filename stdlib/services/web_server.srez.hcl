@@ -187,6 +187,13 @@ service_kind "web_server" {
     description = "Share of packets the network path to the database drops."
   }
 
+  state "db_lookup_fail_share" {
+    type        = "float"
+    initial     = 0.0
+    unit        = "ratio"
+    description = "Share of the site resolver's answers for the database's name that fail (SERVFAIL or no answer in time); the network team runs the resolvers."
+  }
+
   # The hypervisor the tier's instances run on: CPU time its other guests
   # take from them. A site's hosts show a little.
   state "host_steal_pct" {
@@ -417,6 +424,13 @@ service_kind "web_server" {
     description = "Requests whose new database connection never completes its handshake before the connect timeout: a few percent of calls per point of loss."
   }
 
+  derived "db_lookup_error_share" {
+    type        = "float"
+    value       = "serving ? clamp(state.db_lookup_fail_share * 0.5, 0.0, 1.0) * db_share : 0.0"
+    unit        = "ratio"
+    description = "Requests whose new database connection fails because the database's name did not resolve: about half of the calls open a connection, the rest reuse a pooled one."
+  }
+
   derived "payment_wait_ms" {
     type        = "float"
     value       = "serving ? 0.3 * 0.5 * max(state.psp_p95_ms - 420.0, 0.0) : 0.0"
@@ -537,7 +551,7 @@ service_kind "web_server" {
 
   derived "error_rate" {
     type  = "float"
-    value = "serving ? clamp(throttled_share + overload_share + timeout_share + dependency_error_share + oom_share + accept_fail_share + stale_read_share + checkout_error_share + bad_instance_share + payment_error_share + db_link_fail_share + payment_timeout_share, 0.0, 1.0) : 1.0"
+    value = "serving ? clamp(throttled_share + overload_share + timeout_share + dependency_error_share + oom_share + accept_fail_share + stale_read_share + checkout_error_share + bad_instance_share + payment_error_share + db_link_fail_share + payment_timeout_share + db_lookup_error_share, 0.0, 1.0) : 1.0"
     unit  = "ratio"
   }
 
@@ -752,6 +766,13 @@ service_kind "web_server" {
     level = "ERROR"
     when  = "serving && db_link_fail_share > 0.001"
     text  = "[{@pid}] [ERROR] Error handling request GET /orders request_id={@req}: psycopg2.OperationalError: connection to server at \"db.internal\" (10.0.4.10), port 5432 failed: timeout expired"
+  }
+
+  # gunicorn gunicorn/workers/base.py; libpq fe-connect.c ("could not translate host name \"%s\" to address: %s", gai_strerror(EAI_AGAIN)) as psycopg2 raises it
+  log "db_name_unresolved" {
+    level = "ERROR"
+    when  = "serving && db_lookup_error_share > 0.001"
+    text  = "[{@pid}] [ERROR] Error handling request GET /orders request_id={@req}: psycopg2.OperationalError: could not translate host name \"db.internal\" to address: Temporary failure in name resolution"
   }
 
   # gunicorn gunicorn/glogging.py (access log): database calls slower than the server's own time
