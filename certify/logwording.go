@@ -225,6 +225,8 @@ var systemTerms = map[string]bool{
 	"clien conne": true, // Redis src/server.c: "%lu clients connected (%lu replicas)"
 	"worke proce": true, // gunicorn arbiter.py: "Exception in worker process"
 	"maxme polic": true, // Redis src/config.c: "Invalid maxmemory policy"
+	"host name":   true, // libpq fe-connect.c: "could not translate host name \"%s\" to address: %s"
+	"name resol":  true, // glibc gai_strerror(EAI_AGAIN): "Temporary failure in name resolution"
 }
 
 // maskSchema blanks the config key and metric names in a log literal (the

@@ -655,6 +655,11 @@ func (b *build) lowerFaults() {
 				f.Shows = append(f.Shows, int16(m))
 			}
 		}
+		if fk.Link != "" {
+			if peer := b.roleTarget(svc, fk.Link); peer >= 0 {
+				f.Link = []int16{int16(peer)}
+			}
+		}
 		x := fk.FixedWhenByKind[k.Name]
 		if x == nil {
 			b.errAt(fu.NameRange, "Fault cannot compile", "Its fixed_when condition has errors.")

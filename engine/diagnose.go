@@ -2154,7 +2154,7 @@ func showsOn(t *Task, svc, m int16) bool {
 
 func faultOn(t *Task, svc int16) bool {
 	for i := range t.Faults {
-		if t.Faults[i].Service == svc || actsOnOtherSide(&t.Faults[i], svc) {
+		if t.Faults[i].Service == svc || slices.Contains(t.Faults[i].Link, svc) || actsOnOtherSide(&t.Faults[i], svc) {
 			return true
 		}
 	}
@@ -2187,7 +2187,7 @@ func (r *reader) decide(t *Task, v DiagnosisVerdict, explain bool) DiagnosisVerd
 		case a.mech >= 0:
 			hit := false
 			for i := range t.Faults {
-				if f := &t.Faults[i]; f.Service == a.svc && (int32(f.Mechanism) == a.mech || slices.Contains(f.Also, int16(a.mech))) {
+				if f := &t.Faults[i]; (f.Service == a.svc || slices.Contains(f.Link, a.svc)) && (int32(f.Mechanism) == a.mech || slices.Contains(f.Also, int16(a.mech))) {
 					r.matched[i] = true
 					hit = true
 				}

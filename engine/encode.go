@@ -380,6 +380,11 @@ func (t *Task) Validate() error {
 				return fmt.Errorf("fault %d: bad symptom mechanism %d", i, m)
 			}
 		}
+		for _, s := range f.Link {
+			if !svcOK(s) || s == f.Service {
+				return fmt.Errorf("fault %d: bad link end %d", i, s)
+			}
+		}
 		if !svcOK(f.Service) || f.Mechanism < 0 || int(f.Mechanism) >= len(t.Mechanisms) {
 			return fmt.Errorf("fault %d: bad service or mechanism", i)
 		}

@@ -201,6 +201,10 @@ func (h *hasher) body(t *Task) {
 				h.i(int64(m))
 			}
 		}
+		h.n(len(x.Link))
+		for _, s := range x.Link {
+			h.i(int64(s))
+		}
 		h.s(x.Detail)
 		h.span(x.Fixed)
 		h.n(len(x.Remedies))

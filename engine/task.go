@@ -10,7 +10,7 @@ import (
 
 // FormatVersion changes whenever the meaning or encoding of the IR changes;
 // DecodeTask rejects any other version.
-const FormatVersion = 7
+const FormatVersion = 8
 
 // RendererVersion changes whenever an agent-visible rendering changes.
 const RendererVersion = "obs/7"
@@ -318,7 +318,11 @@ type Fault struct {
 	// Shows are mechanisms a diagnosis may assert of the fault's service
 	// as what the fault did to it ("it crashed": the volume was full):
 	// asserting one is not wrong, and diagnoses nothing.
-	Shows    []int16  `json:"shows,omitempty"`
+	Shows []int16 `json:"shows,omitempty"`
+
+	// Link holds the server end of a fault on the network path from
+	// Service (the client) to it: a diagnosis may name either end.
+	Link     []int16  `json:"link,omitempty"`
 	Detail   string   `json:"detail,omitempty"`
 	Fixed    Span     `json:"fixed"`
 	Remedies []Remedy `json:"remedies"`

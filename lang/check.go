@@ -797,6 +797,14 @@ func (c *checker) faultKind(f *FaultKind) {
 		if k == nil || k.Broken {
 			continue
 		}
+		if f.Link != "" {
+			switch role := k.Role(f.Link); {
+			case role == nil:
+				c.unknown(f.LinkRange, "role of "+kname, f.Link, names(k.Roles))
+			case role.Caller:
+				c.errRange(f.LinkRange, "Link from a caller", fmt.Sprintf("The role %q of %q names a service that calls it; a link fault runs from its target, the client, to a service the target calls.", f.Link, kname))
+			}
+		}
 		c.checkEdits(f.Edits, k, defaults)
 		for _, r := range f.Remedies {
 			if r.Effect == "rollback" && (k.State(DeployState) == nil || len(k.Rollback) == 0) {
@@ -967,6 +975,9 @@ func (c *checker) incident(in *Incident) {
 		k := targetKind(fu.Target, fu.TRange)
 		if k != nil && !contains(fk.AppliesTo, k.Name) {
 			c.errRange(fu.TRange, "Fault does not apply", fmt.Sprintf("The fault kind %q applies to %s, not to %q (%s).", fu.Name, strings.Join(fk.AppliesTo, ", "), fu.Target, article(k.Name)))
+		}
+		if k != nil && fu.Peer != "" {
+			c.checkLinkTarget(fu, fk, sys)
 		}
 		for name, v := range fu.Params {
 			r, ok := fu.ParamRanges[name]
@@ -1326,5 +1337,32 @@ func (c *checker) incidentChanges(in *Incident, sys *System) {
 				c.errRange(ch.ValueRange, "Invalid change value", msg)
 			}
 		}
+	}
+}
+
+// checkLinkTarget checks a fault target written "CLIENT -> SERVER": the
+// fault kind must be on a link, and SERVER must be the service the
+// client's system binds to the kind's link role.
+func (c *checker) checkLinkTarget(fu *FaultUse, fk *FaultKind, sys *System) {
+	if fk.Link == "" {
+		c.errRange(fu.TRange, "Not a link fault", fmt.Sprintf("The fault kind %q is on one service, not on the path between two; write its target as one service (%q).", fu.Name, fu.Target))
+		return
+	}
+	ss := sys.Service(fu.Target)
+	if ss == nil {
+		return
+	}
+	bound := ""
+	for _, b := range ss.Roles {
+		if b.Role == fk.Link {
+			bound = b.Service
+		}
+	}
+	if bound != fu.Peer {
+		if sys.Service(fu.Peer) == nil {
+			c.unknown(fu.TRange, "service", fu.Peer, names(sys.Services))
+			return
+		}
+		c.errRange(fu.TRange, "Wrong link", fmt.Sprintf("%q runs on the path from %q to the service its %q role is bound to, %q, not to %q.", fu.Name, fu.Target, fk.Link, bound, fu.Peer))
 	}
 }

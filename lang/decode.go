@@ -912,6 +912,11 @@ func (d *decoder) faultKind(blk *hclsyntax.Block) *FaultKind {
 	f.AlsoRanges = elemRanges(c, "also_mechanisms", len(f.AlsoMechanisms))
 	f.SymptomMechanisms = d.strList(c, "symptom_mechanisms")
 	f.SymptomRanges = elemRanges(c, "symptom_mechanisms", len(f.SymptomMechanisms))
+
+	f.Link = d.str(c, "link")
+	if a, ok := c.attrs["link"]; ok {
+		f.LinkRange = fromHCL(a.Expr.Range())
+	}
 	f.Detail = d.str(c, "detail")
 	f.FixedWhen = d.expr(c, "fixed_when")
 	for _, b := range c.blocks {
@@ -1289,6 +1294,9 @@ func (d *decoder) incident(blk *hclsyntax.Block) *Incident {
 			fc := d.content(b.Body, b.DefRange(), schemaAt("incident/fault"))
 			fu := &FaultUse{Decl: d.decl(b), Params: map[string]value.Value{}, ParamRanges: map[string]Range{}}
 			fu.Target, fu.TRange = d.target(fc, b)
+			if client, server, ok := strings.Cut(fu.Target, "->"); ok {
+				fu.Target, fu.Peer = strings.TrimSpace(client), strings.TrimSpace(server)
+			}
 			for _, a := range sortedAttrs(b.Body) {
 				if a.Name == "target" {
 					continue

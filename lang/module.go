@@ -277,6 +277,12 @@ type FaultKind struct {
 	Params            []*Param
 	Edits             []Edit
 	FixedWhen         *Expr
+	// Link names a role of the target's kind: the fault is on the network
+	// path from the target (the client) to the service bound to that role
+	// (the server). Its symptoms show on the client; a diagnosis may name
+	// either end.
+	Link      string
+	LinkRange Range
 	// FixedWhenByKind holds fixed_when checked against each kind it applies to.
 	FixedWhenByKind map[string]*Expr
 	Remedies        []Remedy
@@ -347,6 +353,9 @@ type FaultUse struct {
 	Decl   // Name is the fault kind
 	Target string
 	TRange Range
+	// Peer is the server end of a link fault written "CLIENT -> SERVER";
+	// Target is then the client. Empty for a fault on one service.
+	Peer   string
 	Params map[string]value.Value
 	// ParamRanges holds the range of each parameter's attribute.
 	ParamRanges map[string]Range

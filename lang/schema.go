@@ -128,6 +128,7 @@ var schemaTable = []BlockSchema{
 			attr("also_mechanisms", tStrings, "Mechanisms a diagnosis may name instead, for what the fault does (a release that leaks memory: memory_leak)."),
 			attr("symptom_mechanisms", tStrings, "Mechanisms a diagnosis may assert of the target beside the cause, as what the fault did to it, without diagnosing it: a server that crashed or will not start because its volume is full (process_crashed, crash_loop). Saying only these diagnoses nothing."),
 			attr("detail", tString, "The part at fault, often a config key; a diagnosis may name it."),
+			attr("link", tString, "A role of the target's kind: the fault is on the network path from the target to the service bound to that role, written target = \"CLIENT -> SERVER\" in an incident. Symptoms show on the client; a diagnosis may name either end."),
 			required("fixed_when", tExpr+", bool", "The author's statement of a fix, in the target's scope plus param.NAME; certification cross-checks it.")},
 		Blocks: []string{"param", "set_config", "set_state", "remedy"}},
 	{Path: "fault_kind/param", Labels: 1, Label: "parameter", Doc: "A parameter of the fault kind, set per fault block and read as param.NAME.",

@@ -1216,6 +1216,127 @@ fault_kind "mail_relay_outage" {
   remedy "escalate" {}
 }
 
+# A third party that answers, slowly: checkouts wait on it and some
+# outlast the payments client's read timeout. Raising the site's own
+# deadlines only holds workers longer; the hand-over is the answer.
+fault_kind "payments_provider_slow" {
+  description    = "The external payment provider takes seconds to authorise cards on its own side; the site's services are healthy."
+  applies_to     = ["web_server"]
+  conflicts_with = ["payments_provider_outage", "web_bad_deploy_exception"]
+  mechanism      = "payment_provider_outage"
+  detail         = "card authorisations take seconds at the payment provider"
+
+  param "p95_ms" {
+    type        = "float"
+    default     = 6000.0
+    domain      = [4500.0, 6000.0, 8000.0]
+    description = "The provider's 95th percentile authorisation time."
+  }
+
+  set_state { psp_p95_ms = param.p95_ms }
+
+  fixed_when = "state.psp_p95_ms <= 1500.0"
+
+  remedy "escalate" {}
+}
+
+# The network path from the web tier to its database, the network team's:
+# the database serves its own calls as fast as ever, the web tier's calls
+# to it wait on the path. The fault is the link's; its target is the
+# client's end, where every symptom shows.
+fault_kind "link_web_db_delay" {
+  description    = "The path from the web tier to its database adds round trips of its own."
+  applies_to     = ["web_server"]
+  conflicts_with = ["link_web_db_loss", "link_web_db_lookup", "web_timeout_too_low"]
+  link           = "database"
+  mechanism      = "network_path_degraded"
+  detail         = "the path to the database adds delay"
+
+  param "delay_ms" {
+    type        = "float"
+    default     = 40.0
+    domain      = [30.0, 40.0, 60.0]
+    description = "Round-trip time the path adds."
+  }
+
+  set_state { db_path_delay_ms = param.delay_ms }
+
+  fixed_when = "state.db_path_delay_ms <= 2.0"
+
+  remedy "escalate" {}
+}
+
+fault_kind "link_web_db_lookup" {
+  description    = "The site's resolvers fail a share of their answers for the database's name."
+  applies_to     = ["web_server"]
+  conflicts_with = ["link_web_db_delay", "link_web_db_loss"]
+  link           = "database"
+  mechanism      = "name_resolution_failure"
+  detail         = "the database's name does not resolve"
+
+  param "share" {
+    type        = "float"
+    default     = 0.2
+    domain      = [0.15, 0.2, 0.3]
+    description = "Share of answers for the name that fail."
+  }
+
+  set_state { db_lookup_fail_share = param.share }
+
+  fixed_when = "state.db_lookup_fail_share <= 0.0"
+
+  remedy "escalate" {}
+}
+
+fault_kind "link_web_db_loss" {
+  description    = "The path from the web tier to its database loses a share of its packets."
+  applies_to     = ["web_server"]
+  conflicts_with = ["link_web_db_delay", "link_web_db_lookup", "web_timeout_too_low"]
+  link           = "database"
+  mechanism      = "network_path_degraded"
+  detail         = "the path to the database loses packets"
+
+  param "loss_pct" {
+    type        = "float"
+    default     = 4.0
+    domain      = [3.0, 4.0, 6.0]
+    description = "Share of packets the path loses, in percent."
+  }
+
+  set_state { db_path_loss_pct = param.loss_pct }
+
+  fixed_when = "state.db_path_loss_pct <= 0.1"
+
+  remedy "escalate" {}
+}
+
+# A neighbour on the hypervisor the web tier's instances share takes the
+# CPU they are ready to use: the tier's own work is unchanged, its
+# capacity falls and its latency climbs. More workers only queue for the
+# same CPU; moving the instances to another host is the fix.
+fault_kind "web_noisy_neighbour" {
+  description    = "A neighbour on the tier's hypervisor takes its processor time."
+  applies_to     = ["web_server"]
+  conflicts_with = ["web_workers_too_low", "web_workers_too_high", "lb_backend_weight_skewed", "lb_sticky_sessions_hotspot"]
+  mechanism      = "noisy_neighbour"
+  detail         = "the hypervisor gives the tier's CPU to a neighbour"
+
+  param "steal_pct" {
+    type        = "float"
+    default     = 65.0
+    domain      = [60.0, 65.0, 70.0]
+    description = "CPU time taken from the tier's instances, in percent."
+  }
+
+  set_state { host_steal_pct = param.steal_pct }
+
+  fixed_when = "state.host_steal_pct <= 5.0"
+
+  remedy "operate" {
+    operation = "migrate_instance"
+  }
+}
+
 # ====================================================== beyond one config key
 
 fault_kind "db_replication_slot_stale" {

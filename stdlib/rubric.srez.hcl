@@ -147,6 +147,14 @@ rubric "native" {
       "card processor is rejecting", "card processor rejecting", "card processor is refusing", "card processor refusing", "card processor is deferring",
       "card processor deferring", "card processor is returning 503", "card processor returning 503", "card processor is returning 503s", "card processor returning 503s",
       "card processor returns 503", "card processor is returning 502", "card processor returning 502s", "card processor is timing out", "card processor timing out",
+      # A slow provider is failing on its own side too: the hand-over names
+      # the provider and what it does.
+      "payment provider is slow", "slow payment provider", "payment provider slow", "payment provider latency", "payment provider is degraded",
+      "payment provider degraded", "payment provider is responding slowly", "payment provider responding slowly", "payments provider is slow", "slow payments provider",
+      "payments provider latency", "psp is slow", "slow psp", "psp latency", "psp is degraded",
+      "payment gateway is slow", "slow payment gateway", "payment gateway latency", "payment processor is slow", "slow payment processor",
+      "payment processor latency", "card processor is slow", "slow card processor", "card processor latency", "provider is slow",
+      "slow provider", "provider latency", "provider is responding slowly", "slow third party", "third party latency",
     ]
     about  = ["payment provider", "payments provider", "psp", "payment gateway", "payments gateway", "payment processor", "card processor", "payments api", "authorisation api", "authorization api"]
     states = ["down"]
@@ -184,6 +192,47 @@ rubric "native" {
     ]
     about  = ["mail relay", "smtp relay", "email relay", "email provider", "mail provider", "smtp provider", "smtp server", "mail server"]
     states = ["down"]
+  }
+
+  # The network path between two services (the network team's, not the
+  # site's): both ends are healthy by their own measures; what the client
+  # sees is the path. The cause names the client's end.
+  mechanism "network_path_degraded" {
+    description = "The network path between two services drops or delays packets; both ends are healthy."
+    phrases = [
+      "packet loss", "packets dropped", "dropping packets", "dropped packets", "drops packets", "losing packets", "lost packets",
+      "lossy link", "lossy network", "lossy path", "lossy network path", "network latency", "network delay", "added network latency",
+      "network is slow", "slow network", "network degradation", "degraded network", "network degraded", "network path degraded",
+      "network issue", "network problem", "network fault", "flaky network", "unreliable network", "network path", "network link",
+      "link latency", "slow link", "degraded link", "link degraded", "link is degraded", "link is lossy", "link is slow",
+      "round trip time", "round trip times", "rtt", "tcp retransmissions", "retransmissions", "retransmits", "network team",
+    ]
+  }
+
+  # The site's resolvers fail to answer for a service's name: the server
+  # is healthy, new connections to it cannot find it.
+  mechanism "name_resolution_failure" {
+    description = "The resolvers the site's services ask fail to answer for a peer's name; the peer is healthy."
+    phrases = [
+      "dns failure", "dns failures", "dns resolution failure", "dns resolution failing", "dns resolution fails", "dns lookups failing",
+      "dns lookups fail", "dns lookup failure", "dns lookup failures", "dns is failing", "dns failing", "dns outage", "dns problem",
+      "dns issue", "dns servers failing", "dns server failing", "name resolution failure", "name resolution failing", "name resolution fails",
+      "name resolution failures", "cannot resolve", "can t resolve", "could not resolve",
+      "does not resolve", "doesn t resolve", "not resolving", "fails to resolve", "failing to resolve", "resolver failing", "resolvers failing",
+      "resolver is failing", "resolvers are failing", "resolver failure", "resolver outage", "resolver timeouts", "servfail", "servfails",
+    ]
+  }
+
+  # Another guest of the hypervisor takes the CPU the service's instances
+  # are ready to use (steal time): the service's own work is unchanged.
+  mechanism "noisy_neighbour" {
+    description = "Another tenant of the same physical machine takes its share of the processor."
+    phrases = [
+      "noisy neighbour", "noisy neighbor", "noisy neighbours", "noisy neighbors", "cpu steal", "steal time", "stolen cpu",
+      "high steal", "steal is high", "cpu contention", "host contention", "contended host", "oversubscribed host", "overcommitted host",
+      "hypervisor contention", "contended hypervisor", "neighbouring vm", "neighboring vm", "co located vm", "colocated vm", "another guest",
+      "other guests", "another tenant", "other tenants", "cpu starved", "starved of cpu",
+    ]
   }
 
   mechanism "connection_pool_exhausted" {

@@ -113,6 +113,13 @@ tool "delete_orphaned_queues" {
   arg "service" { type = "service" }
 }
 
+tool "migrate_instance" {
+  description = "Live-migrate a service's instances, one at a time, to other hosts of the pool with CPU to spare; connections stay up. Services the site does not run on virtual machines are left as they are."
+  effect      = "operate"
+  operation   = "migrate_instance"
+  arg "service" { type = "service" }
+}
+
 tool "escalate" {
   description = "Hand the incident to a human responder, with the reason. Ends the episode."
   effect      = "escalate"

@@ -169,6 +169,46 @@ service_kind "web_server" {
     description = "Share of card authorisations the external payment provider fails on its own side; nothing on this site changes it."
   }
 
+  state "psp_p95_ms" {
+    type        = "float"
+    initial     = 420.0
+    unit        = "ms"
+    description = "95th percentile of the card processor's answer time to the payments client, as the processor itself serves it; nothing on this site changes it."
+  }
+
+  # The network path from this tier to its database (the client's end of
+  # the link): round trips the path adds, and the share of packets it
+  # drops. The network team's, not the site's: nothing here changes it.
+  state "db_path_delay_ms" {
+    type        = "float"
+    initial     = 0.0
+    unit        = "ms"
+    description = "Round-trip time the network path to the database adds beyond the same-rack baseline."
+  }
+
+  state "db_path_loss_pct" {
+    type        = "float"
+    initial     = 0.0
+    unit        = "%"
+    description = "Share of packets the network path to the database drops."
+  }
+
+  state "db_lookup_fail_share" {
+    type        = "float"
+    initial     = 0.0
+    unit        = "ratio"
+    description = "Share of the site resolver's answers for the database's name that fail (SERVFAIL or no answer in time); the network team runs the resolvers."
+  }
+
+  # The hypervisor the tier's instances run on: CPU time its other guests
+  # take from them. A site's hosts show a little.
+  state "host_steal_pct" {
+    type        = "float"
+    initial     = 0.6
+    unit        = "%"
+    description = "CPU time the hypervisor gives the tier's other guests while the tier's instances wait to run (steal)."
+  }
+
   state "slow_call_ms" {
     type        = "float"
     initial     = 480.0
@@ -290,9 +330,16 @@ service_kind "web_server" {
     description = "Workers stuck on upstream calls that never answer (about 1 in 1000: a half-open socket, a lost reply). Each waits out the deadline; the serving rate per worker already allows for waits of up to 10 s."
   }
 
+  derived "cpu_share" {
+    type        = "float"
+    value       = "1.0 - clamp(state.host_steal_pct - 1.0, 0.0, 90.0) / 100.0"
+    unit        = "ratio"
+    description = "Share of the CPU time the instances ask for that the hypervisor gives them; steal under 1% is within the headroom the serving rate allows for."
+  }
+
   derived "capacity_rps" {
     type  = "float"
-    value = "max(float(config.max_workers) - blocked_workers, 1.0) * 32.0"
+    value = "max(float(config.max_workers) - blocked_workers, 1.0) * 32.0 * cpu_share"
     unit  = "requests/s"
   }
 
@@ -375,9 +422,44 @@ service_kind "web_server" {
     unit  = "ms"
   }
 
+  derived "db_rtt_ms" {
+    type        = "float"
+    value       = "database.latency_ms + state.db_path_delay_ms + 12.0 * state.db_path_loss_pct"
+    unit        = "ms"
+    description = "A database call as this tier waits for it: the server's own time plus what the path adds (delay, and retransmissions of dropped segments: a 200 ms timeout for about 6% of calls per point of loss)."
+  }
+
+  derived "db_link_fail_share" {
+    type        = "float"
+    value       = "serving ? clamp(state.db_path_loss_pct * 0.03, 0.0, 0.6) * db_share : 0.0"
+    unit        = "ratio"
+    description = "Requests whose new database connection never completes its handshake before the connect timeout: a few percent of calls per point of loss."
+  }
+
+  derived "db_lookup_error_share" {
+    type        = "float"
+    value       = "serving ? clamp(state.db_lookup_fail_share * 0.5, 0.0, 1.0) * db_share : 0.0"
+    unit        = "ratio"
+    description = "Requests whose new database connection fails because the database's name did not resolve: about half of the calls open a connection, the rest reuse a pooled one."
+  }
+
+  derived "payment_wait_ms" {
+    type        = "float"
+    value       = "serving ? 0.3 * 0.5 * max(state.psp_p95_ms - 420.0, 0.0) : 0.0"
+    unit        = "ms"
+    description = "Mean extra time a request waits on the card processor (checkout is about 30% of requests; the mean is about half the p95)."
+  }
+
+  derived "payment_timeout_share" {
+    type        = "float"
+    value       = "serving ? 0.3 * clamp((state.psp_p95_ms - 2500.0) / 10000.0, 0.0, 1.0) : 0.0"
+    unit        = "ratio"
+    description = "Requests whose card authorisation outlasts the payments client's 5 s read timeout."
+  }
+
   derived "upstream_tail_ms" {
     type        = "float"
-    value       = "max(40.0 * database.latency_ms, state.slow_call_ms * database.latency_ms / 12.0)"
+    value       = "max(40.0 * db_rtt_ms, state.slow_call_ms * db_rtt_ms / 12.0)"
     unit        = "ms"
     description = "Slowest database calls (reports, exports) one request may wait for: the site's slowest routine calls, slower as every statement slows."
   }
@@ -396,7 +478,7 @@ service_kind "web_server" {
 
   derived "latency_ms" {
     type  = "float"
-    value = "serving ? 30.0 + 0.8 * cache_wait_ms + db_share * 4.0 * min(database.latency_ms, float(config.timeout_ms)) + 0.1 * queue.latency_ms + queue_penalty_ms + gc_penalty_ms : 0.0"
+    value = "serving ? 30.0 / cpu_share + 0.8 * cache_wait_ms + db_share * 4.0 * min(db_rtt_ms, float(config.timeout_ms)) + 0.1 * queue.latency_ms + queue_penalty_ms + gc_penalty_ms + payment_wait_ms : 0.0"
     unit  = "ms"
   }
 
@@ -488,7 +570,7 @@ service_kind "web_server" {
 
   derived "error_rate" {
     type  = "float"
-    value = "serving ? clamp(throttled_share + overload_share + timeout_share + dependency_error_share + oom_share + accept_fail_share + stale_read_share + checkout_error_share + bad_instance_share + payment_error_share + session_lost_share, 0.0, 1.0) : 1.0"
+    value = "serving ? clamp(throttled_share + overload_share + timeout_share + dependency_error_share + oom_share + accept_fail_share + stale_read_share + checkout_error_share + bad_instance_share + payment_error_share + db_link_fail_share + payment_timeout_share + db_lookup_error_share + session_lost_share, 0.0, 1.0) : 1.0"
     unit  = "ratio"
   }
 
@@ -532,6 +614,16 @@ service_kind "web_server" {
     description = "Share of calls to the card processor's API (api.paylane.example) that returned an error."
   }
 
+  metric "paylane_api_p95_ms" {
+    type        = "float"
+    value       = "serving ? state.psp_p95_ms : 0.0"
+    unit        = "ms"
+    precision   = 0
+    low         = 0
+    high        = 1500
+    description = "95th percentile time of calls to the card processor's API (api.paylane.example)."
+  }
+
   metric "worker_utilization" {
     type      = "float"
     value     = "utilisation"
@@ -539,6 +631,18 @@ service_kind "web_server" {
     precision = 2
     low       = 0
     high      = 0.85
+  }
+
+  # node_exporter's node_cpu_seconds_total{mode="steal"}, as a share of
+  # the instances' CPU time: the host's, shown with the service.
+  metric "cpu_steal_pct" {
+    type        = "float"
+    value       = "state.host_steal_pct"
+    unit        = "%"
+    precision   = 1
+    low         = 0
+    high        = 5
+    description = "Share of CPU time the hypervisor gave other guests while the instances were ready to run (steal)."
   }
 
   metric "memory_rss_mb" {
@@ -597,6 +701,20 @@ service_kind "web_server" {
     level = "ERROR"
     when  = "serving && payment_error_share > 0.001"
     text  = "POST /checkout 502: upstream api.paylane.example POST /v1/charges answered 503 Service Unavailable in 41ms (req_8Jd2kQ)"
+  }
+
+  # requests' ReadTimeout text (urllib3 "Read timed out. (read timeout=%s)") as a payments client logs it
+  log "payment_read_timeout" {
+    level = "ERROR"
+    when  = "serving && payment_timeout_share > 0.001"
+    text  = "POST /checkout 504: upstream api.paylane.example POST /v1/charges: requests.exceptions.ReadTimeout: HTTPSConnectionPool(host='api.paylane.example', port=443): Read timed out. (read timeout=5)"
+  }
+
+  # The payments client's own timing line for a call that answered.
+  log "payment_slow_answer" {
+    level = "WARN"
+    when  = "serving && state.psp_p95_ms > 1500.0"
+    text  = "paylane: POST /v1/charges answered 201 Created in {int(state.psp_p95_ms * 0.8)}ms (req_{@req})"
   }
 
   # gunicorn gunicorn/glogging.py (access log)
@@ -661,6 +779,27 @@ service_kind "web_server" {
     level = "ERROR"
     when  = "serving && stale_read_share > 0.001"
     text  = "[{@pid}] [ERROR] Error handling request POST /checkout request_id={@req}: psycopg2.errors.ForeignKeyViolation: insert or update on table \"order_items\" violates foreign key constraint \"order_items_product_id_fkey\" DETAIL:  Key (product_id)=(4411) is not present in table \"products\"."
+  }
+
+  # gunicorn gunicorn/workers/base.py; libpq fe-connect.c ("connection to server at \"%s\" (%s), port %s failed: " + "timeout expired") as psycopg2 raises it
+  log "db_connect_timeout" {
+    level = "ERROR"
+    when  = "serving && db_link_fail_share > 0.001"
+    text  = "[{@pid}] [ERROR] Error handling request GET /orders request_id={@req}: psycopg2.OperationalError: connection to server at \"db.internal\" (10.0.4.10), port 5432 failed: timeout expired"
+  }
+
+  # gunicorn gunicorn/workers/base.py; libpq fe-connect.c ("could not translate host name \"%s\" to address: %s", gai_strerror(EAI_AGAIN)) as psycopg2 raises it
+  log "db_name_unresolved" {
+    level = "ERROR"
+    when  = "serving && db_lookup_error_share > 0.001"
+    text  = "[{@pid}] [ERROR] Error handling request GET /orders request_id={@req}: psycopg2.OperationalError: could not translate host name \"db.internal\" to address: Temporary failure in name resolution"
+  }
+
+  # gunicorn gunicorn/glogging.py (access log): database calls slower than the server's own time
+  log "db_calls_slow" {
+    level = "WARN"
+    when  = "serving && db_rtt_ms - database.latency_ms > 15.0"
+    text  = "10.0.1.4 - - \"GET /orders HTTP/1.1\" 200 9120 \"-\" \"Mozilla/5.0\" request_id={@req} {int(latency_ms)}ms"
   }
 
   # gunicorn gunicorn/workers/base.py ("Error handling request %s %s"); psycopg2 OperationalError text from libpq (fe-misc.c: "server closed the connection unexpectedly")
@@ -835,6 +974,16 @@ service_kind "web_server" {
     aka         = ["replaced the failing instance", "replaced the bad instance", "replaced web 2", "replaced web 1", "drained the bad instance", "drained the failing instance", "drained and replaced", "recycled the bad instance", "replaced the instance", "drained web 2", "drained web 1"]
     set {
       bad_instance = "0"
+    }
+  }
+
+  # Live migration moves each instance to a host of the pool with room
+  # to spare; connections stay up.
+  operation "migrate_instance" {
+    description = "Live-migrate the service's instances, one at a time, to other hosts of the pool that have CPU to spare; connections stay up."
+    aka         = ["migrated the instances", "migrated the instance", "migrated to another host", "migrated them to another host", "moved the instances to another host", "moved to another host", "moved off the host", "live migrated", "live-migrated", "rescheduled on another host", "moved the vms", "migrated the vms"]
+    set {
+      host_steal_pct = "0.6"
     }
   }
 
