@@ -39,7 +39,7 @@ var handCounted = map[string]handCount{
 	"card_payments_failing":           {2, "inspect_logs(web_server) shows the card processor's 503 replies, unlike a bad deploy and every config fault; nothing to write; escalate"},
 	"confirmation_mail_deferred":      {2, "inspect_logs(message_queue) shows the relay's 421 reply for the mail task alone, unlike a bad consumer build; nothing to write; escalate"},
 	"checkout_declines_after_release": {2, "inspect_logs(web_server) shows the card processor's 503 replies under the new build, which a bad deploy would not; nothing to write; escalate"},
-	"web_memory_leak":                 {4, "inspect_logs(web_server) shows the memory pressure, unlike the cache warning and every load_balancer fault; one restart; one read while the restarted service boots and traffic reaches it again: with mitigation judged by the world, every service healthy and every metric (request rates included) in band, that takes a tick longer than the grader's settling ticks; resolve"},
+	"web_memory_leak":                 {3, "inspect_logs(web_server) shows the memory pressure, unlike the cache warning and every load_balancer fault; one restart, after which the load balancer and the web tier agree within the tick (reads of another service see the same tick), so the world is healthy within the grader's settling ticks; resolve"},
 }
 
 // TestOptimalStepsHandCounted compares each shipped incident's certified

@@ -18,6 +18,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/expr-lang/expr/ast"
 	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/certify"
 	"github.com/srezc/srezc/engine"
@@ -44,14 +45,17 @@ type build struct {
 	// when the alert is derived (-1: not derived).
 	alerting int
 
-	m       *lang.Module
-	in      *lang.Incident
-	sys     *lang.System
-	kinds   []*lang.ServiceKind // per service instance
-	rubric  *lang.Rubric
-	traffic float64
-	t       *engine.Task
-	diags   lang.Diagnostics
+	m     *lang.Module
+	in    *lang.Incident
+	sys   *lang.System
+	kinds []*lang.ServiceKind // per service instance
+	// quantityAt is each quantity's place in the order of every service's
+	// quantities (quantityOrder).
+	quantityAt map[slotKey]int
+	rubric     *lang.Rubric
+	traffic    float64
+	t          *engine.Task
+	diags      lang.Diagnostics
 
 	slotIndex map[slotKey]engine.SlotID
 	strings   []string
@@ -483,15 +487,19 @@ func (b *build) lowerRules() {
 			}
 		}
 	}
+	// Quantities of every service, in one order across services, so that
+	// every read of a tick agrees: a service reading another's quantity
+	// through a role sees this tick's value, not the last tick's.
+	order := b.quantityOrder()
+	for _, q := range order {
+		sc := &scope{b: b, svc: q.svc, at: b.quantityAt[slotKey{q.svc, "quantity", q.q.Name}]}
+		if sp, ok := b.lowerExpr(q.q.Value, sc, q.q.Kind); ok {
+			t.Updates = append(t.Updates, engine.Assign{Slot: b.slotIndex[slotKey{q.svc, "quantity", q.q.Name}], Code: sp})
+		}
+	}
 	for i := range b.sys.Services {
 		k := b.kinds[i]
-		sc := &scope{b: b, svc: i}
-		order, _ := lang.QuantityOrder(k)
-		for _, q := range order {
-			if sp, ok := b.lowerExpr(q.Value, sc, q.Kind); ok {
-				t.Updates = append(t.Updates, engine.Assign{Slot: b.slotIndex[slotKey{i, "quantity", q.Name}], Code: sp})
-			}
-		}
+		sc := &scope{b: b, svc: i, at: len(order)}
 		// Status: the first matching rule wins, else healthy; built as a
 		// chain of selects from the last rule back.
 		start := int32(len(t.Code))
@@ -566,6 +574,83 @@ func (b *build) lowerRules() {
 			t.Services[i].Operations = append(t.Services[i].Operations, so)
 		}
 	}
+}
+
+// serviceQuantity is a derived quantity of one service instance.
+type serviceQuantity struct {
+	svc int
+	q   *lang.Quantity
+}
+
+// quantityOrder sorts every service's quantities so that each comes after
+// the quantities it reads, its own service's and, through roles, other
+// services'; it records each one's position in b.quantityAt. Services are
+// visited in system order and each kind's quantities in their own order,
+// so the result is deterministic. A read that would close a cycle across
+// services is left out of the order: that read sees the last tick (a
+// service kind's own quantities have no cycle; lang checks that).
+func (b *build) quantityOrder() []serviceQuantity {
+	var order []serviceQuantity
+	b.quantityAt = map[slotKey]int{}
+	const (
+		unseen = iota
+		visiting
+		done
+	)
+	state := map[slotKey]int{}
+	var visit func(svc int, q *lang.Quantity)
+	visit = func(svc int, q *lang.Quantity) {
+		key := slotKey{svc, "quantity", q.Name}
+		if state[key] != unseen {
+			return
+		}
+		state[key] = visiting
+		k := b.kinds[svc]
+		if q.Value != nil && q.Value.Node != nil {
+			for _, name := range lang.BareNames(q.Value.Node) {
+				if d := k.Quantity(name); d != nil {
+					visit(svc, d)
+				}
+			}
+			for _, p := range memberPaths(q.Value.Node) {
+				if len(p) != 2 {
+					continue
+				}
+				role := b.roleTarget(svc, p[0])
+				if role < 0 {
+					continue
+				}
+				if d := b.kinds[role].Quantity(p[1]); d != nil && state[slotKey{role, "quantity", d.Name}] != visiting {
+					visit(role, d)
+				}
+			}
+		}
+		state[key] = done
+		b.quantityAt[key] = len(order)
+		order = append(order, serviceQuantity{svc, q})
+	}
+	for i := range b.sys.Services {
+		kindOrder, _ := lang.QuantityOrder(b.kinds[i])
+		for _, q := range kindOrder {
+			visit(i, q)
+		}
+	}
+	return order
+}
+
+// memberPaths are the dotted paths an expression reads (lb.forwarded_rps
+// as ["lb", "forwarded_rps"]).
+func memberPaths(n ast.Node) [][]string {
+	var out [][]string
+	ast.Find(n, func(x ast.Node) bool {
+		if m, ok := x.(*ast.MemberNode); ok {
+			if p, ok := memberPath(m, nil); ok {
+				out = append(out, p)
+			}
+		}
+		return false
+	})
+	return out
 }
 
 // operationIndex is the Task.Operations index of a named operation,

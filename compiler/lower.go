@@ -16,7 +16,13 @@ type scope struct {
 	svc int // service instance whose names are bare; -1 at incident level
 	// prevAll makes every load read the previous row (state next values).
 	prevAll bool
-	params  map[string]value.Value
+	// at is where a quantity's update comes in the order of every
+	// service's quantities (build.quantityAt), or past them all for the
+	// updates after them: a read of another service's quantity sees this
+	// tick's value when that quantity comes earlier, the last tick's
+	// otherwise. Zero reads the last tick's, as a state's next value does.
+	at     int
+	params map[string]value.Value
 }
 
 type lowerError struct {
@@ -396,7 +402,8 @@ func (s *scope) path(n ast.Node, p []string) (value.Kind, *lowerError) {
 			if p[1] == "status" {
 				return load(role, "status", "status", true)
 			}
-			return load(role, p[1], "quantity", true)
+			at, ok := b.quantityAt[slotKey{role, "quantity", p[1]}]
+			return load(role, p[1], "quantity", !ok || at >= s.at)
 		}
 	}
 	return s.local(n, s.svc, p, load)

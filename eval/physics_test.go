@@ -108,6 +108,11 @@ var invariants = []invariant{
 		return ""
 	}},
 	{name: "errors and hits need requests", check: func(w world, svc string) string {
+		// A stopped or restarting process counts nothing; what its
+		// clients see is "a down service serves nothing".
+		if st := w.snaps[svc].Status; st == statusDown || st == "restarting" {
+			return ""
+		}
 		kind := w.kind(svc)
 		pair, ok := requestRates[kind]
 		if !ok || pair[0] == "" {

@@ -298,7 +298,7 @@ service_kind "cache" {
 
   metric "hit_rate" {
     type      = "float"
-    value     = "serving ? 0.92 * ttl_factor * fit * state.warmth * (1.0 - error_rate) : 0.0"
+    value     = "serving && requests_rps > 0.0 ? 0.92 * ttl_factor * fit * state.warmth * (1.0 - error_rate) : 0.0"
     unit      = "ratio"
     precision = 2
     low       = 0.8
@@ -373,7 +373,7 @@ service_kind "cache" {
 
   status "down" { when = "!state.up" }
   status "restarting" { when = "state.restart_ticks > 0 || !boot_ok" }
-  status "degraded" { when = "error_rate > 0.05 || hit_rate < 0.6 || latency_ms > 20.0" }
+  status "degraded" { when = "error_rate > 0.05 || requests_rps > 0.0 && hit_rate < 0.6 || latency_ms > 20.0" }
 
   # ---------------------------------------------------------------- logs
 

@@ -475,7 +475,7 @@ service_kind "database" {
 
   metric "query_error_rate" {
     type      = "float"
-    value     = "error_rate"
+    value     = "qps > 0.0 ? error_rate : 0.0"
     unit      = "ratio"
     precision = 3
     low       = 0

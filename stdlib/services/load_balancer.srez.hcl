@@ -345,12 +345,12 @@ service_kind "load_balancer" {
 
   metric "request_rate" {
     type        = "float"
-    value       = "forwarded_rps"
+    value       = "admitted_rps"
     unit        = "requests/s"
     precision   = 1
     low         = 50
     high        = 5000
-    description = "Requests forwarded to the web tier."
+    description = "Requests received from clients, including those answered with an error."
   }
 
   metric "client_error_rate" {

@@ -373,7 +373,7 @@ service_kind "message_queue" {
 
   derived "lag_ms" {
     type  = "float"
-    value = "(state.depth + stranded_msgs) / max(throughput, 1.0) * 1000.0"
+    value = "float(int(state.depth + stranded_msgs)) / max(throughput, 1.0) * 1000.0"
     unit  = "ms"
   }
 

@@ -587,7 +587,7 @@ service_kind "web_server" {
 
   metric "error_rate_5xx" {
     type        = "float"
-    value       = "error_rate"
+    value       = "admitted_rps > 0.0 ? error_rate : 0.0"
     unit        = "ratio"
     precision   = 3
     low         = 0
@@ -626,7 +626,7 @@ service_kind "web_server" {
 
   metric "worker_utilization" {
     type      = "float"
-    value     = "utilisation"
+    value     = "min(utilisation, 1.0)"
     unit      = "ratio"
     precision = 2
     low       = 0
