@@ -3,6 +3,7 @@ package engine_test
 import (
 	"bytes"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/srezc/srezc/compiler"
@@ -92,7 +93,9 @@ func TestFaultsAreOnlyEdits(t *testing.T) {
 					if text != "" {
 						x, y := bind(t, orig, text), bind(t, edited, text)
 						ra, rb := a.Step(&x), b.Step(&y)
-						if oa, ob := a.AppendText(nil, &ra.Obs), b.AppendText(nil, &rb.Obs); !bytes.Equal(oa, ob) {
+						// The expert's own list_changes shows the task's
+						// history, which a hand edit has no entry in.
+						if oa, ob := a.AppendText(nil, &ra.Obs), b.AppendText(nil, &rb.Obs); !strings.HasPrefix(text, "list_changes(") && !bytes.Equal(oa, ob) {
 							t.Fatalf("%s, fault %s as a hand edit, seed %d, step %d %s:\nfault:\n%s\nhand edit:\n%s", in.Name, fu.Name, seed, step, text, oa, ob)
 						}
 					}
