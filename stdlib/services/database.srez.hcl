@@ -687,6 +687,7 @@ service_kind "database" {
     level = "WARN"
     when  = "serving && report_spill > 1.0"
     text  = "[{@pid}] LOG:  temporary file: path \"base/pgsql_tmp/pgsql_tmp{@pid}.0\", size {int(state.report_sort_mb * 1048576.0)}  STATEMENT:  SELECT customer_id, date_trunc('day', created_at), sum(total) FROM orders GROUP BY 1, 2 ORDER BY 3 DESC"
+  }
 
   # src/backend/replication/walsender.c (log_replication_commands:
   # "received replication command: %s"); xlog.c (LogCheckpointEnd)
