@@ -214,11 +214,11 @@ rubric "native" {
   mechanism "name_resolution_failure" {
     description = "The resolvers the site's services ask fail to answer for a peer's name; the peer is healthy."
     phrases = [
-      "dns failure", "dns failures", "dns resolution failure", "dns resolution failing", "dns resolution fails", "dns lookups failing",
-      "dns lookups fail", "dns lookup failure", "dns lookup failures", "dns is failing", "dns failing", "dns outage", "dns problem",
+      "dns failure", "dns failures", "dns resolution failure", "dns resolution failing", "dns resolution fails",
+      "dns is failing", "dns failing", "dns outage", "dns problem",
       "dns issue", "dns servers failing", "dns server failing", "name resolution failure", "name resolution failing", "name resolution fails",
-      "name resolution failures", "cannot resolve", "can t resolve", "could not resolve",
-      "does not resolve", "doesn t resolve", "not resolving", "fails to resolve", "failing to resolve", "resolver failing", "resolvers failing",
+      "name resolution failures",
+      "resolver failing", "resolvers failing",
       "resolver is failing", "resolvers are failing", "resolver failure", "resolver outage", "resolver timeouts", "servfail", "servfails",
     ]
   }
