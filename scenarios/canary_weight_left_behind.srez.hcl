@@ -1,9 +1,6 @@
-# Load balancer: a canary shifted requests to web-1 (weights 70/30, inside
-# the documented band) and the weights were never restored. On this site
-# web-2 is the larger host and takes 70% of the requests: web-1 saturates
-# while web-2 idles, and the documented even split would still overload
-# web-1. The site's weight is the history's old value. The web tier's alert
-# fires, though its workers and traffic are as usual.
+# Load balancer: a canary shifted 95% of requests to web-2 and the weights
+# were never restored. web-2 saturates while web-1 idles; the web tier's
+# alert fires, though its workers and traffic are as usual.
 
 incident "canary_weight_left_behind" {
   title      = "One web host saturated at normal traffic"
@@ -12,12 +9,12 @@ incident "canary_weight_left_behind" {
   split      = "test"
   tags       = ["load_balancer", "web_server", "victim-alert"]
   budget     = 11
-  system     = "unequal_hosts"
+  system     = "standard"
   traffic    = 480.0
 
   fault "lb_backend_weight_skewed" {
     target     = "load_balancer"
-    weight_pct = 30
+    weight_pct = 95
     change {}
   }
   distractor "noisy_warning" {

@@ -301,21 +301,19 @@ fault_kind "lb_backend_weight_skewed" {
   param "weight_pct" {
     type        = "int"
     default     = 90
-    domain      = [30, 85, 90, 95]
+    domain      = [85, 90, 95]
     description = "Share of requests sent to web-2."
   }
 
   set_config { backend_weight_pct = param.weight_pct }
 
-  # Fixed when the busier backend's workers run below 0.85 of what they
-  # serve (on alike hosts at the traffic the weights matter at, 35/65 at
-  # most). Where web-2 is the larger host, the documented even split
-  # overloads web-1.
-  fixed_when = "web.utilisation <= 0.85"
+  # Fixed when neither backend takes much more than its half: at the
+  # band's edges (30/70) the busier host already runs its workers hot.
+  fixed_when = "config.backend_weight_pct >= 35 && config.backend_weight_pct <= 65"
 
   remedy "update_config" {
-    # Back to the site's value before the fault (its change's old value).
-    key = "backend_weight_pct"
+    key   = "backend_weight_pct"
+    value = 50
   }
 }
 
