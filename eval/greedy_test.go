@@ -84,7 +84,7 @@ func TestGreedyBaseline(t *testing.T) {
 
 // TestGreedyOrdersDifficulty: the greedy baseline is the independent
 // yardstick of the authors' difficulty labels. Over 5 seeds its success
-// must fall from easy to medium to hard, and stay below 0.5 on hard.
+// must not rise from easy to medium to hard, and stay below 0.5 on hard.
 func TestGreedyOrdersDifficulty(t *testing.T) {
 	m, diags := lang.Analyze(lang.ScenarioFiles())
 	tasks, more := compiler.CompileModule(m)
@@ -106,8 +106,12 @@ func TestGreedyOrdersDifficulty(t *testing.T) {
 	for d, rs := range byDifficulty {
 		rate[d] = record.Aggregate(rs).Get("success_rate")
 	}
-	if !(rate["easy"] > rate["medium"] && rate["medium"] > rate["hard"]) {
-		t.Errorf("greedy success by difficulty: easy %.3f, medium %.3f, hard %.3f; want strictly falling", rate["easy"], rate["medium"], rate["hard"])
+	// Greedy is one of the answer-blind policies issue 18 says must win
+	// nothing, so as the world is rebuilt its success goes to zero on every
+	// difficulty: it may not rise from easy to hard, and may not be above
+	// zero on hard or medium unless below easy.
+	if !(rate["easy"] >= rate["medium"] && rate["medium"] >= rate["hard"]) || (rate["easy"] > 0 && rate["easy"] == rate["hard"]) {
+		t.Errorf("greedy success by difficulty: easy %.3f, medium %.3f, hard %.3f; want falling from easy to hard", rate["easy"], rate["medium"], rate["hard"])
 	}
 	if rate["hard"] >= 0.5 {
 		t.Errorf("greedy solves %.3f of hard incidents, want < 0.5", rate["hard"])
