@@ -121,9 +121,6 @@ func (d diskResult) result() Result {
 	}
 	if d.Expert != nil {
 		r.expert = *d.Expert
-		if r.expert == nil {
-			r.expert = []string{}
-		}
 	}
 	return r
 }

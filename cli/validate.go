@@ -27,11 +27,9 @@ func (e *env) validateCmd() *cobra.Command {
 			key := ""
 			if len(diags) == 0 {
 				key = validateKey(format, files)
-				if b, ok := e.certified.Output(key); ok {
-					var out validateOutput
-					if json.Unmarshal(b, &out) == nil {
-						return out.replay(e)
-					}
+				var stored validateOutput
+				if b, ok := e.certified.Output(key); ok && json.Unmarshal(b, &stored) == nil {
+					return stored.replay(e)
 				}
 			}
 			var out validateOutput

@@ -180,7 +180,7 @@ var invariants = []invariant{
 		if !ok {
 			return ""
 		}
-		for _, d := range w.deps(svc) {
+		for _, d := range w.snaps[svc].Dependencies {
 			if w.kind(d) != "web_server" {
 				continue
 			}
@@ -199,10 +199,6 @@ func (w world) kind(svc string) string {
 		}
 	}
 	return ""
-}
-
-func (w world) deps(svc string) []string {
-	return w.snaps[svc].Dependencies
 }
 
 // violation is one broken invariant at one tick.

@@ -1267,13 +1267,10 @@ func (c *checker) incidentChanges(in *Incident, sys *System) {
 		if fk == nil {
 			continue
 		}
-		var edited []string
+		edited := fk.ChangedKeys()
 		for _, e := range fk.Edits {
 			if !e.State {
-				edited = append(edited, e.Name)
 				faultKeys[fu.Target+"."+e.Name] = fu.Name
-			} else if e.Name == DeployState {
-				edited = append(edited, e.Name) // a deploy
 			}
 		}
 		for _, r := range fk.Remedies {

@@ -122,6 +122,19 @@ type OperationSet struct {
 	Value *Expr
 }
 
+// ChangedKeys are what a change introducing a fault of this kind sets:
+// the config keys its edits write, and DeployState for a deploy. A kind
+// with none comes from no change (a crash, a leak, traffic, expiry).
+func (f *FaultKind) ChangedKeys() []string {
+	var out []string
+	for _, e := range f.Edits {
+		if !e.State || e.Name == DeployState {
+			out = append(out, e.Name)
+		}
+	}
+	return out
+}
+
 // DeployState is the string state that holds a service kind's deployed
 // version: a change of it is a deploy, and a rollback restores it.
 const DeployState = "version"

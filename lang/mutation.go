@@ -466,12 +466,7 @@ func variantChange(m *Module, base *Incident, kind string, at Range) *ChangeUse 
 	if fk == nil {
 		return nil
 	}
-	var edited []string
-	for _, e := range fk.Edits {
-		if !e.State || e.Name == DeployState {
-			edited = append(edited, e.Name)
-		}
-	}
+	edited := fk.ChangedKeys()
 	if len(edited) == 0 {
 		return nil
 	}
