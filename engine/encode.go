@@ -517,9 +517,16 @@ func (e *Episode) MarshalState(b []byte) []byte {
 	}
 	u(uint64(len(e.strBuf)))
 	b = append(b, e.strBuf...)
+	// The ring in its own order, each position holding the row of the
+	// tick it stands for in the window (row), so a snapshot does not
+	// depend on what an earlier episode left in unused positions.
 	u(uint64(len(e.ring)))
-	for _, w := range e.ring {
-		b = binary.LittleEndian.AppendUint64(b, w)
+	h := e.t.History
+	for p := 0; p < h; p++ {
+		k := e.tick - (e.tick-p)%h
+		for _, w := range e.row(k) {
+			b = binary.LittleEndian.AppendUint64(b, w)
+		}
 	}
 	return e.rules.marshal(e, b)
 }

@@ -122,6 +122,8 @@ type Episode struct {
 
 	// alert are the checks of the alert's condition (mitigation.go).
 	alert []healthCheck
+	// site is the index of the variant bound (sites).
+	site int
 }
 
 // siteBinding is what an episode derives from one site variant: the
@@ -130,6 +132,9 @@ type Episode struct {
 type siteBinding struct {
 	prep  *prepared
 	alert []healthCheck
+	// watched is the look-ahead's mask (mitigation.go), found at the
+	// first resolution on the variant.
+	watched []uint64
 }
 
 // NewEpisode allocates an episode's buffers for t. It does not Reset; until
@@ -171,7 +176,7 @@ func (e *Episode) bindSite(k int) {
 			b.alert = alertChecks(t)
 		}
 	}
-	e.t, e.prep, e.alert, e.judged = t, b.prep, b.alert, b.prep.judged
+	e.t, e.prep, e.alert, e.judged, e.site = t, b.prep, b.alert, b.prep.judged, k
 	e.found = e.foundBuf[:len(t.Evidence)]
 }
 
@@ -189,11 +194,10 @@ func (e *Episode) Task() *Task { return e.t }
 func (e *Episode) Reset(seed uint64) {
 	e.bindSite(e.siteOf(seed))
 	t := e.t
+	// Rows before the initial tick are read from t.Init (row), so only
+	// the initial row, which actions write, is copied.
 	h := t.History
-	for i := 0; i < h; i++ {
-		tick := t.InitTick - h + 1 + i
-		copy(e.ring[(tick%h)*e.n:], t.Init[i*e.n:(i+1)*e.n])
-	}
+	copy(e.ring[(t.InitTick%h)*e.n:], t.Init[(h-1)*e.n:h*e.n])
 	e.tick = t.InitTick
 	e.ticks.changed = append(e.ticks.changed[:0], e.prep.initChanged...)
 	e.ticks.full = e.prep.initFull
@@ -246,9 +250,16 @@ func (e *Episode) Components() record.Components { return e.rules.components(e) 
 // Record is the episode's grader-side record so far.
 func (e *Episode) Record() record.EpisodeMetrics { return e.rules.record(e) }
 
-// row is the slot vector at tick k, which must be within the ring.
+// row is the slot vector at tick k, which must be within the ring. The
+// warm-up's rows (before the initial tick) are the task's own: no episode
+// changes them, so Reset does not copy them.
 func (e *Episode) row(k int) []uint64 {
-	i := (k % e.t.History) * e.n
+	t := e.t
+	if k < t.InitTick {
+		i := (k - t.InitTick + t.History - 1) * e.n
+		return t.Init[i : i+e.n : i+e.n]
+	}
+	i := (k % t.History) * e.n
 	return e.ring[i : i+e.n : i+e.n]
 }
 
@@ -268,7 +279,9 @@ func (e *Episode) RowAt(k int) []uint64 {
 }
 
 // advanceRing moves a ring forward one tick and returns the new tick.
-func (e *Episode) advanceRing(ring []uint64, tick int, s *tickState) int {
+// A nil mask runs every update; otherwise only those whose bit is set
+// (the grader's look-ahead, which needs only what its checks read).
+func (e *Episode) advanceRing(ring []uint64, tick int, s *tickState, mask []uint64) int {
 	h := e.t.History
 	ci := (tick % h) * e.n
 	cur := ring[ci : ci+e.n : ci+e.n]
@@ -276,14 +289,14 @@ func (e *Episode) advanceRing(ring []uint64, tick int, s *tickState) int {
 	ni := (tick % h) * e.n
 	next := ring[ni : ni+e.n : ni+e.n]
 	copy(next, cur)
-	e.advance(next, cur, s)
+	e.advance(next, cur, s, mask)
 	return tick
 }
 
 // Advance moves the world one tick without an action; the grader's idle
 // ticks and tests use it.
 func (e *Episode) Advance() {
-	e.tick = e.advanceRing(e.ring, e.tick, &e.ticks)
+	e.tick = e.advanceRing(e.ring, e.tick, &e.ticks, nil)
 }
 
 func clamp(x, lo, hi float64) float64 {

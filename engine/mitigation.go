@@ -155,8 +155,17 @@ func (e *Episode) mitigated() bool {
 	copy(e.scratch[ri:ri+e.n], e.ring[ri:ri+e.n])
 	e.lookahead.copyFrom(&e.ticks)
 	hold := max(t.Hold, 1)
+	// Full ticks (SetIncremental(false)) run every update here too, which
+	// is how tests check the mask.
+	var mask []uint64
+	if b := &e.sites[e.site]; !e.alwaysFull {
+		if b.watched == nil {
+			b.watched = watchedUpdates(t, e.prep, e.alert)
+		}
+		mask = b.watched
+	}
 	for i := 0; i < 2*hold; i++ {
-		tick = e.advanceRing(e.scratch, tick, &e.lookahead)
+		tick = e.advanceRing(e.scratch, tick, &e.lookahead, mask)
 		if i < hold {
 			continue
 		}
@@ -211,4 +220,54 @@ func (e *Episode) appendAnomalies(dst []SlotID) []SlotID {
 		}
 	}
 	return dst
+}
+
+// watchedUpdates is the bitset of the updates the look-ahead's checks
+// depend on: those of the slots the health and alert checks and the
+// resolved condition read, and of every slot those updates read, to a
+// fixed point. Skipping the rest (metrics no check bands, lines, counters)
+// leaves the checks' results as a full tick would.
+func watchedUpdates(t *Task, p *prepared, alert []healthCheck) []uint64 {
+	live := make([]bool, len(t.Slots))
+	var work []SlotID
+	add := func(s SlotID) {
+		if s >= 0 && int(s) < len(live) && !live[s] {
+			live[s] = true
+			work = append(work, s)
+		}
+	}
+	addReads := func(code []Op) {
+		for _, op := range code {
+			if op.Code == OpLoad || op.Code == OpLoadPrev {
+				add(SlotID(op.A))
+			}
+		}
+	}
+	for _, c := range p.health {
+		add(c.slot)
+	}
+	for _, c := range alert {
+		add(c.slot)
+	}
+	addReads(t.Code[t.Resolved.Start:t.Resolved.End])
+	mask := make([]uint64, (len(t.Updates)+63)/64)
+	if !p.deps.ok {
+		// Without the one-update-per-slot index, run everything.
+		for i := range t.Updates {
+			mask[i>>6] |= 1 << (uint(i) & 63)
+		}
+		return mask
+	}
+	for len(work) > 0 {
+		s := work[len(work)-1]
+		work = work[:len(work)-1]
+		u := p.deps.update[s]
+		if u < 0 {
+			continue
+		}
+		mask[u>>6] |= 1 << (uint(u) & 63)
+		c := t.Updates[u].Code
+		addReads(t.Code[c.Start:c.End])
+	}
+	return mask
 }
