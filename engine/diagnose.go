@@ -130,8 +130,11 @@ type diagLexicon struct {
 	byFirst map[string][]lexEntry
 	// long lists, sorted, the first words of services, topics and
 	// mechanism phrases long enough to be matched through a typo.
-	long   []string
-	topics []string
+	long []string
+	// longByLen[n] lists, sorted, the words of long that are n bytes long:
+	// a word one typo away from w is within one byte of its length.
+	longByLen [][]string
+	topics    []string
 	// topicClaims[topic] lists the claims holding it.
 	topicClaims [][]int32
 	// serviceClaims[svc] lists the claims about the service itself.
@@ -309,8 +312,20 @@ func buildLexicon(t *Task) *diagLexicon {
 		})
 		lx.byFirst[k] = es
 	}
-	sort.Strings(lx.long)
+	lx.indexLong()
 	return lx
+}
+
+// indexLong sorts long and buckets it by length.
+func (lx *diagLexicon) indexLong() {
+	sort.Strings(lx.long)
+	lx.longByLen = nil
+	for _, k := range lx.long {
+		for len(lx.longByLen) <= len(k) {
+			lx.longByLen = append(lx.longByLen, nil)
+		}
+		lx.longByLen[len(k)] = append(lx.longByLen[len(k)], k)
+	}
 }
 
 // withoutApostrophe joins a contraction the tokenizer split ("doesn t")
@@ -344,12 +359,24 @@ func (lx *diagLexicon) typoOf(w []byte) string {
 	if len(w) < minTypoLen-1 {
 		return ""
 	}
-	for _, k := range lx.long {
-		if d := len(k) - len(w); d >= -1 && d <= 1 && oneTypo(w, k) {
-			return k
+	// The first match in long's sorted order: the smallest of each
+	// length's first match.
+	best := ""
+	for n := len(w) - 1; n <= len(w)+1; n++ {
+		if n >= len(lx.longByLen) {
+			break
+		}
+		for _, k := range lx.longByLen[n] {
+			if best != "" && k >= best {
+				break
+			}
+			if oneTypo(w, k) {
+				best = k
+				break
+			}
 		}
 	}
-	return ""
+	return best
 }
 
 // oneTypo reports whether a and b differ by exactly one edit or one
