@@ -151,13 +151,14 @@ func (e *Episode) advance(next, cur []uint64, s *tickState, mask []uint64) {
 	t := e.t
 	code := t.Code
 	d := &e.prep.deps
+	fast := e.prep.fast[:len(t.Updates)]
 	s.next = s.next[:0]
 	if s.full || e.alwaysFull || !d.ok {
 		for i, u := range t.Updates {
 			if mask != nil && mask[i>>6]&(1<<(uint(i)&63)) == 0 {
 				continue
 			}
-			v := e.eval(code[u.Code.Start:u.Code.End], next, cur)
+			v := e.evalUpdate(&fast[i], code[u.Code.Start:u.Code.End], next, cur)
 			if v != cur[u.Slot] {
 				s.next = append(s.next, int32(u.Slot))
 			}
@@ -187,7 +188,7 @@ func (e *Episode) advance(next, cur []uint64, s *tickState, mask []uint64) {
 				continue
 			}
 			u := &t.Updates[w<<6+b]
-			v := e.eval(code[u.Code.Start:u.Code.End], next, cur)
+			v := e.evalUpdate(&fast[w<<6+b], code[u.Code.Start:u.Code.End], next, cur)
 			if v == cur[u.Slot] {
 				next[u.Slot] = v
 				continue

@@ -1,0 +1,52 @@
+package engine_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/srezc/srezc/engine"
+)
+
+// TestFastUpdatesMatchTheMachine: every update program of every shipped
+// incident that a fast path recognises gives the machine's word, on the
+// rows of the expert's episode and on rows of random and extreme words
+// (zero, negative, NaN and infinite floats, huge ints).
+func TestFastUpdatesMatchTheMachine(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	extremes := []uint64{0, 1, math.MaxUint64, 1 << 63, math.Float64bits(0), math.Float64bits(-1.5), math.Float64bits(math.NaN()), math.Float64bits(math.Inf(1)), math.Float64bits(math.Inf(-1)), math.Float64bits(1e300), math.Float64bits(-2.5e19)}
+	recognised := 0
+	for _, p := range boundPlans(t) {
+		tk := p.ep.Task()
+		p.ep.Reset(1)
+		rows := [][]uint64{append([]uint64(nil), p.ep.Row()...)}
+		for _, a := range p.acts(1) {
+			p.ep.Step(&a)
+			rows = append(rows, append([]uint64(nil), p.ep.Row()...))
+		}
+		for k := 0; k < 20; k++ {
+			r := make([]uint64, len(tk.Slots))
+			for i := range r {
+				switch rng.IntN(3) {
+				case 0:
+					r[i] = extremes[rng.IntN(len(extremes))]
+				case 1:
+					r[i] = math.Float64bits(rng.NormFloat64() * 1e4)
+				default:
+					r[i] = uint64(rng.Int64N(1<<20) - 1<<19)
+				}
+			}
+			rows = append(rows, r)
+		}
+		for i := 1; i < len(rows); i++ {
+			n, diff := engine.FastMismatch(tk, rows[i], rows[i-1])
+			if diff != "" {
+				t.Fatalf("%s row %d: %s", tk.ID, i, diff)
+			}
+			recognised = max(recognised, n)
+		}
+	}
+	if recognised == 0 {
+		t.Fatal("no update of the suite has a fast path: the test checks nothing")
+	}
+}
