@@ -9,14 +9,14 @@ package engine
 type fastKind uint8
 
 const (
-	fastNone        fastKind = iota
-	fastLoad                 // load A
-	fastLoadTrunc            // load A; truncf
-	fastPrevAddI             // loadprev A; const K; addi
-	fastLtI                  // load A; load B; lti
-	fastSubIDivF             // load A; load B; subi; itof; const K; divf
-	fastMulFTrunc            // load A; const K; mulf; truncf
-	fastDivFTrunc            // load A; const K; divf; truncf
+	fastNone      fastKind = iota
+	fastLoad               // load A
+	fastLoadTrunc          // load A; truncf
+	fastPrevAddI           // loadprev A; const K; addi
+	fastLtI                // load A; load B; lti
+	fastSubIDivF           // load A; load B; subi; itof; const K; divf
+	fastMulFTrunc          // load A; const K; mulf; truncf
+	fastDivFTrunc          // load A; const K; divf; truncf
 )
 
 // fastUpdate is an update's program recognised as one of the shapes.
