@@ -156,10 +156,21 @@ func TestPastHighLimitHurts(t *testing.T) {
 	m, tasks := shipped(t)
 	tk := tasks["db_crash"]
 	base := healed(t, tk)
+	// A distractor's benign lines (a retired job's refused logins) stay
+	// after the fix; a push past a limit must show something beyond them.
+	var in *lang.Incident
+	for _, i := range m.Incidents {
+		if i.Name == "db_crash" {
+			in = i
+		}
+	}
+	benign := map[string]string{}
 	for _, s := range tk.Services {
-		if got := symptoms(t, tk, base, s.Name); got != "" {
+		got := symptoms(t, tk, base, s.Name)
+		if got != "" && !isDistractorTarget(in, s.Name) {
 			t.Fatalf("healed world: %s shows %s", s.Name, got)
 		}
+		benign[s.Name] = got
 	}
 	sys := m.System("standard")
 	for _, ss := range sys.Services {
@@ -180,7 +191,7 @@ func TestPastHighLimitHurts(t *testing.T) {
 			}
 			any := ""
 			for _, s := range tk.Services {
-				if got := symptoms(t, tk, ep, s.Name); got != "" {
+				if got := symptoms(t, tk, ep, s.Name); got != "" && got != benign[s.Name] {
 					any = s.Name + ": " + got
 					break
 				}

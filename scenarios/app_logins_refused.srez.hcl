@@ -22,6 +22,9 @@ incident "app_logins_refused" {
   distractor "mq_consumers_paused" {
     target = "message_queue"
   }
+  distractor "lb_partner_sync" {
+    target = "load_balancer"
+  }
   noise "jitter" {}
 
   expert = [

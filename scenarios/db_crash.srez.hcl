@@ -21,6 +21,12 @@ incident "db_crash" {
     retained_gb = 300.0
     rate_gb     = 1.0
   }
+  distractor "web_retired_job_refused" {
+    target = "web_server"
+  }
+  distractor "mq_consumers_paused" {
+    target = "message_queue"
+  }
   noise "jitter" {}
 
   expert = [

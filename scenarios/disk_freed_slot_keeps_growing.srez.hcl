@@ -30,6 +30,12 @@ incident "disk_freed_slot_keeps_growing" {
   distractor "noisy_warning" {
     target = "message_queue"
   }
+  distractor "web_retired_job_refused" {
+    target = "web_server"
+  }
+  distractor "mq_consumers_paused" {
+    target = "message_queue"
+  }
   noise "jitter" {}
 
   expert = [

@@ -23,6 +23,9 @@ incident "orders_fail_volume_full" {
   distractor "mq_consumers_paused" {
     target = "message_queue"
   }
+  distractor "web_retired_job_refused" {
+    target = "web_server"
+  }
   noise "jitter" {}
 
   expert = [

@@ -24,6 +24,12 @@ incident "primary_gone_dark" {
   distractor "noisy_warning" {
     target = "message_queue"
   }
+  distractor "web_retired_job_refused" {
+    target = "web_server"
+  }
+  distractor "mq_consumers_paused" {
+    target = "message_queue"
+  }
   noise "spike" {}
 
   expert = [

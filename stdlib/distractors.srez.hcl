@@ -36,3 +36,15 @@ distractor_kind "mq_consumers_paused" {
   applies_to  = ["message_queue"]
   set_state { consumers_paused = true }
 }
+
+distractor_kind "web_retired_job_refused" {
+  description = "A retired cron job still runs on the web hosts and the cache refuses its switched-off ACL user with WRONGPASS, the reply a stale password gets. Reloading the web tier's secrets changes nothing; the site does not depend on the job."
+  applies_to  = ["web_server"]
+  set_state { retired_job_auth = true }
+}
+
+distractor_kind "lb_partner_sync" {
+  description = "A partner's scheduled catalogue sync makes its address the busiest client at the listener, a few percent of the usual traffic. Blocking the top client refuses the partner."
+  applies_to  = ["load_balancer"]
+  set_state { partner_sync = true }
+}

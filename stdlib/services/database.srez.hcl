@@ -690,11 +690,20 @@ service_kind "database" {
   }
 
   # src/backend/replication/walsender.c (log_replication_commands:
-  # "received replication command: %s"); xlog.c (LogCheckpointEnd)
+  # "received replication command: %s")
   log "base_backup_running" {
     level = "INFO"
     when  = "serving && state.replica_rebuild"
-    text  = "[{@pid}] LOG:  received replication command: BASE_BACKUP ( LABEL 'pg_basebackup base backup',  PROGRESS,  CHECKPOINT 'fast',  WAIT 0,  MANIFEST 'yes',  TARGET 'client'); [{@pid}] LOG:  checkpoint complete: wrote 2184 buffers (1.7%); 0 WAL file(s) added, 0 removed, 0 recycled; write=269.312 s, sync=0.012 s, total=269.345 s; sync files=41, longest=0.004 s, average=0.001 s; distance=51230 kB, estimate=53110 kB"
+    text  = "[{@pid}] LOG:  received replication command: BASE_BACKUP ( LABEL 'pg_basebackup base backup',  PROGRESS,  CHECKPOINT 'fast',  WAIT 0,  MANIFEST 'yes',  TARGET 'client')"
+  }
+
+  # xlog.c (LogCheckpointEnd). While the clone's slot holds WAL the
+  # checkpoints recycle nothing, flagged as the volume_filling checkpoint
+  # of a slot without a consumer is: the same warning from a benign cause.
+  log "base_backup_checkpoint" {
+    level = "WARN"
+    when  = "serving && state.replica_rebuild"
+    text  = "[{@pid}] LOG:  checkpoint complete: wrote 2184 buffers (1.7%); 0 WAL file(s) added, 0 removed, 0 recycled; write=269.312 s, sync=0.012 s, total=269.345 s; sync files=41, longest=0.004 s, average=0.001 s; distance=51230 kB, estimate=53110 kB"
   }
 
   restart {

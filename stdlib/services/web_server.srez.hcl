@@ -274,6 +274,16 @@ service_kind "web_server" {
     description = "Drives a harmless, elevated but in-band metric."
   }
 
+  # A job retired from the site (its cache ACL user was switched off)
+  # whose cron entry was left on the web hosts: every run is refused by
+  # the cache with the same reply a stale password gets. Nothing reads
+  # what it would have written.
+  state "retired_job_auth" {
+    type        = "bool"
+    initial     = false
+    description = "A retired cron job (stock_sync) still runs on the web hosts and authenticates to the cache as an ACL user that was switched off when it was retired; its runs fail and nothing depends on them."
+  }
+
   # ---------------------------------------------------------------- derived
 
   derived "health_route" {
@@ -940,6 +950,14 @@ service_kind "web_server" {
     level = "WARN"
     when  = "serving && session_lost_share > 0.0"
     text  = "[{@pid}] [WARNING] django.security.csrf: Forbidden (CSRF token missing.): /checkout request_id={@req} session_key={@hex} not in cache.internal:6379"
+  }
+
+  # src/acl.c (the -WRONGPASS reply, also for a user switched off) as
+  # redis-py raises it, from a cron job's runner
+  log "retired_job_refused" {
+    level = "ERROR"
+    when  = "serving && state.retired_job_auth"
+    text  = "[{@pid}] [ERROR] cron stock_sync run={@hex}: redis.exceptions.AuthenticationError: WRONGPASS invalid username-password pair or user is disabled."
   }
 
   restart {
