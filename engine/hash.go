@@ -271,6 +271,10 @@ func (h *hasher) body(t *Task) {
 	for _, w := range t.Init {
 		h.u(w)
 	}
+	h.n(len(t.Baseline))
+	for _, w := range t.Baseline {
+		h.u(w)
+	}
 }
 
 func (h *hasher) slots(xs []SlotID) {

@@ -13,7 +13,10 @@ import (
 // names. Grader-side fields (fault kinds, the id, rewards) are never read.
 
 const (
-	metricWindow = 4 // ticks of history shown per metric
+	// MetricWindow is the ticks of history a metrics read shows per
+	// metric; the compiler keeps at least as many rows in the ring.
+	MetricWindow = 12
+	metricWindow = MetricWindow
 	logWindow    = 3 // ticks of log lines shown
 )
 
@@ -119,6 +122,20 @@ func (e *Episode) metricAt(s SlotID, k int) float64 {
 		v = 100
 	}
 	return v
+}
+
+// baselineOf is metric s's pre-incident baseline: its value in the site's
+// settled fault-free world. A baseline is a long average, so it carries no
+// noise.
+func (e *Episode) baselineOf(s SlotID) float64 {
+	w := e.t.Baseline[s]
+	switch e.t.Slots[s].Kind {
+	case value.Int:
+		return float64(int64(w))
+	case value.Float:
+		return w2f(w)
+	}
+	return float64(w)
 }
 
 func (e *Episode) appendMetricValue(b []byte, sl *Slot, v float64) []byte {
@@ -480,13 +497,24 @@ func (e *Episode) appendMetrics(b []byte, svc int) []byte {
 	b = append(b, s.Name...)
 	b = append(b, " metrics, last "...)
 	b = strconv.AppendInt(b, metricWindow, 10)
-	b = append(b, " ticks (oldest first):\n"...)
+	if len(t.Baseline) > 0 {
+		b = append(b, " ticks (oldest first; baseline: mean at this hour over the last 7 days):\n"...)
+	} else {
+		b = append(b, " ticks (oldest first):\n"...)
+	}
 	for _, m := range s.Metrics {
 		sl := &t.Slots[m]
 		start := len(b)
 		b = append(b, "  "...)
 		b = append(b, sl.Name...)
 		b = pad(b, start, 28)
+		if len(t.Baseline) > 0 {
+			// Before the window, so that the newest value stays the last
+			// number on the line.
+			b = append(b, "baseline "...)
+			b = e.appendMetricValue(b, sl, e.baselineOf(m))
+			b = append(b, " | "...)
+		}
 		for k := e.tick - metricWindow + 1; k <= e.tick; k++ {
 			if k > e.tick-metricWindow+1 {
 				b = append(b, ' ')
@@ -659,7 +687,7 @@ func (e *Episode) appendChanges(b []byte, svc int16) []byte {
 // ("content"), shaped by the tool's effect:
 //
 //	logs          {"lines":[{"tick","level","text"}]}
-//	metrics       {"metrics":[{"name","unit","values":[oldest … newest]}]}
+//	metrics       {"metrics":[{"name","unit","baseline","values":[oldest … newest]}]}
 //	config        {"config":{"key":value}}
 //	status        {"status":"healthy"}
 //	traces        {"spans":[{"service","depth","duration_ms","error_rate","status"}]}
@@ -728,6 +756,14 @@ func (e *Episode) appendContentJSON(b []byte, o *Observation) []byte {
 			b = value.AppendJSONString(b, sl.Name)
 			b = append(b, `,"unit":`...)
 			b = value.AppendJSONString(b, sl.Unit)
+			if len(t.Baseline) > 0 {
+				b = append(b, `,"baseline":`...)
+				if v := e.baselineOf(m); math.IsNaN(v) || math.IsInf(v, 0) {
+					b = append(b, "null"...)
+				} else {
+					b = e.appendMetricValue(b, sl, v)
+				}
+			}
 			b = append(b, `,"values":[`...)
 			for k := e.tick - metricWindow + 1; k <= e.tick; k++ {
 				if k > e.tick-metricWindow+1 {

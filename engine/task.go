@@ -13,7 +13,7 @@ import (
 const FormatVersion = 8
 
 // RendererVersion changes whenever an agent-visible rendering changes.
-const RendererVersion = "obs/7"
+const RendererVersion = "obs/8"
 
 // RubricVersion versions grading: how rewards, their components, the
 // metrics and success are computed from an episode. Bump it when any of
@@ -487,6 +487,10 @@ type Task struct {
 	History  int      `json:"history"` // rows kept in the ring
 	InitTick int      `json:"init_tick"`
 	Init     []uint64 `json:"init"` // History rows, oldest first, ending at InitTick
+	// Baseline is the site's settled fault-free row, before the faults'
+	// edits: what its metrics read at this hour on a normal day. Metrics
+	// reads show it beside their window; empty in tasks without a warm-up.
+	Baseline []uint64 `json:"baseline,omitempty"`
 
 	// Sites are the task's other site variants: the same incident compiled
 	// on other draws of its system's site (capacity and tuning drawn within
