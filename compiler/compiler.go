@@ -450,6 +450,7 @@ func (b *build) layoutSlots() {
 			id := b.addSlot(i, class, "quantity", q.Name, q.Kind, zeroOf(q.Kind))
 			sl := &t.Slots[id]
 			sl.Unit, sl.HasBand, sl.Low, sl.High, sl.Precision = q.Unit, q.HasBand, q.Low, q.High, int8(q.Precision)
+			sl.Noise, _ = engine.ParseMetricNoise(q.Noise)
 		}
 		for _, q := range k.Derived {
 			if q.Metric {

@@ -237,6 +237,9 @@ func (t *Task) Validate() error {
 		if !svcOK(t.Slots[i].Service) {
 			return fmt.Errorf("slot %d: bad service", i)
 		}
+		if t.Slots[i].Noise >= metricNoiseCount {
+			return fmt.Errorf("slot %d: bad noise class", i)
+		}
 	}
 	checkSpan := func(what string, sp Span) error {
 		if sp.Start < 0 || sp.End < sp.Start || int(sp.End) > len(t.Code) {

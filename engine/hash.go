@@ -115,6 +115,7 @@ func (h *hasher) body(t *Task) {
 		h.bl(x.HasBand)
 		h.f(x.Low)
 		h.f(x.High)
+		h.u(uint64(x.Noise))
 	}
 	h.n(len(t.Services))
 	for _, x := range t.Services {

@@ -78,12 +78,7 @@ func (e *Episode) noiseApplies(n *Noise, svc int16) bool {
 func (e *Episode) metricAt(s SlotID, k int) float64 {
 	t := e.t
 	sl := &t.Slots[s]
-	for i := range t.Noise {
-		n := &t.Noise[i]
-		if n.Effect == NoiseStale && e.noiseApplies(n, sl.Service) {
-			k -= int(n.Lag)
-		}
-	}
+	k = e.staleTick(sl.Service, k)
 	w := e.RowAt(k)[s]
 	v := 0.0
 	switch sl.Kind {
@@ -94,6 +89,9 @@ func (e *Episode) metricAt(s SlotID, k int) float64 {
 	case value.Bool:
 		v = float64(w)
 	}
+	if sl.Noise == MetricNoiseNone {
+		return v
+	}
 	base := v
 	for i := range t.Noise {
 		n := &t.Noise[i]
@@ -102,11 +100,15 @@ func (e *Episode) metricAt(s SlotID, k int) float64 {
 		}
 		switch n.Effect {
 		case NoiseSpike:
-			if e.uniform(k, e.prep.slotKey[s], i) < n.Rate {
-				v = float64(v * n.Magnitude)
+			if spikes(sl) {
+				v = float64(v * e.spikeFactor(i, int(sl.Service), k))
 			}
 		case NoiseJitter:
-			v = float64(v * (1 + n.Magnitude*(2*e.uniform(k, e.prep.slotKey[s], i)-1)))
+			amp := n.Magnitude
+			if sl.Noise == MetricNoiseSlow {
+				amp /= 10
+			}
+			v = float64(v * (1 + amp*(2*e.uniform(k, e.prep.slotKey[s], i)-1)))
 		}
 	}
 	// Noise never takes a value out of its natural range: a count or a
@@ -356,15 +358,6 @@ func (e *Episode) appendStatus(b []byte, svc, tick int) []byte {
 	return append(b, e.String(StrID(e.RowAt(tick)[st]))...)
 }
 
-func (e *Episode) phantomRestart(svc, tick int) bool {
-	for i := range e.t.Noise {
-		n := &e.t.Noise[i]
-		if n.Effect == NoisePhantomRestart && e.noiseApplies(n, int16(svc)) && e.uniform(tick, e.prep.serviceKey[svc], i) < n.Rate {
-			return true
-		}
-	}
-	return false
-}
 
 func (e *Episode) appendLogs(b []byte, svc int) []byte {
 	t := e.t
@@ -377,11 +370,10 @@ func (e *Episode) appendLogs(b []byte, svc int) []byte {
 	for k := e.tick - logWindow + 1; k <= e.tick; k++ {
 		row := e.RowAt(k)
 		j := 0 // the line's place in its tick, which orders the timestamps
-		if e.phantomRestart(svc, k) {
-			b = append(append(e.appendLogPrefix(b, svc, k, j, "WARN"), phantomExit...), '\n')
-			b = append(append(e.appendLogPrefix(b, svc, k, j+1, "INFO"), phantomBack...), '\n')
-			j += 2
-		}
+		e.eachNoiseLine(svc, k, func(_ NoiseEffect, level string, text []byte) {
+			b = append(append(e.appendLogPrefix(b, svc, k, j, level), text...), '\n')
+			j++
+		})
 		for _, li := range s.Logs {
 			lr := &t.Logs[li]
 			if row[lr.Active] == 0 {
@@ -399,13 +391,6 @@ func (e *Episode) appendLogs(b []byte, svc int) []byte {
 	return b
 }
 
-// The phantom_restart noise pattern's lines: what a process supervisor
-// (supervisord, supervisor/process.py) prints when a child dies and it
-// starts it again.
-var (
-	phantomExit = []byte("exited: worker (terminated by SIGKILL; not expected)")
-	phantomBack = []byte("success: worker entered RUNNING state, process has stayed up for > than 1 seconds (startsecs)")
-)
 
 // appendLogText writes log rule li's text as it read at tick k: literals,
 // holes from the row, ids drawn for the line.
@@ -913,10 +898,9 @@ func (e *Episode) appendLogsJSON(b []byte, svc int) []byte {
 	for k := e.tick - logWindow + 1; k <= e.tick; k++ {
 		row := e.RowAt(k)
 		j = 0
-		if e.phantomRestart(svc, k) {
-			b = line(b, k, "WARN", phantomExit)
-			b = line(b, k, "INFO", phantomBack)
-		}
+		e.eachNoiseLine(svc, k, func(_ NoiseEffect, level string, text []byte) {
+			b = line(b, k, level, text)
+		})
 		for _, li := range s.Logs {
 			lr := &t.Logs[li]
 			if row[lr.Active] == 0 {

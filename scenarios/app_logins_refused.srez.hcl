@@ -23,6 +23,9 @@ incident "app_logins_refused" {
     target = "message_queue"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(web_server)",

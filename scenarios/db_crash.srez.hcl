@@ -22,6 +22,9 @@ incident "db_crash" {
     rate_gb     = 1.0
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "check_dependencies(web_server)",
