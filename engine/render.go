@@ -358,7 +358,6 @@ func (e *Episode) appendStatus(b []byte, svc, tick int) []byte {
 	return append(b, e.String(StrID(e.RowAt(tick)[st]))...)
 }
 
-
 func (e *Episode) appendLogs(b []byte, svc int) []byte {
 	t := e.t
 	s := &t.Services[svc]
@@ -390,7 +389,6 @@ func (e *Episode) appendLogs(b []byte, svc int) []byte {
 	}
 	return b
 }
-
 
 // appendLogText writes log rule li's text as it read at tick k: literals,
 // holes from the row, ids drawn for the line.
