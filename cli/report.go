@@ -112,6 +112,11 @@ byte-identical for the same records and flags.`,
 				}
 				fmt.Fprintf(e.stdout, "%-9s %-8s marks %.1f [%.1f, %.1f]  success %.3f  (%d episodes, %d infra errors)\n",
 					m.Name, rank, m.CI.Marks.Value, m.CI.Marks.Low, m.CI.Marks.High, m.CI.SuccessRate.Value, m.Episodes, m.InfraErrors)
+				for _, g := range m.ByNoiseRead {
+					if g.Episodes > 0 {
+						fmt.Fprintf(e.stdout, "%-9s   %-13s success %.3f  marks %.1f  (%d episodes)\n", "", g.Name, g.Metrics.Get("success_rate"), g.Metrics.Get("marks"), g.Episodes)
+					}
+				}
 			}
 			fmt.Fprintf(e.stdout, "wrote %s\n", filepath.Join(args[0], "{summary.json,summary.md,report.html,plots/*.svg}"))
 			return nil
