@@ -102,7 +102,7 @@ func PlayTurns(ctx context.Context, t *engine.Task, a agents.TurnAgent, episode 
 		buf = ep.AppendText(buf[:0], &r.Obs)
 		obs = string(buf)
 		shown = ep.AppendNoiseShown(shown[:0], &r.Obs)
-		out.NoiseEvents = appendNoiseEvents(out.NoiseEvents, ep.Task(), int(r.Obs.Step), shown)
+		out.NoiseEvents = AppendNoiseEvents(out.NoiseEvents, ep.Task(), int(r.Obs.Step), shown)
 		if trace {
 			line := Step{Task: t.ID, Episode: episode, Seed: seed, Step: int(r.Obs.Step), Action: turn.Action, Observation: obs, Reward: r.Reward, Done: r.Obs.Done, Reply: turn.Reply}
 			if r.Obs.Step == 1 {

@@ -148,9 +148,9 @@ func aggregator(tasks []*engine.Task) func([]record.EpisodeMetrics) record.Metri
 	return record.Aggregator(Profile(tasks))
 }
 
-// appendNoiseEvents appends the noise events one step's observation showed
-// as the record names them.
-func appendNoiseEvents(dst []record.NoiseEvent, t *engine.Task, step int, shown []engine.NoiseEvent) []record.NoiseEvent {
+// AppendNoiseEvents appends the noise events one step's observation showed
+// (engine.AppendNoiseShown) as the record names them.
+func AppendNoiseEvents(dst []record.NoiseEvent, t *engine.Task, step int, shown []engine.NoiseEvent) []record.NoiseEvent {
 	for _, n := range shown {
 		ev := record.NoiseEvent{Step: step, Tick: n.Tick, Service: t.Services[n.Service].Name, Kind: n.Effect.String()}
 		if n.Slot != engine.NoSlot {
