@@ -19,6 +19,7 @@ type reportOptions struct {
 	seed       uint64
 	maxInfra   float64
 	rankAnyway bool
+	split      string
 }
 
 func (o *reportOptions) flags(f *pflag.FlagSet, seedFlag string) {
@@ -26,6 +27,7 @@ func (o *reportOptions) flags(f *pflag.FlagSet, seedFlag string) {
 	f.Uint64Var(&o.seed, seedFlag, report.DefaultSeed, "seed of the bootstrap's generator (at least 1)")
 	f.Float64Var(&o.maxInfra, "max-infra-share", report.DefaultMaxInfraShare, "largest infra-error share a ranked model may have (0: none)")
 	f.BoolVar(&o.rankAnyway, "rank-anyway", false, "rank models whose infra-error share is above --max-infra-share")
+	f.StringVar(&o.split, "split", "", "split outcomes by a grader-side tag: noise (whether noise touched the evidence the agent read)")
 }
 
 func (o *reportOptions) check(seedFlag string) (report.Options, error) {
@@ -38,7 +40,10 @@ func (o *reportOptions) check(seedFlag string) (report.Options, error) {
 	if !(o.maxInfra >= 0 && o.maxInfra <= 1) {
 		return report.Options{}, usageError{fmt.Errorf("--max-infra-share must be between 0 and 1")}
 	}
-	opts := report.Options{BootstrapSamples: o.samples, Seed: o.seed, MaxInfraShare: o.maxInfra, RankAnyway: o.rankAnyway}
+	if o.split != "" && o.split != "noise" {
+		return report.Options{}, usageError{fmt.Errorf("--split takes noise, not %q", o.split)}
+	}
+	opts := report.Options{BootstrapSamples: o.samples, Seed: o.seed, MaxInfraShare: o.maxInfra, RankAnyway: o.rankAnyway, SplitNoise: o.split == "noise"}
 	if o.maxInfra == 0 {
 		// Zero means "the default" to report.Options; any share above
 		// the smallest float is at least one episode's.
@@ -66,7 +71,7 @@ func writeReport(dir string, opts report.Options) (*report.Summary, error) {
 func (e *env) reportCmd() *cobra.Command {
 	var ro reportOptions
 	c := &cobra.Command{
-		Use:   "report DIR [--bootstrap N] [--seed S] [--max-infra-share F] [--rank-anyway]",
+		Use:   "report DIR [--bootstrap N] [--seed S] [--max-infra-share F] [--rank-anyway] [--split noise]",
 		Short: "Write the report of an evaluation from DIR/records.jsonl: tables, statistics and plots",
 		Long: `Read DIR/records.jsonl (as srezc eval writes it) and write into DIR:
 
@@ -82,7 +87,9 @@ func (e *env) reportCmd() *cobra.Command {
 
 srezc eval writes the same at the end of a sweep. Infra errors are
 excluded from every metric and counted; a model whose infra-error share
-exceeds --max-infra-share is not ranked unless --rank-anyway. Output is
+exceeds --max-infra-share is not ranked unless --rank-anyway. --split noise
+adds a table of outcomes split by whether noise touched the evidence the
+agent read (each record's noise_events, which agents never see). Output is
 byte-identical for the same records and flags.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -105,6 +112,11 @@ byte-identical for the same records and flags.`,
 				}
 				fmt.Fprintf(e.stdout, "%-9s %-8s marks %.1f [%.1f, %.1f]  success %.3f  (%d episodes, %d infra errors)\n",
 					m.Name, rank, m.CI.Marks.Value, m.CI.Marks.Low, m.CI.Marks.High, m.CI.SuccessRate.Value, m.Episodes, m.InfraErrors)
+				for _, g := range m.ByNoiseRead {
+					if g.Episodes > 0 {
+						fmt.Fprintf(e.stdout, "%-9s   %-13s success %.3f  marks %.1f  (%d episodes)\n", "", g.Name, g.Metrics.Get("success_rate"), g.Metrics.Get("marks"), g.Episodes)
+					}
+				}
 			}
 			fmt.Fprintf(e.stdout, "wrote %s\n", filepath.Join(args[0], "{summary.json,summary.md,report.html,plots/*.svg}"))
 			return nil

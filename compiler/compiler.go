@@ -26,8 +26,11 @@ import (
 	"github.com/srezc/srezc/value"
 )
 
-// History is the number of ticks of rows every task keeps.
-const History = 8
+// History is the number of ticks of rows every task keeps: a metrics read's
+// window (engine.MetricWindow) and the stale-metrics lag, so that with the
+// default warm-up of 8 ticks an episode's first metrics read reaches back
+// to the healthy world before the faults began.
+const History = 16
 
 // settleTicks run before the faults begin, so that the world is at its
 // steady state when they strike.
@@ -447,6 +450,7 @@ func (b *build) layoutSlots() {
 			id := b.addSlot(i, class, "quantity", q.Name, q.Kind, zeroOf(q.Kind))
 			sl := &t.Slots[id]
 			sl.Unit, sl.HasBand, sl.Low, sl.High, sl.Precision = q.Unit, q.HasBand, q.Low, q.High, int8(q.Precision)
+			sl.Noise, _ = engine.ParseMetricNoise(q.Noise)
 		}
 		for _, q := range k.Derived {
 			if q.Metric {
@@ -936,8 +940,8 @@ func (b *build) bindTools() {
 		if nu.Lag != nil {
 			n.Lag = int32(*nu.Lag)
 		}
-		if int(n.Lag) >= History-4 {
-			n.Lag = History - 5
+		if int(n.Lag) >= History-engine.MetricWindow {
+			n.Lag = int32(History - engine.MetricWindow - 1)
 		}
 		t.Noise = append(t.Noise, n)
 	}
@@ -1054,6 +1058,7 @@ func (b *build) runWarmup() {
 	for i := 0; i < settleTicks; i++ {
 		ep.Advance()
 	}
+	t.Baseline = append([]uint64(nil), ep.Row()...)
 	for _, e := range b.edits {
 		w, _ := t.WordOf(e.v)
 		ep.Poke(e.slot, w)

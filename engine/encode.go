@@ -219,6 +219,9 @@ func (t *Task) Validate() error {
 	if len(t.Init) != t.History*n {
 		return fmt.Errorf("init has %d words, want %d", len(t.Init), t.History*n)
 	}
+	if len(t.Baseline) != 0 && len(t.Baseline) != n {
+		return fmt.Errorf("baseline has %d words, want %d", len(t.Baseline), n)
+	}
 	if t.Budget < 1 || t.Budget > 10000 || t.Hold < 0 || t.Hold > 1000 {
 		return errors.New("budget or hold out of range")
 	}
@@ -233,6 +236,9 @@ func (t *Task) Validate() error {
 	for i := range t.Slots {
 		if !svcOK(t.Slots[i].Service) {
 			return fmt.Errorf("slot %d: bad service", i)
+		}
+		if t.Slots[i].Noise >= metricNoiseCount {
+			return fmt.Errorf("slot %d: bad noise class", i)
 		}
 	}
 	checkSpan := func(what string, sp Span) error {

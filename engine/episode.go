@@ -108,6 +108,8 @@ type Episode struct {
 	wordAt  []int32
 	text    []byte
 	line    []byte
+	// noiseText holds one noise log line while it is written (noise.go).
+	noiseText []byte
 	// reader reads diagnoses (diagnose.go) in reused buffers.
 	reader reader
 
@@ -230,6 +232,7 @@ func (e *Episode) Fork() *Episode {
 	f.scratch, f.lookahead = nil, tickState{}
 	f.ticks = e.ticks.clone()
 	f.norm = make([]byte, 0, cap(e.norm))
+	f.noiseText = nil
 	f.wordAt = make([]int32, 0, cap(e.wordAt))
 	f.reader = reader{}
 	e.rules.fork(e, &f)

@@ -115,6 +115,7 @@ func (h *hasher) body(t *Task) {
 		h.bl(x.HasBand)
 		h.f(x.Low)
 		h.f(x.High)
+		h.u(uint64(x.Noise))
 	}
 	h.n(len(t.Services))
 	for _, x := range t.Services {
@@ -269,6 +270,10 @@ func (h *hasher) body(t *Task) {
 	h.i(int64(t.InitTick))
 	h.n(len(t.Init))
 	for _, w := range t.Init {
+		h.u(w)
+	}
+	h.n(len(t.Baseline))
+	for _, w := range t.Baseline {
 		h.u(w)
 	}
 }

@@ -13,7 +13,10 @@ import (
 // names. Grader-side fields (fault kinds, the id, rewards) are never read.
 
 const (
-	metricWindow = 4 // ticks of history shown per metric
+	// MetricWindow is the ticks of history a metrics read shows per
+	// metric; the compiler keeps at least as many rows in the ring.
+	MetricWindow = 12
+	metricWindow = MetricWindow
 	logWindow    = 3 // ticks of log lines shown
 )
 
@@ -75,12 +78,7 @@ func (e *Episode) noiseApplies(n *Noise, svc int16) bool {
 func (e *Episode) metricAt(s SlotID, k int) float64 {
 	t := e.t
 	sl := &t.Slots[s]
-	for i := range t.Noise {
-		n := &t.Noise[i]
-		if n.Effect == NoiseStale && e.noiseApplies(n, sl.Service) {
-			k -= int(n.Lag)
-		}
-	}
+	k = e.staleTick(sl.Service, k)
 	w := e.RowAt(k)[s]
 	v := 0.0
 	switch sl.Kind {
@@ -91,6 +89,9 @@ func (e *Episode) metricAt(s SlotID, k int) float64 {
 	case value.Bool:
 		v = float64(w)
 	}
+	if sl.Noise == MetricNoiseNone {
+		return v
+	}
 	base := v
 	for i := range t.Noise {
 		n := &t.Noise[i]
@@ -99,11 +100,15 @@ func (e *Episode) metricAt(s SlotID, k int) float64 {
 		}
 		switch n.Effect {
 		case NoiseSpike:
-			if e.uniform(k, e.prep.slotKey[s], i) < n.Rate {
-				v = float64(v * n.Magnitude)
+			if spikes(sl) {
+				v = float64(v * e.spikeFactor(i, int(sl.Service), k))
 			}
 		case NoiseJitter:
-			v = float64(v * (1 + n.Magnitude*(2*e.uniform(k, e.prep.slotKey[s], i)-1)))
+			amp := n.Magnitude
+			if sl.Noise == MetricNoiseSlow {
+				amp /= 10
+			}
+			v = float64(v * (1 + amp*(2*e.uniform(k, e.prep.slotKey[s], i)-1)))
 		}
 	}
 	// Noise never takes a value out of its natural range: a count or a
@@ -119,6 +124,20 @@ func (e *Episode) metricAt(s SlotID, k int) float64 {
 		v = 100
 	}
 	return v
+}
+
+// baselineOf is metric s's pre-incident baseline: its value in the site's
+// settled fault-free world. A baseline is a long average, so it carries no
+// noise.
+func (e *Episode) baselineOf(s SlotID) float64 {
+	w := e.t.Baseline[s]
+	switch e.t.Slots[s].Kind {
+	case value.Int:
+		return float64(int64(w))
+	case value.Float:
+		return w2f(w)
+	}
+	return float64(w)
 }
 
 func (e *Episode) appendMetricValue(b []byte, sl *Slot, v float64) []byte {
@@ -339,16 +358,6 @@ func (e *Episode) appendStatus(b []byte, svc, tick int) []byte {
 	return append(b, e.String(StrID(e.RowAt(tick)[st]))...)
 }
 
-func (e *Episode) phantomRestart(svc, tick int) bool {
-	for i := range e.t.Noise {
-		n := &e.t.Noise[i]
-		if n.Effect == NoisePhantomRestart && e.noiseApplies(n, int16(svc)) && e.uniform(tick, e.prep.serviceKey[svc], i) < n.Rate {
-			return true
-		}
-	}
-	return false
-}
-
 func (e *Episode) appendLogs(b []byte, svc int) []byte {
 	t := e.t
 	s := &t.Services[svc]
@@ -360,11 +369,10 @@ func (e *Episode) appendLogs(b []byte, svc int) []byte {
 	for k := e.tick - logWindow + 1; k <= e.tick; k++ {
 		row := e.RowAt(k)
 		j := 0 // the line's place in its tick, which orders the timestamps
-		if e.phantomRestart(svc, k) {
-			b = append(append(e.appendLogPrefix(b, svc, k, j, "WARN"), phantomExit...), '\n')
-			b = append(append(e.appendLogPrefix(b, svc, k, j+1, "INFO"), phantomBack...), '\n')
-			j += 2
-		}
+		e.eachNoiseLine(svc, k, func(_ NoiseEffect, level string, text []byte) {
+			b = append(append(e.appendLogPrefix(b, svc, k, j, level), text...), '\n')
+			j++
+		})
 		for _, li := range s.Logs {
 			lr := &t.Logs[li]
 			if row[lr.Active] == 0 {
@@ -381,14 +389,6 @@ func (e *Episode) appendLogs(b []byte, svc int) []byte {
 	}
 	return b
 }
-
-// The phantom_restart noise pattern's lines: what a process supervisor
-// (supervisord, supervisor/process.py) prints when a child dies and it
-// starts it again.
-var (
-	phantomExit = []byte("exited: worker (terminated by SIGKILL; not expected)")
-	phantomBack = []byte("success: worker entered RUNNING state, process has stayed up for > than 1 seconds (startsecs)")
-)
 
 // appendLogText writes log rule li's text as it read at tick k: literals,
 // holes from the row, ids drawn for the line.
@@ -480,13 +480,24 @@ func (e *Episode) appendMetrics(b []byte, svc int) []byte {
 	b = append(b, s.Name...)
 	b = append(b, " metrics, last "...)
 	b = strconv.AppendInt(b, metricWindow, 10)
-	b = append(b, " ticks (oldest first):\n"...)
+	if len(t.Baseline) > 0 {
+		b = append(b, " ticks (oldest first; baseline: mean at this hour over the last 7 days):\n"...)
+	} else {
+		b = append(b, " ticks (oldest first):\n"...)
+	}
 	for _, m := range s.Metrics {
 		sl := &t.Slots[m]
 		start := len(b)
 		b = append(b, "  "...)
 		b = append(b, sl.Name...)
 		b = pad(b, start, 28)
+		if len(t.Baseline) > 0 {
+			// Before the window, so that the newest value stays the last
+			// number on the line.
+			b = append(b, "baseline "...)
+			b = e.appendMetricValue(b, sl, e.baselineOf(m))
+			b = append(b, " | "...)
+		}
 		for k := e.tick - metricWindow + 1; k <= e.tick; k++ {
 			if k > e.tick-metricWindow+1 {
 				b = append(b, ' ')
@@ -659,7 +670,7 @@ func (e *Episode) appendChanges(b []byte, svc int16) []byte {
 // ("content"), shaped by the tool's effect:
 //
 //	logs          {"lines":[{"tick","level","text"}]}
-//	metrics       {"metrics":[{"name","unit","values":[oldest … newest]}]}
+//	metrics       {"metrics":[{"name","unit","baseline","values":[oldest … newest]}]}
 //	config        {"config":{"key":value}}
 //	status        {"status":"healthy"}
 //	traces        {"spans":[{"service","depth","duration_ms","error_rate","status"}]}
@@ -728,6 +739,14 @@ func (e *Episode) appendContentJSON(b []byte, o *Observation) []byte {
 			b = value.AppendJSONString(b, sl.Name)
 			b = append(b, `,"unit":`...)
 			b = value.AppendJSONString(b, sl.Unit)
+			if len(t.Baseline) > 0 {
+				b = append(b, `,"baseline":`...)
+				if v := e.baselineOf(m); math.IsNaN(v) || math.IsInf(v, 0) {
+					b = append(b, "null"...)
+				} else {
+					b = e.appendMetricValue(b, sl, v)
+				}
+			}
 			b = append(b, `,"values":[`...)
 			for k := e.tick - metricWindow + 1; k <= e.tick; k++ {
 				if k > e.tick-metricWindow+1 {
@@ -877,10 +896,9 @@ func (e *Episode) appendLogsJSON(b []byte, svc int) []byte {
 	for k := e.tick - logWindow + 1; k <= e.tick; k++ {
 		row := e.RowAt(k)
 		j = 0
-		if e.phantomRestart(svc, k) {
-			b = line(b, k, "WARN", phantomExit)
-			b = line(b, k, "INFO", phantomBack)
-		}
+		e.eachNoiseLine(svc, k, func(_ NoiseEffect, level string, text []byte) {
+			b = line(b, k, level, text)
+		})
 		for _, li := range s.Logs {
 			lr := &t.Logs[li]
 			if row[lr.Active] == 0 {

@@ -13,7 +13,7 @@ import (
 const FormatVersion = 8
 
 // RendererVersion changes whenever an agent-visible rendering changes.
-const RendererVersion = "obs/7"
+const RendererVersion = "obs/8"
 
 // RubricVersion versions grading: how rewards, their components, the
 // metrics and success are computed from an episode. Bump it when any of
@@ -65,6 +65,8 @@ type Slot struct {
 	HasBand   bool       `json:"has_band,omitempty"`
 	Low       float64    `json:"low,omitempty"`
 	High      float64    `json:"high,omitempty"`
+	// Noise is how noise may move a metric's reads.
+	Noise MetricNoise `json:"noise,omitempty"`
 }
 
 // Assign sets a slot from a program; restarts are lists of them.
@@ -360,10 +362,50 @@ const (
 	NoiseJitter
 	NoiseStale
 	NoisePhantomRestart
+	// NoiseHealthCheckFlap: a load balancer's health check of a backend
+	// fails once and passes again the next tick, without the backend
+	// leaving rotation.
+	NoiseHealthCheckFlap
+	// NoiseRetry: a client retries a request once and it succeeds.
+	NoiseRetry
+	// NoiseWarning: a routine warning the service prints whatever its
+	// state (a deprecation, a client's stray statement).
+	NoiseWarning
 	noiseCount
 )
 
-var noiseNames = [...]string{"spike", "jitter", "stale", "phantom_restart"}
+var noiseNames = [...]string{"spike", "jitter", "stale", "phantom_restart", "health_check_flap", "retry", "warning"}
+
+// MetricNoise is how noise may move a metric's reads.
+type MetricNoise uint8
+
+const (
+	// MetricNoiseFast: jitter at the pattern's amplitude; a latency (a
+	// metric in ms) also takes spikes.
+	MetricNoiseFast MetricNoise = iota
+	// MetricNoiseSlow: a gauge that moves slowly (disk or memory use),
+	// jittered at a tenth of the amplitude and never spiked.
+	MetricNoiseSlow
+	// MetricNoiseNone: a value the system knows exactly (a count of
+	// backends, a certificate's days left); noise never moves it.
+	MetricNoiseNone
+	metricNoiseCount
+)
+
+var metricNoiseNames = [...]string{"fast", "slow", "none"}
+
+// ParseMetricNoise maps a metric's noise attribute ("" is fast).
+func ParseMetricNoise(s string) (MetricNoise, bool) {
+	if s == "" {
+		return MetricNoiseFast, true
+	}
+	for i, n := range metricNoiseNames {
+		if n == s {
+			return MetricNoise(i), true
+		}
+	}
+	return 0, false
+}
 
 func (n NoiseEffect) String() string {
 	if int(n) < len(noiseNames) {
@@ -487,6 +529,10 @@ type Task struct {
 	History  int      `json:"history"` // rows kept in the ring
 	InitTick int      `json:"init_tick"`
 	Init     []uint64 `json:"init"` // History rows, oldest first, ending at InitTick
+	// Baseline is the site's settled fault-free row, before the faults'
+	// edits: what its metrics read at this hour on a normal day. Metrics
+	// reads show it beside their window; empty in tasks without a warm-up.
+	Baseline []uint64 `json:"baseline,omitempty"`
 
 	// Sites are the task's other site variants: the same incident compiled
 	// on other draws of its system's site (capacity and tuning drawn within

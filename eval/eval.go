@@ -49,6 +49,9 @@ type Episode struct {
 	Outcome, InfraError  string
 	AgentError           string
 	Usage                *record.Usage
+	// NoiseEvents are the noise events in what the agent read
+	// (engine.AppendNoiseShown), for the record.
+	NoiseEvents []record.NoiseEvent
 	// Steps holds the trace, one entry per step, when tracing was asked
 	// for; AppendTrace writes it as JSON lines.
 	Steps []Step
@@ -82,6 +85,7 @@ func PlayTurns(ctx context.Context, t *engine.Task, a agents.TurnAgent, episode 
 	a.Begin(intro)
 	out := Episode{Task: t.ID, Episode: episode, Seed: seed}
 	var buf []byte
+	var shown []engine.NoiseEvent
 	obs := ""
 	var failed error
 	for !ep.Done() {
@@ -97,6 +101,8 @@ func PlayTurns(ctx context.Context, t *engine.Task, a agents.TurnAgent, episode 
 		r := ep.Step(&act)
 		buf = ep.AppendText(buf[:0], &r.Obs)
 		obs = string(buf)
+		shown = ep.AppendNoiseShown(shown[:0], &r.Obs)
+		out.NoiseEvents = AppendNoiseEvents(out.NoiseEvents, ep.Task(), int(r.Obs.Step), shown)
 		if trace {
 			line := Step{Task: t.ID, Episode: episode, Seed: seed, Step: int(r.Obs.Step), Action: turn.Action, Observation: obs, Reward: r.Reward, Done: r.Obs.Done, Reply: turn.Reply}
 			if r.Obs.Step == 1 {

@@ -39,7 +39,7 @@ func RecordsWith(agent, suite string, v record.Versions, tasks []*engine.Task, e
 func NewRecord(agent, suite string, v record.Versions, t *engine.Task, ep *Episode, exportHeldOut bool) record.Line {
 	r := record.Line{Task: ep.Task, Hash: t.Hash, Suite: suite, Versions: v, Agent: agent, Model: ep.Model, Prompt: ep.Prompt,
 		Seed: ep.Seed, Episode: ep.Episode, Difficulty: t.Difficulty, Split: t.Split, Family: Family(t), Tags: t.Tags,
-		Noise: ep.Noise, Outcome: ep.Outcome, InfraError: ep.InfraError, AgentError: ep.AgentError,
+		Noise: ep.Noise, NoiseEvents: ep.NoiseEvents, Outcome: ep.Outcome, InfraError: ep.InfraError, AgentError: ep.AgentError,
 		Terminal: ep.Record.Terminal, Failure: record.FailureMode(ep.Record), Components: ep.Components, Metrics: ep.Record,
 		Usage: ep.Usage, Trajectory: []record.Move{}}
 	if r.Outcome == "" {
@@ -146,4 +146,17 @@ func Profile(tasks []*engine.Task) string {
 // aggregator returns the metric aggregation for a suite's profile.
 func aggregator(tasks []*engine.Task) func([]record.EpisodeMetrics) record.Metrics {
 	return record.Aggregator(Profile(tasks))
+}
+
+// AppendNoiseEvents appends the noise events one step's observation showed
+// (engine.AppendNoiseShown) as the record names them.
+func AppendNoiseEvents(dst []record.NoiseEvent, t *engine.Task, step int, shown []engine.NoiseEvent) []record.NoiseEvent {
+	for _, n := range shown {
+		ev := record.NoiseEvent{Step: step, Tick: n.Tick, Service: t.Services[n.Service].Name, Kind: n.Effect.String()}
+		if n.Slot != engine.NoSlot {
+			ev.Metric = t.Slots[n.Slot].Name
+		}
+		dst = append(dst, ev)
+	}
+	return dst
 }

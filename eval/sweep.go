@@ -318,10 +318,21 @@ func label(c Contestant) string {
 }
 
 // noiseless is t with its noise off: the other half of a --noise both
-// sweep, and what a record of that half is re-graded on.
+// sweep, and what a record of that half is re-graded on. Every site
+// variant carries its own noise list, so each is copied without it (before
+// 2026-11-25 only variant 0 was quiet: seeds that picked another variant
+// played their noise in the "off" half).
 func noiseless(t *engine.Task) *engine.Task {
 	q := *t
 	q.Noise = nil
+	if len(t.Sites) > 0 {
+		q.Sites = make([]*engine.Task, len(t.Sites))
+		for i, s := range t.Sites {
+			c := *s
+			c.Noise = nil
+			q.Sites[i] = &c
+		}
+	}
 	return &q
 }
 

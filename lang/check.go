@@ -609,7 +609,7 @@ func (c *checker) siteVary(ss *SystemService, k *ServiceKind) {
 
 var effectNames = []string{"logs", "metrics", "config", "status", "traces", "dependencies", "changes", "restart", "update", "escalate", "resolve", "rollback", "operate"}
 var argTypes = []string{"service", "config_key", "value", "text"}
-var noiseEffects = []string{"spike", "jitter", "stale", "phantom_restart"}
+var noiseEffects = []string{"spike", "jitter", "stale", "phantom_restart", "health_check_flap", "retry", "warning"}
 
 func (c *checker) tool(t *Tool) {
 	if t.Effect != "" && !contains(effectNames, t.Effect) {

@@ -510,6 +510,9 @@ func (d *decoder) serviceKind(blk *hclsyntax.Block) *ServiceKind {
 			q.Description = d.str(qc, "description")
 			q.Value = d.expr(qc, "value")
 			q.Precision = d.integer(qc, "precision", -1, 0, 9) // -1: unset, shortest form
+			if q.Noise = d.str(qc, "noise"); q.Noise != "" && !contains(MetricNoiseClasses, q.Noise) {
+				d.errRange(attrRange(qc, "noise", fromHCL(b.DefRange())), "Unknown metric noise class", fmt.Sprintf("%q is not a noise class; use one of %s.%s", q.Noise, strings.Join(MetricNoiseClasses, ", "), didYouMean(q.Noise, MetricNoiseClasses)))
+			}
 			d.band(qc, &q.Typed)
 			if q.Metric && q.Kind != value.Null && !q.Kind.Numeric() {
 				d.errAt(qc.attrs["type"].Expr.Range(), "Invalid metric type", "A metric must be an int or a float.")

@@ -59,7 +59,13 @@ type Quantity struct {
 	Value     *Expr
 	Precision int
 	Metric    bool
+	// Noise is how noise may move a metric's reads: "" or "fast", "slow"
+	// or "none" (MetricNoiseClasses).
+	Noise string
 }
+
+// MetricNoiseClasses are the values of a metric's noise attribute.
+var MetricNoiseClasses = []string{"fast", "slow", "none"}
 
 type StatusRule struct {
 	Decl

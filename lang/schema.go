@@ -96,7 +96,8 @@ var schemaTable = []BlockSchema{
 		Attrs: []AttrSchema{required("type", tType, "The quantity's type."), required("value", tExpr, "How it is computed."), attr("unit", tString, "The unit shown beside values."), descriptionAttr}},
 	{Path: "service_kind/metric", Labels: 1, Label: "metric", Doc: "An agent-visible quantity (int or float), shown by inspect_metrics.",
 		Attrs: []AttrSchema{required("type", tType, "int or float."), required("value", tExpr, "How it is computed."), attr("unit", tString, "The unit shown beside values."), descriptionAttr,
-			attr("precision", tInt, "Decimals shown for a float metric (0 to 9; unset: the shortest exact form)."), attr("low", tNumber, "Bottom of the healthy band, read by the greedy baseline and mitigation."), attr("high", tNumber, "Top of the healthy band.")}},
+			attr("precision", tInt, "Decimals shown for a float metric (0 to 9; unset: the shortest exact form)."), attr("low", tNumber, "Bottom of the healthy band, read by the greedy baseline and mitigation."), attr("high", tNumber, "Top of the healthy band."),
+			attr("noise", tString, "How noise may move what reads show of it: fast (the default: jitter, and for a latency one-tick blips), slow (a gauge that moves slowly, such as disk or memory use: jitter at a tenth) or none (a value the system knows exactly, such as a count of backends or the days a certificate has left).")}},
 	{Path: "service_kind/status", Labels: 1, Label: "status", Doc: "A status the service shows when its condition holds; the first match wins, else healthy.",
 		Attrs: []AttrSchema{required("when", tExpr+", bool", "The condition."), descriptionAttr}},
 	{Path: "service_kind/log", Labels: 1, Label: "log rule", Doc: "A log line the service writes while its condition holds, in the dialect of the real system; {expr} holes interpolate values, {@pid}, {@port}, {@req}, {@hex}, {@uuid} and {@mainpid} print ids drawn per line.",
@@ -144,8 +145,8 @@ var schemaTable = []BlockSchema{
 	{Path: "distractor_kind/set_state", Doc: "State edits the distractor makes.", Open: true, OpenDoc: "A state and its value."},
 
 	{Path: "noise_pattern", Labels: 1, Label: "noise pattern", Doc: "Transient effects on what tools show, drawn from the episode seed.",
-		Attrs: []AttrSchema{descriptionAttr, required("effect", tString, "spike, jitter, stale or phantom_restart."), attr("rate", tNumber, "Chance per tick and metric, 0 to 1 (spike, phantom_restart)."),
-			attr("magnitude", tNumber, "Factor (spike) or relative amplitude (jitter)."), attr("lag", tInt, "Ticks metrics lag (stale), 0 to 6.")}},
+		Attrs: []AttrSchema{descriptionAttr, required("effect", tString, "spike, jitter, stale, phantom_restart, health_check_flap, retry or warning."), attr("rate", tNumber, "Chance per tick and metric or service, 0 to 1 (spike, phantom_restart, health_check_flap, retry, warning)."),
+			attr("magnitude", tNumber, "Largest factor (spike, on latencies only) or relative amplitude (jitter)."), attr("lag", tInt, "Ticks metrics lag (stale), 0 to 6.")}},
 
 	{Path: "benign_change", Labels: 1, Label: "benign change", Doc: "A harmless tuning change a site makes: a config key of some service kinds and values it may take that keep the site healthy. The compiler draws a few per incident, applies them to the site and lists them in the change history beside any fault's change, so a value that differs from the docs is not by itself a fault.",
 		Attrs: []AttrSchema{descriptionAttr, required("applies_to", tStrings, "The service kinds whose key it changes."), required("key", tString, "The config key it changes, or \"version\": a deploy of a new version (the kind's string state \"version\")."),

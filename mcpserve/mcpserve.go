@@ -121,19 +121,23 @@ type Server struct {
 
 // session is one MCP session's episode.
 type session struct {
-	mu       sync.Mutex
-	index    int
-	client   string
-	agent    string
-	task     *engine.Task
-	round    int // which pass over the tasks this is: the episode number
-	seed     uint64
-	ep       *engine.Episode
-	intro    string
-	specs    []agents.ToolSpec
-	tools    []*mcp.Tool
-	steps    []eval.Step
-	buf      []byte
+	mu     sync.Mutex
+	index  int
+	client string
+	agent  string
+	task   *engine.Task
+	round  int // which pass over the tasks this is: the episode number
+	seed   uint64
+	ep     *engine.Episode
+	intro  string
+	specs  []agents.ToolSpec
+	tools  []*mcp.Tool
+	steps  []eval.Step
+	buf    []byte
+	// shown and noise are the noise events of the reads so far, for the
+	// record (never sent to the client).
+	shown    []engine.NoiseEvent
+	noise    []record.NoiseEvent
 	finished bool // the episode was recorded, or skipped, and takes no more steps
 }
 
@@ -452,6 +456,8 @@ func (s *Server) call(sess *session, name string, args json.RawMessage) *mcp.Cal
 	r := sess.ep.Step(&act)
 	sess.buf = sess.ep.AppendText(sess.buf[:0], &r.Obs)
 	obs := string(sess.buf)
+	sess.shown = sess.ep.AppendNoiseShown(sess.shown[:0], &r.Obs)
+	sess.noise = eval.AppendNoiseEvents(sess.noise, sess.task, int(r.Obs.Step), sess.shown)
 	// The step as eval.PlayTurns traces it, so the record has the shape
 	// of every other agent's.
 	step := eval.Step{Task: sess.task.ID, Episode: sess.round, Seed: sess.seed, Step: int(r.Obs.Step),
@@ -515,7 +521,7 @@ func (s *Server) finish(sess *session) error {
 		return nil
 	}
 	ep := eval.Episode{Task: sess.task.ID, Episode: sess.round, Seed: sess.seed,
-		Record: sess.ep.Record(), Components: sess.ep.Components(), Steps: sess.steps}
+		Record: sess.ep.Record(), Components: sess.ep.Components(), Steps: sess.steps, NoiseEvents: sess.noise}
 	rec := eval.NewRecord(sess.agent, s.opt.Suite, s.opt.Versions, sess.task, &ep, s.opt.ExportHeldOut)
 	s.recordMu.Lock()
 	err := record.Append(s.opt.RecordPath, &rec)

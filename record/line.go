@@ -44,6 +44,12 @@ type Line struct {
 	// Noise is NoiseOn or NoiseOff when a sweep ran each episode both ways
 	// (--noise both), and empty when noise was as authored.
 	Noise string `json:"noise,omitempty"`
+	// NoiseEvents are the discrete noise events in what the agent read
+	// (a latency spike in a window it read, a noise log line): the
+	// grader's tags, never shown to the agent. Absent when noise touched
+	// none of its reads. Optional, so a line without any is a version-1
+	// line as before, and older readers skip the field.
+	NoiseEvents []NoiseEvent `json:"noise_events,omitempty"`
 	// Outcome is OutcomeScored or OutcomeInfraError. An infrastructure
 	// error (the provider still failing after every retry) is excluded from
 	// every metric and retried by --resume; InfraError says what failed.
@@ -84,6 +90,21 @@ const (
 	NoiseOn  = "on"
 	NoiseOff = "off"
 )
+
+// NoiseEvent is one noise event an agent read: at which step, the tick and
+// service it belongs to, its kind (the noise effect: spike,
+// phantom_restart, health_check_flap, retry, warning) and, for a spike,
+// the first metric it moved.
+type NoiseEvent struct {
+	Step    int    `json:"step"`
+	Tick    int    `json:"tick"`
+	Service string `json:"service"`
+	Kind    string `json:"kind"`
+	Metric  string `json:"metric,omitempty"`
+}
+
+// NoiseRead reports whether noise touched any evidence the agent read.
+func (r *Line) NoiseRead() bool { return len(r.NoiseEvents) > 0 }
 
 // Usage is an LLM agent's cost over one episode. LatencyMS is wall time in
 // provider calls, retries and waits: the one field of a record that

@@ -42,6 +42,10 @@ type Options struct {
 	// records alone): the CLI passes eval.ResolutionOf. Nil leaves them
 	// empty.
 	Resolution func(r *record.Line) (rootCause, fix string)
+	// SplitNoise adds, per model, the scored episodes split by whether
+	// noise touched the evidence the agent read (record.Line.NoiseRead):
+	// srezc report --split noise.
+	SplitNoise bool
 }
 
 // Defaults of Options.
@@ -158,6 +162,10 @@ type Model struct {
 	ByTask       []Group `json:"by_task"`
 	ByTag        []Group `json:"by_tag"`
 	ByFamily     []Group `json:"by_family"`
+	// ByNoiseRead splits the episodes by whether noise touched the
+	// evidence the agent read (NoiseTouched, NoiseUntouched); present
+	// only with Options.SplitNoise.
+	ByNoiseRead []Group `json:"by_noise_read,omitempty"`
 
 	PassK        []PassK                   `json:"pass_k"`
 	FailureModes []record.FailureModeCount `json:"failure_modes"`
@@ -275,6 +283,13 @@ type Standing struct {
 var (
 	difficultyOrder = []string{"easy", "medium", "hard"}
 	splitOrder      = []string{"train", "dev", "test"}
+)
+
+// The groups of --split noise: noise touched the evidence the agent read,
+// or it did not.
+const (
+	NoiseTouched   = "noise_read"
+	NoiseUntouched = "no_noise_read"
 )
 
 // UnseenIncident names the split group of test tasks whose incident kind
@@ -485,6 +500,17 @@ func (b *builder) model(mr *modelRecords) Model {
 	}
 	m.ByTag = tag.groups(nil, b.aggregate)
 	m.ByFamily = family.groups(nil, b.aggregate)
+	if b.opts.SplitNoise {
+		var noise grouping
+		for _, r := range mr.recs {
+			if r.NoiseRead() {
+				noise.add(NoiseTouched, r)
+			} else {
+				noise.add(NoiseUntouched, r)
+			}
+		}
+		m.ByNoiseRead = noise.groups([]string{NoiseTouched, NoiseUntouched}, b.aggregate)
+	}
 
 	m.PassK = passK(scored)
 	m.FailureModes = failureModeCounts(scored)

@@ -149,6 +149,11 @@ func sections(s *Summary) []section {
 	} {
 		out = append(out, groupSection(s, g.id, g.title, g.intro, g.order, g.get, g.long))
 	}
+	if slices.ContainsFunc(s.Models, func(m Model) bool { return len(m.ByNoiseRead) > 0 }) {
+		out = append(out, groupSection(s, "noise-read", "By noise in the evidence read",
+			groupIntro+" noise_read: a noise event (a latency spike, a noise log line) was in a read the agent made; the events are in each record's noise_events.",
+			[]string{NoiseTouched, NoiseUntouched}, func(m *Model) []Group { return m.ByNoiseRead }, false))
+	}
 
 	passk := section{id: "pass-k", title: "pass^k",
 		intro:  "Per task with n scored episodes and c successes, pass^k = C(c,k)/C(n,k), averaged over the tasks with n ≥ k (their number in brackets when some have fewer).",

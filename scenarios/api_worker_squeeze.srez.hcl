@@ -24,6 +24,9 @@ incident "api_worker_squeeze" {
     target = "cache"
   }
   noise "stale_metrics" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(web_server)",

@@ -23,6 +23,9 @@ incident "app_boot_loop" {
     target = "cache"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "check_status(web_server)",

@@ -26,6 +26,9 @@ incident "app_logins_refused" {
     target = "load_balancer"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(web_server)",

@@ -31,6 +31,9 @@ incident "backlog_after_consumer_release" {
     actor   = "platform-ci"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "list_changes(message_queue)",

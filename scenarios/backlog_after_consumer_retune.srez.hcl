@@ -32,6 +32,9 @@ incident "backlog_after_consumer_retune" {
     actor   = "a.ferreira"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "list_changes(message_queue)",

@@ -24,6 +24,9 @@ incident "bot_flood_at_the_edge" {
     target = "database"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_metrics(load_balancer)",

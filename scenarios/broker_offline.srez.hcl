@@ -21,6 +21,9 @@ incident "broker_offline" {
     rate_gb = 0.5
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "check_status(message_queue)",

@@ -26,6 +26,9 @@ incident "cache_refuses_to_start" {
     target = "database"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_metrics(database)",

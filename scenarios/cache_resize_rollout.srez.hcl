@@ -28,6 +28,9 @@ incident "cache_resize_rollout" {
     target = "message_queue"
   }
   noise "spike" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(web_server)",

@@ -21,6 +21,9 @@ incident "canary_weight_left_behind" {
     target = "database"
   }
   noise "spike" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(web_server)",

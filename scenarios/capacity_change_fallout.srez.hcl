@@ -25,6 +25,9 @@ incident "capacity_change_fallout" {
     target = "cache"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(load_balancer)",

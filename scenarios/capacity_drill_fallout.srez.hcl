@@ -24,6 +24,9 @@ incident "capacity_drill_fallout" {
     target = "load_balancer"
   }
   noise "stale_metrics" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(load_balancer)",

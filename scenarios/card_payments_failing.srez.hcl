@@ -19,6 +19,9 @@ incident "card_payments_failing" {
     share  = 0.6
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(web_server)",

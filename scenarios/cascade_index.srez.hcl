@@ -24,6 +24,9 @@ incident "cascade_index" {
   }
   noise "spike" {}
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_traces(load_balancer)",

@@ -21,6 +21,9 @@ incident "catalog_reads_spill" {
     target = "database"
   }
   noise "stale_metrics" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_metrics(database)",

@@ -16,6 +16,9 @@ incident "checkout_db_refusals" {
     change {}
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "check_status(database)",

@@ -29,6 +29,9 @@ incident "checkout_declines_after_release" {
     target = "cache"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "list_changes(web_server)",

@@ -30,6 +30,9 @@ incident "confirmation_mail_deferred" {
     target = "database"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(message_queue)",

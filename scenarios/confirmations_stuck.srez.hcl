@@ -25,6 +25,9 @@ incident "confirmations_stuck" {
     target = "web_server"
   }
   noise "stale_metrics" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(message_queue)",

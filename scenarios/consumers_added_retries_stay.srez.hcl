@@ -23,6 +23,9 @@ incident "consumers_added_retries_stay" {
     target = "database"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_metrics(message_queue)",

@@ -28,6 +28,9 @@ incident "db_crash" {
     target = "message_queue"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "check_dependencies(web_server)",

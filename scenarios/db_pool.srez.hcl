@@ -19,6 +19,9 @@ incident "db_pool" {
     target = "web_server"
   }
   noise "stale_metrics" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(web_server)",

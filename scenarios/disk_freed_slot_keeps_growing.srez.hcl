@@ -37,6 +37,9 @@ incident "disk_freed_slot_keeps_growing" {
     target = "message_queue"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_metrics(database)",

@@ -35,6 +35,9 @@ incident "edge_latency_doubled" {
     target = "database"
   }
   noise "stale_metrics" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_traces(load_balancer)",

@@ -26,6 +26,9 @@ incident "evening_peak_backfire" {
     target = "web_server"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(web_server)",

@@ -19,6 +19,9 @@ incident "export_jobs_waiting" {
     target = "database"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "check_dependencies(web_server)",

@@ -17,6 +17,9 @@ incident "flash_sale_rejections" {
     change {}
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(web_server)",

@@ -23,6 +23,9 @@ incident "gateway_handshakes_fail" {
     target = "database"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(load_balancer)",

@@ -26,6 +26,9 @@ incident "gateway_no_upstreams" {
     target = "load_balancer"
   }
   noise "spike" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "check_status(load_balancer)",

@@ -23,6 +23,9 @@ incident "hot_backend_more_workers" {
     target = "database"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_metrics(web_server)",

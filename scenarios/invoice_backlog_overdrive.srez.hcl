@@ -23,6 +23,9 @@ incident "invoice_backlog_overdrive" {
     target = "cache"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(message_queue)",

@@ -24,6 +24,9 @@ incident "jobs_never_catch_up" {
     change {}
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(message_queue)",

@@ -23,6 +23,9 @@ incident "jobs_not_published" {
     target = "database"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(web_server)",

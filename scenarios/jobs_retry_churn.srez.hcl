@@ -23,6 +23,9 @@ incident "jobs_retry_churn" {
     target = "database"
   }
   noise "spike" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(message_queue)",

@@ -16,6 +16,9 @@ incident "jobs_run_twice" {
     change {}
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(message_queue)",

@@ -20,6 +20,9 @@ incident "lb_health_check" {
     change {}
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "check_status(load_balancer)",

@@ -19,6 +19,9 @@ incident "listener_cut_at_peak" {
     change {}
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "check_status(load_balancer)",

@@ -19,6 +19,9 @@ incident "mq_backlog" {
     target = "database"
   }
   noise "phantom_restart" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_metrics(message_queue)",

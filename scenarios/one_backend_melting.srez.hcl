@@ -18,6 +18,9 @@ incident "one_backend_melting" {
     change {}
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(web_server)",

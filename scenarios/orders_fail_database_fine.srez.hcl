@@ -26,6 +26,9 @@ incident "orders_fail_database_fine" {
     target = "cache"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(web_server)",

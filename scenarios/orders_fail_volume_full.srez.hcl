@@ -27,6 +27,9 @@ incident "orders_fail_volume_full" {
     target = "web_server"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(web_server)",

@@ -24,6 +24,9 @@ incident "orders_name_lookups_fail" {
     target = "message_queue"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(web_server)",

@@ -20,6 +20,9 @@ incident "orders_page_errors" {
     target = "database"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(load_balancer)",

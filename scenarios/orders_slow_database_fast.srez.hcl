@@ -24,6 +24,9 @@ incident "orders_slow_database_fast" {
     target = "cache"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(web_server)",

@@ -21,6 +21,9 @@ incident "partner_handshake_failures" {
     target = "database"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "check_status(load_balancer)",

@@ -17,6 +17,9 @@ incident "pooler_over_server_limit" {
     change {}
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "check_status(database)",

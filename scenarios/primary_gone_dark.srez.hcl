@@ -31,6 +31,9 @@ incident "primary_gone_dark" {
     target = "message_queue"
   }
   noise "spike" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "check_status(database)",

@@ -26,6 +26,9 @@ incident "primary_wont_start" {
     target = "web_server"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(web_server)",

@@ -16,6 +16,9 @@ incident "product_reads_cold" {
     change {}
   }
   noise "spike" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_metrics(cache)",

@@ -33,6 +33,9 @@ incident "release_leak_then_deploy" {
     target = "database"
   }
   noise "spike" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_metrics(web_server)",

@@ -22,6 +22,9 @@ incident "retries_mostly_succeed" {
     target = "cache"
   }
   noise "stale_metrics" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(web_server)",

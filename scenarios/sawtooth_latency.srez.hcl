@@ -20,6 +20,9 @@ incident "sawtooth_latency" {
     target = "web_server"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_traces(load_balancer)",

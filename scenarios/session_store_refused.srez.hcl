@@ -22,6 +22,9 @@ incident "session_store_refused" {
     target = "database"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_traces(load_balancer)",

@@ -21,6 +21,9 @@ incident "slow_pages_bad_gateway" {
     target = "cache"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(load_balancer)",

@@ -27,6 +27,9 @@ incident "statements_tripled" {
   }
   noise "jitter" {}
   noise "spike" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(database)",

@@ -21,6 +21,9 @@ incident "storefront_dark" {
     keys_ahead = 1
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "check_status(load_balancer)",

@@ -27,6 +27,9 @@ incident "storefront_double_trouble" {
     target = "web_server"
   }
   noise "jitter" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(web_server)",

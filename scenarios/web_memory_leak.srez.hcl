@@ -18,6 +18,9 @@ incident "web_memory_leak" {
     target = "cache"
   }
   noise "spike" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_metrics(web_server)",

@@ -34,6 +34,9 @@ incident "workers_cut_during_leak" {
     target = "cache"
   }
   noise "spike" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_logs(web_server)",

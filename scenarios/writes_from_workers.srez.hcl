@@ -19,6 +19,9 @@ incident "writes_from_workers" {
     change {}
   }
   noise "spike" {}
+  noise "routine_warnings" {}
+  noise "retries" {}
+  noise "health_check_flap" {}
 
   expert = [
     "inspect_metrics(database)",

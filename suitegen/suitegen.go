@@ -242,9 +242,19 @@ func (s *Suite) draw(m *lang.Module, workers int, seed uint64, n int, keep func(
 // Score grades a certified task's features: the alert naming a victim
 // rather than the faulty service counts most (the first-anomaly habit
 // fails there), then each evidence read beyond one, each distractor and
-// noise.
+// noise that changes what metrics or processes show. The routine log noise
+// every shipped incident carries (health-check flaps, retries, warnings)
+// is the background of a healthy day, not a feature of the task.
 func Score(t *engine.Task) float64 {
-	score := float64(len(t.Evidence)-1) + 0.5*float64(len(t.Distractors)) + 0.25*float64(len(t.Noise))
+	noise := 0
+	for _, n := range t.Noise {
+		switch n.Effect {
+		case engine.NoiseHealthCheckFlap, engine.NoiseRetry, engine.NoiseWarning:
+		default:
+			noise++
+		}
+	}
+	score := float64(len(t.Evidence)-1) + 0.5*float64(len(t.Distractors)) + 0.25*float64(noise)
 	// A variant's compiled difficulty is compiler.EstimateDifficulty's.
 	if t.Difficulty == "hard" {
 		score += 3

@@ -330,6 +330,7 @@ service_kind "cache" {
     precision = 1
     low       = 0
     high      = 90
+    noise     = "slow"
   }
 
   metric "evicted_keys_per_s" {
@@ -357,6 +358,7 @@ service_kind "cache" {
     precision = 2
     low       = 1.0
     high      = 1.5
+    noise     = "slow"
   }
 
   # ---------------------------------------------------------------- status
@@ -369,6 +371,7 @@ service_kind "cache" {
     low         = 7
     high        = 400
     description = "Days until the certificate on the TLS listener expires (x509 notAfter), negative once it has."
+    noise       = "none"
   }
 
   status "down" { when = "!state.up" }

@@ -489,6 +489,7 @@ service_kind "database" {
     precision = 1
     low       = 0
     high      = 20
+    noise     = "slow"
   }
 
   metric "disk_used_pct" {
@@ -498,6 +499,7 @@ service_kind "database" {
     precision = 1
     low       = 0
     high      = 85
+    noise     = "slow"
   }
 
   # ---------------------------------------------------------------- status

@@ -389,6 +389,7 @@ service_kind "load_balancer" {
     unit  = "backends"
     low   = 1
     high  = 4
+    noise = "none"
   }
 
   metric "cpu_pct" {
@@ -408,6 +409,7 @@ service_kind "load_balancer" {
     low         = 7
     high        = 400
     description = "Days until the certificate on the HTTPS listener expires (x509 notAfter), negative once it has."
+    noise       = "none"
   }
 
   # ---------------------------------------------------------------- status

@@ -438,6 +438,7 @@ service_kind "message_queue" {
     precision = 1
     low       = 0
     high      = 85
+    noise     = "slow"
   }
 
   # ---------------------------------------------------------------- status

@@ -662,6 +662,7 @@ service_kind "web_server" {
     precision = 0
     low       = 0
     high      = 1800
+    noise     = "slow"
   }
 
   metric "gc_pause_ms" {
@@ -683,6 +684,7 @@ service_kind "web_server" {
     low         = 7
     high        = 400
     description = "Days until the certificate on the TLS listener expires (x509 notAfter), negative once it has."
+    noise       = "none"
   }
 
   status "down" { when = "!state.up" }
