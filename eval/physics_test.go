@@ -260,6 +260,32 @@ var invariants = []invariant{
 		}
 		return ""
 	}},
+	{name: "4xx and 5xx are counted apart, and every 5xx fails at the balancer", kind: "load_balancer", check: func(w world, svc string) string {
+		lbRate, ok1 := w.metric(svc, "request_rate")
+		lbErr, ok2 := w.metric(svc, "client_error_rate")
+		if !ok1 || !ok2 {
+			return ""
+		}
+		for _, d := range w.snaps[svc].Dependencies {
+			if w.kind(d) != "web_server" {
+				continue
+			}
+			rate, _ := w.metric(d, "request_rate")
+			e5, ok5 := w.metric(d, "error_rate_5xx")
+			e4, ok4 := w.metric(d, "error_rate_4xx")
+			if !ok5 || !ok4 {
+				return fmt.Sprintf("%s shows no separate 4xx and 5xx shares", d)
+			}
+			// Shares are shown to 0.001.
+			if e4+e5 > 1.002 {
+				return fmt.Sprintf("%s: error_rate_4xx %g + error_rate_5xx %g > 1", d, e4, e5)
+			}
+			if rate*e5 > lbRate*lbErr*1.02+rate*0.001+lbRate*0.001 {
+				return fmt.Sprintf("%s answers %.1f 5xx/s, %s counts %.1f failed requests/s", d, rate*e5, svc, lbRate*lbErr)
+			}
+		}
+		return ""
+	}},
 	{name: "the web tier serves no more than the load balancer forwards", kind: "load_balancer", check: func(w world, svc string) string {
 		lb, ok := w.metric(svc, "request_rate")
 		if !ok {
@@ -615,6 +641,11 @@ func TestWorldPhysicsCatchesPlantedViolations(t *testing.T) {
 			set(s, "message_queue", "queue_depth", 20000)
 			set(s, "message_queue", "consumer_lag_ms", 20000000)
 			set(s, "message_queue", "ack_rate", 50)
+		},
+		"4xx and 5xx are counted apart, and every 5xx fails at the balancer": func(s []engine.ServiceSnapshot) {
+			// 429s counted as 5xx: both shares show the throttled requests.
+			set(s, "web_server", "error_rate_4xx", 0.6)
+			set(s, "web_server", "error_rate_5xx", 0.6)
 		},
 		"the web tier serves no more than the load balancer forwards": func(s []engine.ServiceSnapshot) {
 			set(s, "load_balancer", "request_rate", 100)

@@ -619,6 +619,13 @@ service_kind "web_server" {
     unit  = "ratio"
   }
 
+  derived "client_error_share" {
+    type        = "float"
+    value       = "serving ? clamp(throttled_share + session_lost_share, 0.0, 1.0) : 0.0"
+    unit        = "ratio"
+    description = "Requests answered with a client error: 429 from the rate limiter, 403 for a session the cache no longer holds."
+  }
+
   # ---------------------------------------------------------------- metrics
 
   metric "request_rate" {
@@ -632,12 +639,22 @@ service_kind "web_server" {
 
   metric "error_rate_5xx" {
     type        = "float"
-    value       = "admitted_rps > 0.0 ? error_rate : 0.0"
+    value       = "admitted_rps > 0.0 ? max(error_rate - client_error_share, 0.0) : 0.0"
     unit        = "ratio"
     precision   = 3
     low         = 0
     high        = 0.02
-    description = "Share of requests answered with an error (5xx or 429)."
+    description = "Share of requests answered with a server error (5xx)."
+  }
+
+  metric "error_rate_4xx" {
+    type        = "float"
+    value       = "admitted_rps > 0.0 ? min(client_error_share, error_rate) : 0.0"
+    unit        = "ratio"
+    precision   = 3
+    low         = 0
+    high        = 0.05
+    description = "Share of requests answered with a client error (4xx: 429 from the rate limiter, 403 and the like)."
   }
 
   metric "p95_latency_ms" {
