@@ -278,10 +278,11 @@ func (e *Episode) appendText(b []byte, o *Observation) []byte {
 	case EffectLogs:
 		b = e.appendLogs(b, int(o.Service))
 	case EffectMetrics:
-		b = e.appendMetrics(b, int(o.Service))
+		b = e.appendMetrics(e.appendReadStamp(b, int(o.Service)), int(o.Service))
 	case EffectConfig:
-		b = e.appendConfig(b, int(o.Service), o.Key)
+		b = e.appendConfig(e.appendReadStamp(b, int(o.Service)), int(o.Service), o.Key)
 	case EffectStatus:
+		b = e.appendReadStamp(b, int(o.Service))
 		b = append(b, t.Services[o.Service].Name...)
 		b = append(b, " status: "...)
 		b = e.appendStatus(b, int(o.Service), e.tick)
@@ -289,7 +290,7 @@ func (e *Episode) appendText(b []byte, o *Observation) []byte {
 	case EffectTraces:
 		b = e.appendTraces(b, int(o.Service))
 	case EffectDependencies:
-		b = e.appendDeps(b, int(o.Service))
+		b = e.appendDeps(e.appendReadStamp(b, int(o.Service)), int(o.Service))
 	case EffectChanges:
 		b = e.appendChanges(b, o.Service)
 	case EffectRestart:
@@ -619,6 +620,22 @@ func (e *Episode) appendTraceHeader(b []byte, svc int) []byte {
 	return e.appendLogTime(b, svc, e.tick, 0)
 }
 
+// appendReadStamp writes when a read of state (metrics, config, status,
+// dependencies) was taken: the tick and the clock time, as a log line
+// shows them.
+func (e *Episode) appendReadStamp(b []byte, svc int) []byte {
+	b = append(b, "t="...)
+	b = strconv.AppendInt(b, int64(e.tick), 10)
+	b = append(b, ' ')
+	return append(e.appendLogTime(b, svc, e.tick, 0), ' ')
+}
+
+// appendTimeJSON writes a read's time as the first member of its content.
+func (e *Episode) appendTimeJSON(b []byte, svc int) []byte {
+	b = append(b, `"time":"`...)
+	return append(e.appendLogTime(b, svc, e.tick, 0), `",`...)
+}
+
 func (e *Episode) appendTraces(b []byte, svc int) []byte {
 	t := e.t
 	b = append(b, "sampled trace through "...)
@@ -806,7 +823,7 @@ func (e *Episode) appendContentJSON(b []byte, o *Observation) []byte {
 		}
 		return append(b, "]}"...)
 	case EffectConfig:
-		b = append(b, `{"config":{`...)
+		b = append(e.appendTimeJSON(append(b, '{'), svc), `"config":{`...)
 		row := e.Row()
 		first := true
 		for _, c := range t.Services[svc].Config {
@@ -824,7 +841,7 @@ func (e *Episode) appendContentJSON(b []byte, o *Observation) []byte {
 		}
 		return append(b, "}}"...)
 	case EffectStatus:
-		b = append(b, `{"status":`...)
+		b = append(e.appendTimeJSON(append(b, '{'), svc), `"status":`...)
 		e.line = e.appendStatus(e.line[:0], svc, e.tick)
 		b = value.AppendJSONBytes(b, e.line)
 		return append(b, '}')
@@ -839,7 +856,7 @@ func (e *Episode) appendContentJSON(b []byte, o *Observation) []byte {
 		b = e.appendSpanJSON(b, svc, svc, -1, 1, math.Inf(1), &shown)
 		return append(b, "]}"...)
 	case EffectDependencies:
-		b = append(b, `{"dependencies":[`...)
+		b = append(e.appendTimeJSON(append(b, '{'), svc), `"dependencies":[`...)
 		s := &t.Services[svc]
 		for i, d := range s.Deps {
 			if i > 0 {

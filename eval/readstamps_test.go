@@ -12,8 +12,8 @@ import (
 // Issue 19, "Done when": every read tool's output of every shipped incident
 // carries timestamps and varying ids. What a read can carry differs by
 // tool: a log line and a trace are events (a time, request, job and trace
-// ids); metrics, config, status, dependencies and the change history are
-// state and carry their tick or minute.
+// ids); metrics, config, status and dependencies are state and carry the
+// tick and time of the read; the change history stamps every entry.
 
 var (
 	clockStamp = regexp.MustCompile(`\b\d\d:\d\d:\d\d\.\d{3}\b`)
@@ -22,14 +22,16 @@ var (
 	// trace and span ids, UUIDs of jobs.
 	eventID = regexp.MustCompile(`\b(?:[0-9a-f]{32}|[0-9a-f]{16}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b`)
 	traceID = regexp.MustCompile(`trace_id=([0-9a-f]{32})`)
+	// changeStamp is the day and minute of a change history entry.
+	changeStamp = regexp.MustCompile(`^\s+(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d\d:\d\d\s`)
 )
 
 // eventTools are the read tools whose output is a list of events, each
 // stamped with its time and carrying ids of its own.
 var eventTools = []string{"inspect_logs", "inspect_traces"}
 
-// stateTools are the read tools that show state rather than events; the
-// test reads each and logs whether it carries a time.
+// stateTools are the read tools that show state rather than events: the
+// read carries the tick and time it was taken.
 var stateTools = []string{"inspect_metrics", "inspect_config", "check_status", "check_dependencies"}
 
 // readAt renders what action a shows on a fork of ep.
@@ -47,7 +49,6 @@ func readAt(tk *engine.Task, ep *engine.Episode, a string) string {
 // next tick has another trace id.
 func TestReadsCarryTimesAndIDs(t *testing.T) {
 	tasks, _ := shippedSuite(t)
-	unstamped := map[string]int{}
 	for _, tk := range tasks {
 		ep := engine.NewEpisode(tk)
 		ep.Reset(1)
@@ -71,14 +72,21 @@ func TestReadsCarryTimesAndIDs(t *testing.T) {
 				}
 			}
 			for _, tool := range stateTools {
-				if out := readAt(tk, ep, tool+"("+s.Name+")"); !clockStamp.MatchString(out) && !tickStamp.MatchString(out) {
-					unstamped[tool]++
+				a := tool + "(" + s.Name + ")"
+				out := readAt(tk, ep, a)
+				head, _, _ := strings.Cut(out, "\n")
+				if !clockStamp.MatchString(head) || !tickStamp.MatchString(head) {
+					t.Errorf("%s %s: the read carries no tick and time: %q", tk.ID, a, head)
 				}
 			}
 		}
-	}
-	for _, tool := range stateTools {
-		t.Logf("%-20s reads without a time: %d", tool, unstamped[tool])
+		// The change history stamps every entry with its day and minute.
+		out := readAt(tk, ep, "list_changes()")
+		for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n")[1:] {
+			if !changeStamp.MatchString(l) {
+				t.Errorf("%s list_changes(): an entry without its time: %q", tk.ID, l)
+			}
+		}
 	}
 }
 
