@@ -767,10 +767,25 @@ func (t *Task) AppendReadSlots(dst []Shown, r Read, tick int) []Shown {
 			}
 			return status(dst, svc)
 		}
-		dst = span(dst, int(r.Service))
-		for _, d := range s.Deps {
-			dst = span(dst, int(d))
+		// The span tree as appendSpan walks it: depth first, each
+		// service once, at most maxSpanDepth deep.
+		shown := uint64(1) << uint(r.Service&63)
+		var walk func(dst []Shown, svc, depth int) []Shown
+		walk = func(dst []Shown, svc, depth int) []Shown {
+			dst = span(dst, svc)
+			if depth >= maxSpanDepth {
+				return dst
+			}
+			for _, d := range t.Services[svc].Deps {
+				if d >= 64 || shown&(1<<uint(d)) != 0 {
+					continue
+				}
+				shown |= 1 << uint(d)
+				dst = walk(dst, int(d), depth+1)
+			}
+			return dst
 		}
+		dst = walk(dst, int(r.Service), 1)
 	case EffectDependencies:
 		for _, d := range s.Deps {
 			dst = status(dst, int(d))

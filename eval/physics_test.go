@@ -2,6 +2,7 @@ package eval_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -30,6 +31,18 @@ import (
 type world struct {
 	t     *engine.Task
 	snaps map[string]*engine.ServiceSnapshot
+	// traces holds, per service, the spans of the trace read through it
+	// (the next tick's, as a read shows it).
+	traces map[string][]span
+}
+
+// span is one span of a trace read, as the JSON observation gives it.
+type span struct {
+	Service  string   `json:"service"`
+	Depth    int      `json:"depth"`
+	ID       string   `json:"span_id"`
+	Parent   string   `json:"parent_id"`
+	Duration *float64 `json:"duration_ms"`
 }
 
 func (w world) metric(svc, name string) (float64, bool) {
@@ -138,11 +151,14 @@ var invariants = []invariant{
 		if !ok1 || !ok2 || !ok3 {
 			return ""
 		}
-		// The median is at most the 95th percentile; half of it is a
-		// generous mean for the latency shapes the world draws.
+		// Requests in the tier are those its threads serve (8 per worker,
+		// as max_workers documents) and those the listen queue shows. The
+		// median is at most the 95th percentile; half of it is a generous
+		// mean for the latency shapes the world draws.
+		queued, _ := w.metric(svc, "listen_queue")
 		inFlight := rate * p95 / 2 / 1000
-		if inFlight > workers.AsFloat()*1.1+1 {
-			return fmt.Sprintf("%g requests/s × %g ms p95 ≈ %.0f in flight, %g workers", rate, p95, inFlight, workers.AsFloat())
+		if limit := workers.AsFloat()*threadsPerWorker*1.1 + 1 + queued; inFlight > limit {
+			return fmt.Sprintf("%g requests/s × %g ms p95 ≈ %.0f in flight, %g workers × %d threads, %g queued", rate, p95, inFlight, workers.AsFloat(), threadsPerWorker, queued)
 		}
 		return ""
 	}},
@@ -175,6 +191,101 @@ var invariants = []invariant{
 		}
 		return ""
 	}},
+	{name: "a parent span lasts at least as long as each of its children", check: func(w world, svc string) string {
+		spans := w.traces[svc]
+		byID := map[string]span{}
+		for _, s := range spans {
+			byID[s.ID] = s
+		}
+		for _, s := range spans {
+			p, ok := byID[s.Parent]
+			if ok && s.Duration != nil && p.Duration != nil && *s.Duration > *p.Duration {
+				return fmt.Sprintf("span %s %g ms under %s %g ms", s.Service, *s.Duration, p.Service, *p.Duration)
+			}
+		}
+		return ""
+	}},
+	{name: "every hop on the request path has a span", check: func(w world, svc string) string {
+		spans, ok := w.traces[svc]
+		if !ok {
+			return ""
+		}
+		shown := map[string]bool{}
+		for _, s := range spans {
+			shown[s.Service] = true
+		}
+		for _, hop := range w.path(svc) {
+			if !shown[hop] {
+				return fmt.Sprintf("the trace through %s has no span for %s", svc, hop)
+			}
+		}
+		return ""
+	}},
+	{name: "a request's queue wait fits its deadline and shows in p95 and errors", kind: "web_server", check: func(w world, svc string) string {
+		rate, ok1 := w.metric(svc, "request_rate")
+		queued, ok2 := w.metric(svc, "listen_queue")
+		p95, ok3 := w.metric(svc, "p95_latency_ms")
+		deadline, ok4 := w.config(svc, "timeout_ms")
+		if !ok1 || !ok2 || !ok3 || !ok4 || rate <= 0 {
+			return ""
+		}
+		// Little's law on the queue: its mean wait is its length over the
+		// arrival rate (the length is shown rounded to a request).
+		wait := queued / rate * 1000
+		slack := 0.5 / rate * 1000
+		switch limit := deadline.AsFloat(); {
+		case wait > limit*1.02+slack:
+			return fmt.Sprintf("listen_queue %g at %g requests/s waits %.0f ms, deadline %g ms", queued, rate, wait, limit)
+		case p95 < wait-slack:
+			return fmt.Sprintf("p95 %g ms below the queue's mean wait %.0f ms", p95, wait)
+		case wait >= limit*0.98 && p95 < limit:
+			return fmt.Sprintf("requests wait out the %g ms deadline, p95 %g ms", limit, p95)
+		}
+		if e, ok := w.metric(svc, "error_rate_5xx"); ok && wait >= deadline.AsFloat()*0.98 && e == 0 {
+			return fmt.Sprintf("requests wait out the %g ms deadline with error_rate_5xx = 0", deadline.AsFloat())
+		}
+		return ""
+	}},
+	{name: "a backlog's age is its depth over its drain rate", kind: "message_queue", check: func(w world, svc string) string {
+		depth, ok1 := w.metric(svc, "queue_depth")
+		lag, ok2 := w.metric(svc, "consumer_lag_ms")
+		ack, ok3 := w.metric(svc, "ack_rate")
+		if !ok1 || !ok2 || !ok3 || ack <= 0 || depth == 0 {
+			return ""
+		}
+		// ack_rate is shown to 0.1 messages/s.
+		lo, hi := depth/(ack+0.05)*1000, depth/max(ack-0.05, 0.01)*1000
+		if lag < lo*0.98-1 || lag > hi*1.02+1 {
+			return fmt.Sprintf("consumer_lag_ms = %g with queue_depth = %g draining at %g/s (%.0f ms)", lag, depth, ack, depth/ack*1000)
+		}
+		return ""
+	}},
+	{name: "4xx and 5xx are counted apart, and every 5xx fails at the balancer", kind: "load_balancer", check: func(w world, svc string) string {
+		lbRate, ok1 := w.metric(svc, "request_rate")
+		lbErr, ok2 := w.metric(svc, "client_error_rate")
+		if !ok1 || !ok2 {
+			return ""
+		}
+		for _, d := range w.snaps[svc].Dependencies {
+			if w.kind(d) != "web_server" {
+				continue
+			}
+			rate, _ := w.metric(d, "request_rate")
+			e5, ok5 := w.metric(d, "error_rate_5xx")
+			e4, ok4 := w.metric(d, "error_rate_4xx")
+			if !ok5 || !ok4 {
+				return fmt.Sprintf("%s shows no separate 4xx and 5xx shares", d)
+			}
+			// Shares are shown to 0.001.
+			if e4+e5 > 1.002 {
+				return fmt.Sprintf("%s: error_rate_4xx %g + error_rate_5xx %g > 1", d, e4, e5)
+			}
+			if rate*e5 > lbRate*lbErr*1.02+rate*0.001+lbRate*0.001 {
+				return fmt.Sprintf("%s answers %.1f 5xx/s, %s counts %.1f failed requests/s", d, rate*e5, svc, lbRate*lbErr)
+			}
+		}
+		return ""
+	}},
 	{name: "the web tier serves no more than the load balancer forwards", kind: "load_balancer", check: func(w world, svc string) string {
 		lb, ok := w.metric(svc, "request_rate")
 		if !ok {
@@ -190,6 +301,57 @@ var invariants = []invariant{
 		}
 		return ""
 	}},
+}
+
+// path is every service a request through svc reaches: its dependencies
+// and theirs.
+func (w world) path(svc string) []string {
+	idx := map[string]int{}
+	for i, s := range w.t.Services {
+		idx[s.Name] = i
+	}
+	seen := map[string]bool{svc: true}
+	var out []string
+	var walk func(i int)
+	walk = func(i int) {
+		for _, d := range w.t.Services[i].Deps {
+			n := w.t.Services[d].Name
+			if !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+				walk(int(d))
+			}
+		}
+	}
+	if i, ok := idx[svc]; ok {
+		walk(i)
+	}
+	return out
+}
+
+// readTraces reads the trace through every service, one fork each (a
+// read is a step, so the spans are the next tick's).
+func readTraces(ep *engine.Episode) map[string][]span {
+	out := map[string][]span{}
+	if ep.Done() {
+		return out
+	}
+	var buf []byte
+	for _, s := range ep.Task().Services {
+		f := ep.Fork()
+		a := action.Bind(ep.Task(), "inspect_traces("+s.Name+")")
+		r := f.Step(&a)
+		buf = f.AppendJSON(buf[:0], &r.Obs)
+		var v struct {
+			Content struct {
+				Spans []span `json:"spans"`
+			} `json:"content"`
+		}
+		if err := json.Unmarshal(buf, &v); err == nil && len(v.Content.Spans) > 0 {
+			out[s.Name] = v.Content.Spans
+		}
+	}
+	return out
 }
 
 func (w world) kind(svc string) string {
@@ -211,7 +373,7 @@ type violation struct {
 // current tick.
 func checkTick(ep *engine.Episode, trajectory string, out []violation) []violation {
 	snaps := ep.Snapshot()
-	w := world{t: ep.Task(), snaps: map[string]*engine.ServiceSnapshot{}}
+	w := world{t: ep.Task(), snaps: map[string]*engine.ServiceSnapshot{}, traces: readTraces(ep)}
 	for i := range snaps {
 		w.snaps[snaps[i].Name] = &snaps[i]
 	}
@@ -278,6 +440,10 @@ func trajectories(t *testing.T, tk *engine.Task, k *agents.Knowledge) map[string
 	}
 	return out
 }
+
+// threadsPerWorker is the web tier's request threads per worker process
+// (stdlib/services/web_server.srez.hcl, max_workers).
+const threadsPerWorker = 8
 
 // statusDown is the status a stopped service shows.
 const statusDown = "down"
@@ -412,6 +578,7 @@ func TestWorldPhysicsCatchesPlantedViolations(t *testing.T) {
 	ep := engine.NewEpisode(tk)
 	ep.Reset(1)
 	base := ep.Snapshot()
+	baseTraces := readTraces(ep)
 	set := func(snaps []engine.ServiceSnapshot, svc, name string, v float64) {
 		for i := range snaps {
 			if snaps[i].Name != svc {
@@ -443,8 +610,9 @@ func TestWorldPhysicsCatchesPlantedViolations(t *testing.T) {
 		"worker utilisation is at most 1 (no request queue is shown)": func(s []engine.ServiceSnapshot) { set(s, "web_server", "worker_utilization", 1.7) },
 		"Little's law: requests in flight fit the workers": func(s []engine.ServiceSnapshot) {
 			set(s, "web_server", "request_rate", 300)
-			set(s, "web_server", "p95_latency_ms", 348)
+			set(s, "web_server", "p95_latency_ms", 3480)
 			set(s, "web_server", "max_workers", 6)
+			set(s, "web_server", "listen_queue", 0)
 		},
 		"open connections fit the connection limit": func(s []engine.ServiceSnapshot) {
 			set(s, "database", "active_connections", 500)
@@ -462,16 +630,53 @@ func TestWorldPhysicsCatchesPlantedViolations(t *testing.T) {
 			}
 			set(s, "database", "queries_per_s", 120)
 		},
+		"a request's queue wait fits its deadline and shows in p95 and errors": func(s []engine.ServiceSnapshot) {
+			// 9000 requests queued at 300 requests/s wait 30 s, past a 3 s deadline.
+			set(s, "web_server", "request_rate", 300)
+			set(s, "web_server", "listen_queue", 9000)
+			set(s, "web_server", "timeout_ms", 3000)
+		},
+		"a backlog's age is its depth over its drain rate": func(s []engine.ServiceSnapshot) {
+			// "backlog 20000, oldest message 20000 s" while 50 jobs/s drain.
+			set(s, "message_queue", "queue_depth", 20000)
+			set(s, "message_queue", "consumer_lag_ms", 20000000)
+			set(s, "message_queue", "ack_rate", 50)
+		},
+		"4xx and 5xx are counted apart, and every 5xx fails at the balancer": func(s []engine.ServiceSnapshot) {
+			// 429s counted as 5xx: both shares show the throttled requests.
+			set(s, "web_server", "error_rate_4xx", 0.6)
+			set(s, "web_server", "error_rate_5xx", 0.6)
+		},
 		"the web tier serves no more than the load balancer forwards": func(s []engine.ServiceSnapshot) {
 			set(s, "load_balancer", "request_rate", 100)
 			set(s, "web_server", "request_rate", 400)
 		},
 	}
-	// db_pool's first tick, its pool fault's latency mended, holds every
-	// invariant: what each plant breaks is its own.
+	spanPlants := map[string]func(tr map[string][]span){
+		// The quoted 10,974 ms balancer span over a 69 ms child, reversed.
+		"a parent span lasts at least as long as each of its children": func(tr map[string][]span) {
+			d := 10974.0
+			tr["load_balancer"][1].Duration = &d
+		},
+		// A trace that stops at the web tier.
+		"every hop on the request path has a span": func(tr map[string][]span) {
+			tr["load_balancer"] = tr["load_balancer"][:2]
+		},
+	}
+	// db_pool's first tick, its pool fault's latency and queue mended,
+	// holds every invariant: what each plant breaks is its own.
 	set(base, "web_server", "p95_latency_ms", 40)
-	check := func(snaps []engine.ServiceSnapshot, name string) string {
-		w := world{t: tk, snaps: map[string]*engine.ServiceSnapshot{}}
+	set(base, "web_server", "listen_queue", 0)
+	for _, sp := range baseTraces {
+		for i := range sp {
+			if sp[i].Duration != nil {
+				d := 1.0 / float64(sp[i].Depth)
+				sp[i].Duration = &d
+			}
+		}
+	}
+	check := func(snaps []engine.ServiceSnapshot, traces map[string][]span, name string) string {
+		w := world{t: tk, snaps: map[string]*engine.ServiceSnapshot{}, traces: traces}
 		for i := range snaps {
 			w.snaps[snaps[i].Name] = &snaps[i]
 		}
@@ -491,16 +696,25 @@ func TestWorldPhysicsCatchesPlantedViolations(t *testing.T) {
 	}
 	for _, inv := range invariants {
 		plant, ok := plants[inv.name]
-		if !ok {
+		spanPlant, spanOK := spanPlants[inv.name]
+		if !ok && !spanOK {
 			t.Errorf("no planted violation for %q", inv.name)
 			continue
 		}
-		if what := check(base, inv.name); what != "" {
+		if what := check(base, baseTraces, inv.name); what != "" {
 			t.Errorf("%q breaks on the mended first tick: %s", inv.name, what)
 		}
-		planted := cloneSnaps(base)
-		plant(planted)
-		if check(planted, inv.name) == "" {
+		planted, plantedTraces := cloneSnaps(base), map[string][]span{}
+		for k, v := range baseTraces {
+			plantedTraces[k] = slices.Clone(v)
+		}
+		if ok {
+			plant(planted)
+		}
+		if spanOK {
+			spanPlant(plantedTraces)
+		}
+		if check(planted, plantedTraces, inv.name) == "" {
 			t.Errorf("%q misses its planted violation", inv.name)
 		}
 	}

@@ -327,7 +327,7 @@ service_kind "load_balancer" {
 
   derived "upstream_fail_share" {
     type  = "float"
-    value = "backends_in_rotation > 0 ? clamp(reset_share + web.error_rate + stale_backend_share + connect_fail_share + (web.tls_ok ? 0.0 : 1.0), 0.0, 1.0) : 1.0"
+    value = "backends_in_rotation > 0 ? clamp(reset_share + max(web.error_rate - web.client_error_share, 0.0) + stale_backend_share + connect_fail_share + (web.tls_ok ? 0.0 : 1.0), 0.0, 1.0) : 1.0"
     unit  = "ratio"
   }
 

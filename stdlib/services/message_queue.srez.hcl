@@ -373,7 +373,7 @@ service_kind "message_queue" {
 
   derived "lag_ms" {
     type  = "float"
-    value = "float(int(state.depth + stranded_msgs)) / max(throughput, 1.0) * 1000.0"
+    value = "float(int(state.depth + stranded_msgs)) / max(throughput, 0.05) * 1000.0"
     unit  = "ms"
   }
 
@@ -393,6 +393,18 @@ service_kind "message_queue" {
     unit  = "ms"
     low   = 0
     high  = 5000
+  }
+
+  # RabbitMQ's message_stats.ack_details.rate: what the consumers
+  # acknowledge per second, the rate the backlog drains at.
+  metric "ack_rate" {
+    type        = "float"
+    value       = "throughput"
+    unit        = "messages/s"
+    precision   = 1
+    low         = 0
+    high        = 100000
+    description = "Messages the consumers acknowledge per second."
   }
 
   metric "publish_error_rate" {

@@ -38,7 +38,7 @@ service_kind "web_server" {
     low         = 12
     high        = 64
     unit        = "workers"
-    description = "Worker processes serving requests; each serves about 32 requests/s and holds about 20 MB."
+    description = "Worker processes serving requests, 8 threads each; each process has the CPU for about 32 requests/s and holds about 20 MB."
     aka         = ["workers", "worker pool", "worker count", "worker processes", "worker threads", "threads", "max workers", "worker"]
   }
 
@@ -347,10 +347,32 @@ service_kind "web_server" {
     description = "Share of the CPU time the instances ask for that the hypervisor gives them; steal under 1% is within the headroom the serving rate allows for."
   }
 
+  derived "cpu_capacity_rps" {
+    type        = "float"
+    value       = "max(float(config.max_workers) - blocked_workers, 1.0) * 32.0 * cpu_share"
+    unit        = "requests/s"
+    description = "Requests per second the workers' CPU can serve: about 30 ms of CPU a request."
+  }
+
+  derived "threads" {
+    type        = "float"
+    value       = "max(float(config.max_workers) - blocked_workers, 1.0) * 8.0"
+    unit        = "threads"
+    description = "Request threads free to serve (8 per worker): a request holds one from the moment a worker takes it until it answers."
+  }
+
+  # Little's law: requests in service = throughput x time in service, so the
+  # threads serve at most threads / service time requests per second.
   derived "capacity_rps" {
     type  = "float"
-    value = "max(float(config.max_workers) - blocked_workers, 1.0) * 32.0 * cpu_share"
+    value = "min(cpu_capacity_rps, threads * 1000.0 / max(service_ms, 1.0))"
     unit  = "requests/s"
+  }
+
+  derived "cpu_utilisation" {
+    type  = "float"
+    value = "admitted_rps * 2.0 * lb.hot_share / cpu_capacity_rps"
+    unit  = "ratio"
   }
 
   derived "utilisation" {
@@ -366,9 +388,13 @@ service_kind "web_server" {
     unit  = "ratio"
   }
 
+  # What reaches the tier's dependencies: the requests its CPU gets to.
+  # Requests that wait out their deadline for a thread are counted here
+  # too (the database keeps its load while the web tier queues), which
+  # keeps the database's load free of a cycle through its own latency.
   derived "served_rps" {
     type  = "float"
-    value = "admitted_rps * (1.0 - overload_share)"
+    value = "admitted_rps * (cpu_utilisation > 1.0 ? 1.0 / cpu_utilisation : 1.0)"
     unit  = "requests/s"
   }
 
@@ -404,7 +430,7 @@ service_kind "web_server" {
 
   derived "publish_rps" {
     type  = "float"
-    value = "max(served_rps - scraper_rps * (1.0 - overload_share), 0.0) * 0.1"
+    value = "max(served_rps - scraper_rps * (cpu_utilisation > 1.0 ? 1.0 / cpu_utilisation : 1.0), 0.0) * 0.1"
     unit  = "messages/s"
   }
 
@@ -480,16 +506,35 @@ service_kind "web_server" {
     unit  = "ratio"
   }
 
-  derived "queue_penalty_ms" {
-    type  = "float"
-    value = "utilisation > 0.8 ? (min(utilisation, 3.0) - 0.8) * 400.0 : 0.0"
-    unit  = "ms"
+  derived "service_ms" {
+    type        = "float"
+    value       = "serving ? 30.0 / cpu_share + 0.8 * cache_wait_ms + db_share * 4.0 * min(db_rtt_ms, float(config.timeout_ms)) + 0.1 * queue.latency_ms + gc_penalty_ms + payment_wait_ms : 0.0"
+    unit        = "ms"
+    description = "Mean time a request holds a thread: its CPU time and its waits on the cache, the database, the queue and the card processor."
+  }
+
+  # Requests wait in the listen queue for a thread: the wait grows as the
+  # busiest workers fill up, and past their capacity the queue holds
+  # requests until the deadline, when they are answered 504.
+  derived "queue_wait_ms" {
+    type        = "float"
+    value       = "serving ? (utilisation >= 1.0 ? float(config.timeout_ms) : min(service_ms * max(utilisation - 0.75, 0.0) / (1.02 - utilisation), float(config.timeout_ms))) : 0.0"
+    unit        = "ms"
+    description = "Mean time a request waits in the listen queue before a thread takes it."
+  }
+
+  derived "queued_requests" {
+    type        = "float"
+    value       = "admitted_rps * queue_wait_ms / 1000.0"
+    unit        = "requests"
+    description = "Requests waiting in the listen queue (arrivals times their wait)."
   }
 
   derived "latency_ms" {
-    type  = "float"
-    value = "serving ? 30.0 / cpu_share + 0.8 * cache_wait_ms + db_share * 4.0 * min(db_rtt_ms, float(config.timeout_ms)) + 0.1 * queue.latency_ms + queue_penalty_ms + gc_penalty_ms + payment_wait_ms : 0.0"
-    unit  = "ms"
+    type        = "float"
+    value       = "serving ? queue_wait_ms + (1.0 - overload_share) * service_ms : 0.0"
+    unit        = "ms"
+    description = "Mean time from arrival to answer: the queue wait, then the service time for the requests a thread takes (those that time out in the queue end at the deadline)."
   }
 
   derived "idle_sockets" {
@@ -584,6 +629,13 @@ service_kind "web_server" {
     unit  = "ratio"
   }
 
+  derived "client_error_share" {
+    type        = "float"
+    value       = "serving ? clamp(throttled_share + session_lost_share, 0.0, 1.0) : 0.0"
+    unit        = "ratio"
+    description = "Requests answered with a client error: 429 from the rate limiter, 403 for a session the cache no longer holds."
+  }
+
   # ---------------------------------------------------------------- metrics
 
   metric "request_rate" {
@@ -597,12 +649,22 @@ service_kind "web_server" {
 
   metric "error_rate_5xx" {
     type        = "float"
-    value       = "admitted_rps > 0.0 ? error_rate : 0.0"
+    value       = "admitted_rps > 0.0 ? max(error_rate - client_error_share, 0.0) : 0.0"
     unit        = "ratio"
     precision   = 3
     low         = 0
     high        = 0.02
-    description = "Share of requests answered with an error (5xx or 429)."
+    description = "Share of requests answered with a server error (5xx)."
+  }
+
+  metric "error_rate_4xx" {
+    type        = "float"
+    value       = "admitted_rps > 0.0 ? min(client_error_share, error_rate) : 0.0"
+    unit        = "ratio"
+    precision   = 3
+    low         = 0
+    high        = 0.05
+    description = "Share of requests answered with a client error (4xx: 429 from the rate limiter, 403 and the like)."
   }
 
   metric "p95_latency_ms" {
@@ -641,6 +703,18 @@ service_kind "web_server" {
     precision = 2
     low       = 0
     high      = 0.85
+  }
+
+  # The listen socket's Recv-Q (ss -lnt): connections accepted by the
+  # kernel that no worker thread has taken yet.
+  metric "listen_queue" {
+    type        = "float"
+    value       = "queued_requests"
+    unit        = "requests"
+    precision   = 0
+    low         = 0
+    high        = 50
+    description = "Requests waiting in the listen queue for a worker thread."
   }
 
   # node_exporter's node_cpu_seconds_total{mode="steal"}, as a share of
@@ -754,7 +828,7 @@ service_kind "web_server" {
   log "workers_overflow" {
     level = "ERROR"
     when  = "serving && utilisation > 1.0"
-    text  = "10.0.1.4 - - \"GET /orders HTTP/1.1\" 503 0 \"-\" \"Mozilla/5.0\" request_id={@req} {int(latency_ms)}ms"
+    text  = "10.0.1.4 - - \"GET /orders HTTP/1.1\" 504 0 \"-\" \"Mozilla/5.0\" request_id={@req} {config.timeout_ms}ms"
   }
 
   # gunicorn gunicorn/workers/base.py ("Error handling request %s %s"); CPython Lib/socket.py (socket.timeout: "timed out")
