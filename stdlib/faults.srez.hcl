@@ -1035,7 +1035,7 @@ fault_kind "db_index_invalid" {
   applies_to     = ["database"]
   conflicts_with = ["db_index_disabled"]
   mechanism      = "missing_index"
-  detail         = "index left INVALID by a failed concurrent build"
+  detail         = "orders_user_id_index"
 
   param "rows_m" {
     type        = "float"
@@ -1064,7 +1064,10 @@ fault_kind "db_xmin_horizon_held" {
   applies_to     = ["database"]
   conflicts_with = ["db_autovacuum_disabled"]
   mechanism      = "xmin_horizon_held"
-  detail         = "session idle in transaction holds the xmin horizon"
+  # Bloat is what the held horizon does to the tables: an answer may say
+  # so beside the cause, and saying only that diagnoses nothing.
+  symptom_mechanisms = ["autovacuum_disabled"]
+  detail             = "session idle in transaction holds the xmin horizon"
 
   param "dead_pct" {
     type        = "float"

@@ -319,7 +319,7 @@ rubric "native" {
 
   mechanism "xmin_horizon_held" {
     description = "A transaction left open holds back the oldest xmin, so vacuum runs but cannot remove dead row versions and the tables bloat."
-    phrases     = ["idle in transaction", "idle-in-transaction", "long running transaction", "long-running transaction", "open transaction", "transaction left open", "xmin horizon", "oldest xmin", "held back xmin", "xmin held back", "vacuum cannot remove", "vacuum can't remove", "snapshot held"]
+    phrases     = ["idle in transaction", "idle-in-transaction", "long running transaction", "long-running transaction", "open transaction", "transaction left open", "xmin horizon", "oldest xmin", "held back xmin", "xmin held back", "vacuum cannot remove", "vacuum can't remove", "snapshot held", "xmin", "old transaction", "idle transaction", "idle transactions", "idle session", "idle sessions"]
   }
 
   mechanism "memory_eviction" {
