@@ -598,7 +598,8 @@ func (d *derived) findWrites(t *engine.Task) {
 
 // waitReads are the reads the optimum waits with after its writes: reads
 // of the faulted services that confirm recovery (status, metrics, logs),
-// each at most once and none already among the evidence reads.
+// then the other services' status, each at most once and none already
+// among the evidence reads.
 func (d *derived) waitReads(t *engine.Task) []engine.Action {
 	d.waits = d.waits[:0]
 	for _, eff := range []engine.Effect{engine.EffectStatus, engine.EffectMetrics, engine.EffectLogs, engine.EffectTraces, engine.EffectDependencies} {
@@ -613,6 +614,19 @@ func (d *derived) waitReads(t *engine.Task) []engine.Action {
 				if len(d.waits) < maxWaits {
 					d.waits = append(d.waits, r)
 				}
+			}
+		}
+	}
+	// A recovery that takes longer than the faulted services' reads (an
+	// index build in proportion to its table) waits on, reading the
+	// other services' status: what a responder watches while it drains.
+	for si := range t.Services {
+		if d.faulted[si] {
+			continue
+		}
+		for ri, r := range d.reads {
+			if int(r.Service) == si && t.Tools[r.Tool].Effect == engine.EffectStatus && r.Key == engine.NoSlot && !slices.Contains(d.chosen, ri) && len(d.waits) < maxWaits {
+				d.waits = append(d.waits, r)
 			}
 		}
 	}

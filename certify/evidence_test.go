@@ -27,7 +27,7 @@ type handCount struct {
 
 var handCounted = map[string]handCount{
 	"cache_auth_token":                {3, "inspect_logs(cache) shows the refused token, unlike the work_mem distractor and every web_server fault; one operation on the stale side (reload_secrets(web_server)); resolve"},
-	"cascade_index":                   {3, "inspect_logs(database) shows the sequential scans, unlike both distractors and every load_balancer fault; one write (the index); resolve"},
+	"cascade_index":                   {8, "inspect_logs(database) shows the sequential scans, unlike both distractors and every load_balancer fault; one operation (reindex_invalid_indexes); the rebuild of 60M rows takes 1 + 60/10 = 7 ticks at the declared rate, so five waiting reads (the grader's settling ticks cover the rest); resolve"},
 	"db_crash":                        {3, "inspect_logs(database) shows every start aborting in crash recovery on a full volume, unlike a plain crash; one operation (drop_replication_slot) lets the supervisor's next start come up; resolve (the site's consumers drain the outage's backlog within the grader's hold)"},
 	"db_pool":                         {3, "inspect_logs(database) shows pool timeouts, unlike the keep-alive distractor and every load_balancer fault; one write (pool_size); resolve"},
 	"lb_health_check":                 {3, "inspect_logs(load_balancer) shows the failing probe, unlike every other load_balancer fault; one write (health_check_path, back to the route the web tier serves: its health_path, the history's old value); resolve"},

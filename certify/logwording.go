@@ -227,6 +227,7 @@ var systemTerms = map[string]bool{
 	"maxme polic": true, // Redis src/config.c: "Invalid maxmemory policy"
 	"host name":   true, // libpq fe-connect.c: "could not translate host name \"%s\" to address: %s"
 	"name resol":  true, // glibc gai_strerror(EAI_AGAIN): "Temporary failure in name resolution"
+	"order index": true, // PostgreSQL vacuumlazy.c: "automatic vacuum of table \"%s.%s.%s\": index scans: %d" on orders
 }
 
 // maskSchema blanks the config key and metric names in a log literal (the

@@ -43,11 +43,12 @@ func (b *build) lowerClaims() {
 			if mech < 0 {
 				continue
 			}
+			kindName := b.sameCauseKind(fk, k, si)
 			var detailSt engine.State
 			if ck := k.ConfigKey(fk.Detail); ck != nil {
 				if st := b.detailState(fk, si, ck, params); st != 0 {
 					detailSt = st
-					c := engine.Claim{Service: int16(si), Kind: fk.Name, Mechanism: int16(mech),
+					c := engine.Claim{Service: int16(si), Kind: kindName, Mechanism: int16(mech),
 						States: st, Against: st.Opposite()}
 					c.HasBand, c.Low, c.High, c.Unit = ck.HasBand, ck.Low, ck.High, ck.Unit
 					c.Topics, c.Gloss = b.opt.words.of(ck)
@@ -64,7 +65,7 @@ func (b *build) lowerClaims() {
 					continue
 				}
 				if st := detailSt.Opposite(); st != 0 {
-					c := engine.Claim{Service: int16(si), Kind: fk.Name, Mechanism: int16(mech),
+					c := engine.Claim{Service: int16(si), Kind: kindName, Mechanism: int16(mech),
 						States: st, Against: st.Opposite()}
 					c.HasBand, c.Low, c.High, c.Unit = ck.HasBand, ck.Low, ck.High, ck.Unit
 					c.Topics, c.Gloss = b.opt.words.of(ck)
@@ -91,7 +92,7 @@ func (b *build) lowerClaims() {
 					}
 					topics = appendUnique(topics, lang.NormalizePhrase(a))
 				}
-				t.Claims = append(t.Claims, engine.Claim{Service: int16(si), Kind: fk.Name, Mechanism: int16(mech), Topics: topics, States: st})
+				t.Claims = append(t.Claims, engine.Claim{Service: int16(si), Kind: kindName, Mechanism: int16(mech), Topics: topics, States: st})
 			}
 		}
 		for _, ck := range k.Config {
@@ -229,4 +230,28 @@ func (w *keyWords) of(ck *lang.ConfigKey) (topics, gloss []string) {
 		w.m[ck] = e
 	}
 	return e[0], e[1]
+}
+
+// sameCauseKind names the fault kind whose claim fk's words make on
+// service si: fk's own, unless a fault of the incident on si has the same
+// mechanism and declares fk as its conflict, another form of the same
+// cause (an index a failed build left INVALID, and an index disabled by
+// its key). Answers cannot tell such kinds apart by their words, so the
+// sibling's words assert the incident's fault rather than blame a fault
+// that is not there. A sibling that moves a number (workers too few, too
+// many) differs by direction, which words do tell apart: it keeps its own.
+func (b *build) sameCauseKind(fk *lang.FaultKind, k *lang.ServiceKind, si int) string {
+	if ck := k.ConfigKey(fk.Detail); ck != nil && ck.Kind.Numeric() {
+		return fk.Name
+	}
+	for _, fu := range b.in.Faults {
+		if fu.Name == fk.Name || b.serviceIndex(fu.Target) != si {
+			continue
+		}
+		own := b.m.FaultKind(fu.Name)
+		if own != nil && own.Mechanism == fk.Mechanism && contains(own.ConflictsWith, fk.Name) {
+			return own.Name
+		}
+	}
+	return fk.Name
 }

@@ -42,19 +42,37 @@ func TestSitesDifferBySeed(t *testing.T) {
 	m := shippedModule(t)
 	for si, ss := range m.System("standard").Services {
 		for _, v := range ss.Vary {
-			if benignMoved(tk, tk.ConfigSlot(si, v.Name)) {
+			slot := variedSlot(tk, si, v.Name)
+			if slot < 0 {
+				t.Fatalf("%s.%s is neither a config key nor a state", ss.Name, v.Name)
+			}
+			if benignMoved(tk, slot) {
 				continue
 			}
 			seen := map[uint64]bool{}
 			for k := 0; k < tk.SiteCount(); k++ {
 				site := tk.Site(uint64(k))
-				seen[site.Row()[site.ConfigSlot(si, v.Name)]] = true
+				seen[site.Row()[slot]] = true
 			}
 			if len(seen) < 2 {
 				t.Errorf("%s.%s shows one value on all %d variants", ss.Name, v.Name, tk.SiteCount())
 			}
 		}
 	}
+}
+
+// variedSlot is the slot a system's vary entry draws: a config key of the
+// service, or one of its states (a site's declared rate).
+func variedSlot(tk *engine.Task, si int, name string) engine.SlotID {
+	if sl := tk.ConfigSlot(si, name); sl != engine.NoSlot {
+		return sl
+	}
+	for i := range tk.Slots {
+		if sl := &tk.Slots[i]; int(sl.Service) == si && sl.Class == engine.ClassState && sl.Name == name {
+			return engine.SlotID(i)
+		}
+	}
+	return -1
 }
 
 // Draws are deterministic and inside their ranges: compiling twice gives

@@ -55,6 +55,11 @@ var variants = []struct {
 	{"careless_operation", func(tk *engine.Task, r record.EpisodeMetrics) bool {
 		return !r.Success && r.WrongChange && r.RootCauseIdentified && r.Mitigated
 	}, "failure from an operation applied to benign state", "", true},
+	// The right fix and diagnosis, resolved before the world has recovered
+	// at its declared rate (an index build in proportion to its table).
+	{"too_soon", func(tk *engine.Task, r record.EpisodeMetrics) bool {
+		return !r.Success && r.RootCauseIdentified && r.CorrectRemediationApplied && !r.Mitigated
+	}, "failure from resolving before the declared recovery time", "", true},
 	// Issue 18 item 4's classes. An earlier responder's change must be
 	// undone along with the cause: either alone leaves the world unhealthy.
 	{"cause_only", func(tk *engine.Task, r record.EpisodeMetrics) bool { return !r.Success && !r.Mitigated }, "failure: only the original cause fixed, the responder's change left", "class:responder-made-it-worse", false},

@@ -1,7 +1,8 @@
-# Cascading: a disabled index makes every orders lookup scan the table. The
+# Cascading: the migration's concurrent rebuild of the orders(user_id) index
+# failed and left it INVALID, so every orders lookup scans the table. The
 # alert fires on the load balancer; the web tier times out waiting on the
 # database; a hand-tuned keep-alive on the web tier and a noisy cache warning
-# invite the wrong fix.
+# invite the wrong fix. The rebuild takes ticks in proportion to the table.
 
 incident "cascade_index" {
   title      = "Slow and failing pages after a migration"
@@ -12,7 +13,7 @@ incident "cascade_index" {
   budget     = 14
   system     = "standard"
 
-  fault "db_index_disabled" {
+  fault "db_index_invalid" {
     target = "database"
     rows_m = 60.0
   }
@@ -32,8 +33,12 @@ incident "cascade_index" {
     "inspect_traces(load_balancer)",
     "inspect_logs(web_server)",
     "inspect_logs(database)",
-    "inspect_config(database, orders_user_id_index)",
-    "update_config(database, orders_user_id_index, true)",
-    "resolve_incident(\"database: index disabled on orders, full table scan\", \"re-enabled the orders_user_id_index\")",
+    "reindex_invalid_indexes(database)",
+    "inspect_logs(database)",
+    "inspect_metrics(database)",
+    "check_status(database)",
+    "inspect_metrics(web_server)",
+    "check_status(load_balancer)",
+    "resolve_incident(\"database: invalid index on orders(user_id), lookups do a full table scan\", \"rebuilt the invalid index with REINDEX INDEX CONCURRENTLY\")",
   ]
 }

@@ -1,6 +1,8 @@
-# Database: background vacuuming was switched off to speed up a bulk load
-# and left off; dead row versions pile up every minute and every scan of
-# orders gets slower. The web tier's latency alert fires first.
+# Database: a session of yesterday's bulk import was left idle in
+# transaction; its snapshot holds back the oldest xmin, so autovacuum runs
+# and removes nothing, dead row versions pile up and every scan of orders
+# gets slower. Autovacuum itself is on. The web tier's latency alert fires
+# first.
 
 incident "creeping_order_latency" {
   title      = "Order pages a little slower every hour"
@@ -11,10 +13,9 @@ incident "creeping_order_latency" {
   budget     = 12
   system     = "standard"
 
-  fault "db_autovacuum_disabled" {
+  fault "db_xmin_horizon_held" {
     target   = "database"
     dead_pct = 40.0
-    change {}
   }
   distractor "noisy_warning" {
     target = "web_server"
@@ -28,7 +29,7 @@ incident "creeping_order_latency" {
     "inspect_logs(web_server)",
     "inspect_metrics(database)",
     "inspect_logs(database)",
-    "update_config(database, autovacuum_enabled, true)",
-    "resolve_incident(\"database: autovacuum disabled, dead tuples bloating orders\", \"re-enabled autovacuum\")",
+    "terminate_idle_transactions(database)",
+    "resolve_incident(\"database: a session idle in transaction holds back the oldest xmin, so vacuum cannot remove dead tuples on orders\", \"terminated the idle in transaction session; autovacuum reclaims the dead rows\")",
   ]
 }

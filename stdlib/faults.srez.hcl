@@ -1026,6 +1026,75 @@ fault_kind "db_autovacuum_disabled" {
   }
 }
 
+fault_kind "db_index_invalid" {
+  # A migration's CREATE INDEX CONCURRENTLY (or REINDEX CONCURRENTLY) on
+  # orders(user_id) failed half-way; the catalog keeps the index, marked
+  # INVALID, and the planner scans the table instead. No config key moves:
+  # the rebuild takes ticks in proportion to the table.
+  description    = "An index a failed concurrent build left INVALID is ignored by the planner; lookups scan the table, hold connections far longer and slow every caller."
+  applies_to     = ["database"]
+  conflicts_with = ["db_index_disabled"]
+  mechanism      = "missing_index"
+  detail         = "orders_user_id_index"
+
+  param "rows_m" {
+    type        = "float"
+    default     = 40.0
+    domain      = [30.0, 40.0, 60.0, 80.0]
+    description = "Size of the orders table in millions of rows."
+  }
+
+  set_state {
+    orders_index_invalid = true
+    orders_rows_m        = param.rows_m
+  }
+
+  fixed_when = "!state.orders_index_invalid || state.index_build_ticks > 0"
+
+  remedy "operate" {
+    operation = "reindex_invalid_indexes"
+  }
+}
+
+fault_kind "db_xmin_horizon_held" {
+  # A session of the bulk import was left idle in transaction; its snapshot
+  # holds back the oldest xmin, so autovacuum runs on schedule and removes
+  # nothing. Autovacuum stays on: no config key is off its value.
+  description    = "A session idle in transaction holds back the oldest xmin; vacuum removes no dead row versions and every scan slows."
+  applies_to     = ["database"]
+  conflicts_with = ["db_autovacuum_disabled"]
+  mechanism      = "xmin_horizon_held"
+  # Bloat is what the held horizon does to the tables: an answer may say
+  # so beside the cause, and saying only that diagnoses nothing.
+  symptom_mechanisms = ["autovacuum_disabled"]
+  detail             = "session idle in transaction holds the xmin horizon"
+
+  param "dead_pct" {
+    type        = "float"
+    default     = 30.0
+    domain      = [30.0, 40.0, 50.0]
+    description = "Dead row versions already present when the fault begins."
+  }
+
+  param "age_xids" {
+    type        = "float"
+    default     = 4200000.0
+    domain      = [2900000.0, 4200000.0, 6100000.0]
+    description = "How many transactions old the held snapshot is when the fault begins."
+  }
+
+  set_state {
+    dead_tuple_pct       = param.dead_pct
+    oldest_xact_age_xids = param.age_xids
+  }
+
+  fixed_when = "state.oldest_xact_age_xids <= 0.0"
+
+  remedy "operate" {
+    operation = "terminate_idle_transactions"
+  }
+}
+
 # ============================================================ message_queue
 
 fault_kind "mq_bad_deploy_exception" {

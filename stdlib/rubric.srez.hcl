@@ -317,6 +317,11 @@ rubric "native" {
     phrases     = ["autovacuum disabled", "autovacuum off", "vacuum disabled", "table bloat", "dead tuples", "dead rows", "bloat", "bloated tables", "bloated"]
   }
 
+  mechanism "xmin_horizon_held" {
+    description = "A transaction left open holds back the oldest xmin, so vacuum runs but cannot remove dead row versions and the tables bloat."
+    phrases     = ["idle in transaction", "idle-in-transaction", "long running transaction", "long-running transaction", "open transaction", "transaction left open", "xmin horizon", "oldest xmin", "held back xmin", "xmin held back", "vacuum cannot remove", "vacuum can't remove", "snapshot held", "xmin", "old transaction", "idle transaction", "idle transactions", "idle session", "idle sessions"]
+  }
+
   mechanism "memory_eviction" {
     description = "The data does not fit in the memory allowed (limit too low, or values stored uncompressed), so keys are evicted."
     phrases     = ["eviction storm", "evictions", "evicting", "memory too low", "out of memory evictions"]

@@ -120,6 +120,20 @@ tool "migrate_instance" {
   arg "service" { type = "service" }
 }
 
+tool "reindex_invalid_indexes" {
+  description = "Rebuild a database's indexes that the catalog marks INVALID (REINDEX INDEX CONCURRENTLY); reads and writes go on meanwhile, and a build takes time in proportion to its table's size. Services without such indexes are left as they are."
+  effect      = "operate"
+  operation   = "reindex_invalid_indexes"
+  arg "service" { type = "service" }
+}
+
+tool "terminate_idle_transactions" {
+  description = "End a database's sessions that have been idle in a transaction for more than an hour (pg_terminate_backend); their transactions roll back. Services without such sessions are left as they are."
+  effect      = "operate"
+  operation   = "terminate_idle_transactions"
+  arg "service" { type = "service" }
+}
+
 tool "escalate" {
   description = "Hand the incident to a human responder, with the reason. Ends the episode."
   effect      = "escalate"

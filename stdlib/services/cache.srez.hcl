@@ -94,9 +94,16 @@ service_kind "cache" {
   state "warmth" {
     type        = "float"
     initial     = 1.0
-    next        = "state.up && state.restart_ticks == 0 ? min(1.0, state.warmth + 0.35) : 0.0"
+    next        = "state.up && state.restart_ticks == 0 ? min(1.0, state.warmth + state.fill_rate) : 0.0"
     unit        = "ratio"
     description = "Share of the working set currently loaded; 0 after a restart."
+  }
+
+  state "fill_rate" {
+    type        = "float"
+    initial     = 0.35
+    unit        = "share of the working set per tick"
+    description = "Declared rate at which a serving cache loads its working set from misses: an empty cache is warm after ceil(1 / rate) ticks of serving."
   }
 
   state "working_set_mb" {

@@ -127,7 +127,7 @@ service_kind "database" {
   state "dead_tuple_pct" {
     type        = "float"
     initial     = 5.0
-    next        = "config.autovacuum_enabled ? max(5.0, state.dead_tuple_pct - 40.0) : min(90.0, state.dead_tuple_pct + 8.0)"
+    next        = "config.autovacuum_enabled && state.oldest_xact_age_xids <= 0.0 ? max(5.0, state.dead_tuple_pct - state.vacuum_rate_pct) : min(90.0, state.dead_tuple_pct + 8.0)"
     unit        = "%"
     description = "Share of row versions that are dead and still scanned."
   }
@@ -237,6 +237,48 @@ service_kind "database" {
     description = "Drives a harmless, elevated but in-band metric."
   }
 
+  # Indexes and vacuum as state (issues 18–19): an index a failed
+  # concurrent build left INVALID is in the catalog but the planner ignores
+  # it; rebuilding it takes time proportional to the table. A transaction
+  # left open holds back the oldest xmin, so vacuum runs and removes
+  # nothing; once it ends, autovacuum reclaims dead rows at its declared
+  # rate.
+  state "orders_index_invalid" {
+    type        = "bool"
+    initial     = false
+    next        = "state.orders_index_invalid && state.index_build_ticks != 1"
+    description = "The index orders_user_id_idx is marked INVALID (a CREATE INDEX CONCURRENTLY or REINDEX CONCURRENTLY that failed): it is kept up to date but the planner does not use it."
+  }
+
+  state "index_build_ticks" {
+    type        = "int"
+    initial     = 0
+    next        = "max(state.index_build_ticks - 1, 0)"
+    description = "Ticks left of a running concurrent index rebuild; it ends valid at the last."
+  }
+
+  state "index_build_mrows_per_tick" {
+    type        = "float"
+    initial     = 10.0
+    unit        = "million rows per tick"
+    description = "Declared rate of a concurrent index build: rows it scans, sorts and validates per tick. A build of N million rows takes 1 + floor(N / rate) ticks."
+  }
+
+  state "vacuum_rate_pct" {
+    type        = "float"
+    initial     = 40.0
+    unit        = "% per tick"
+    description = "Declared rate at which autovacuum reclaims dead row versions, in points of dead_tuple_pct per tick, while nothing holds the xmin horizon back: a table with D% dead takes about (D - 5) / rate ticks."
+  }
+
+  state "oldest_xact_age_xids" {
+    type        = "float"
+    initial     = 0.0
+    next        = "state.oldest_xact_age_xids > 0.0 ? state.oldest_xact_age_xids + 41000.0 : 0.0"
+    unit        = "XIDs"
+    description = "Age of a session left idle in transaction that holds back the oldest xmin, 0 when none: vacuum cannot remove row versions that died after its snapshot."
+  }
+
   # ---------------------------------------------------------------- derived
 
   derived "boot_ok" {
@@ -258,7 +300,7 @@ service_kind "database" {
 
   derived "index_factor" {
     type  = "float"
-    value = "config.orders_user_id_index ? 1.0 : 1.0 + state.orders_rows_m / 8.0"
+    value = "config.orders_user_id_index && !state.orders_index_invalid ? 1.0 : 1.0 + state.orders_rows_m / 8.0"
     unit  = "ratio"
   }
 
@@ -585,7 +627,7 @@ service_kind "database" {
   # contrib/auto_explain/auto_explain.c ("duration: %.3f ms  plan:")
   log "seq_scan" {
     level = "WARN"
-    when  = "serving && !config.orders_user_id_index"
+    when  = "serving && (!config.orders_user_id_index || state.orders_index_invalid)"
     text  = "[{@pid}] LOG:  duration: {int(query_ms * 6.0)}.512 ms  plan:  Query Text: SELECT * FROM orders WHERE user_id = $1  Seq Scan on orders  (cost=0.00..{int(state.orders_rows_m * 18334.0)}.00 rows=41 width=97)  Filter: (user_id = $1)"
   }
 
@@ -708,10 +750,36 @@ service_kind "database" {
     text  = "[{@pid}] LOG:  checkpoint complete: wrote 2184 buffers (1.7%); 0 WAL file(s) added, 0 removed, 0 recycled; write=269.312 s, sync=0.012 s, total=269.345 s; sync files=41, longest=0.004 s, average=0.001 s; distance=51230 kB, estimate=53110 kB"
   }
 
+  # src/backend/tcop/utility.c via log_statement = 'ddl': the rebuild's
+  # statement while it runs (pg_stat_progress_create_index's phase and
+  # blocks, as the site's DBA dashboard prints them).
+  log "index_rebuild_running" {
+    level = "INFO"
+    when  = "serving && state.index_build_ticks > 0"
+    text  = "[{@pid}] LOG:  statement: REINDEX INDEX CONCURRENTLY public.orders_uid_idx  (pg_stat_progress_create_index: phase \"building index: scanning table\", blocks {max(0, int(state.orders_rows_m * 13000.0) - (state.index_build_ticks - 1) * int(state.index_build_mrows_per_tick * 13000.0))} of {int(state.orders_rows_m * 13000.0)})"
+  }
+
+  # src/backend/access/heap/vacuumlazy.c (heap_vacuum_rel, log_autovacuum_min_duration),
+  # PostgreSQL 16 wording: nothing removed while a snapshot holds the horizon.
+  log "vacuum_nothing_removable" {
+    level = "INFO"
+    when  = "serving && state.oldest_xact_age_xids > 0.0"
+    text  = "[{@pid}] LOG:  automatic vacuum of table \"shop.public.orders\": index scans: 0  pages: 0 removed, {int(state.orders_rows_m * 13000.0)} remain, {int(state.orders_rows_m * 13000.0)} scanned (100.00% of total)  tuples: 0 removed, {int(state.orders_rows_m * 1000000.0)} remain, {int(state.orders_rows_m * 10000.0 * state.dead_tuple_pct)} are dead but not yet removable  removable cutoff: 48213377, which was {int(state.oldest_xact_age_xids)} XIDs old when operation ended"
+  }
+
+  # The same report once the horizon moves: dead rows are reclaimed at the
+  # declared rate.
+  log "vacuum_reclaiming" {
+    level = "INFO"
+    when  = "serving && state.oldest_xact_age_xids <= 0.0 && config.autovacuum_enabled && state.dead_tuple_pct > 20.0"
+    text  = "[{@pid}] LOG:  automatic vacuum of table \"shop.public.orders\": index scans: 1  pages: 0 removed, {int(state.orders_rows_m * 13000.0)} remain, {int(state.orders_rows_m * 13000.0)} scanned (100.00% of total)  tuples: {int(state.orders_rows_m * 10000.0 * min(state.vacuum_rate_pct, state.dead_tuple_pct - 5.0))} removed, {int(state.orders_rows_m * 1000000.0)} remain, 0 are dead but not yet removable"
+  }
+
   restart {
-    up            = true
-    restart_ticks = 3
-    exit_code     = 0
+    up                   = true
+    restart_ticks        = 3
+    exit_code            = 0
+    oldest_xact_age_xids = 0.0
   }
 
   operation "drop_replication_slot" {
@@ -721,6 +789,22 @@ service_kind "database" {
       slot_wal_rate_gb = "0.0"
       slot_wal_gb      = "0.0"
       replica_rebuild  = "false"
+    }
+  }
+
+  operation "reindex_invalid_indexes" {
+    description = "Rebuild, with REINDEX INDEX CONCURRENTLY, every index the catalog marks INVALID (left by a failed concurrent build); reads and writes go on meanwhile. A build takes time in proportion to its table's size; it ends valid."
+    aka         = ["rebuilt the invalid index", "reindexed the invalid index", "rebuilt the index", "reindexed", "reindexed orders", "rebuilt orders_uid_idx", "reindex concurrently"]
+    set {
+      index_build_ticks = "state.orders_index_invalid && state.index_build_ticks == 0 ? 1 + int(state.orders_rows_m / state.index_build_mrows_per_tick) : state.index_build_ticks"
+    }
+  }
+
+  operation "terminate_idle_transactions" {
+    description = "End the sessions idle in a transaction for more than an hour (pg_terminate_backend); their transactions roll back and the oldest xmin advances, so vacuum can reclaim the row versions they kept."
+    aka         = ["terminated the idle transaction", "terminated the idle in transaction session", "killed the idle transaction", "killed the long running transaction", "terminated the long running transaction", "ended the open transaction", "pg_terminate_backend"]
+    set {
+      oldest_xact_age_xids = "0.0"
     }
   }
 
