@@ -566,8 +566,8 @@ fault_kind "web_rate_limit_too_low" {
   set_config { rate_limit_rps = param.limit }
 
   # Fixed when the limit admits the site's legitimate traffic and the
-  # workers serve what it admits (scrapers included, where a high limit
-  # lets their bursts in): a relation of the site, not the band.
+  # workers serve what it admits (scrapers included, whose bursts a limit
+  # above 10000 lets in): a relation of the site, not the band.
   fixed_when = "throttled_share <= 0.01 && utilisation <= 0.85"
 
   remedy "update_config" {
