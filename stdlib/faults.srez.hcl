@@ -565,10 +565,11 @@ fault_kind "web_rate_limit_too_low" {
 
   set_config { rate_limit_rps = param.limit }
 
-  # Fixed when the limit admits the site's legitimate traffic and the
-  # workers serve what it admits (scrapers included, whose bursts a limit
-  # above 10000 lets in): a relation of the site, not the band.
-  fixed_when = "throttled_share <= 0.01 && utilisation <= 0.85"
+  # Fixed when the limit admits the site's legitimate traffic, keeps the
+  # site's scrapers out (their bursts get through above its scraper floor,
+  # 10000 on most sites) and the workers serve what it admits: a relation
+  # of the site, not the band.
+  fixed_when = "throttled_share <= 0.01 && scraper_rps <= 0.0 && utilisation <= 0.85"
 
   remedy "update_config" {
     # Back to the site's value before the fault (its change's old value).

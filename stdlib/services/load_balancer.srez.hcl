@@ -345,7 +345,7 @@ service_kind "load_balancer" {
 
   metric "request_rate" {
     type        = "float"
-    value       = "admitted_rps"
+    value       = "admitted_rps + web.scraper_rps"
     unit        = "requests/s"
     precision   = 1
     low         = 50
