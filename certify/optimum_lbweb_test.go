@@ -3,9 +3,9 @@ package certify_test
 // Hand-counted optima of the load-balancer and web-server incidents.
 func init() {
 	handCounted["slow_pages_bad_gateway"] = handCount{3, "inspect_logs(load_balancer) shows the proxy closing upstream connections after 5000ms, unlike the cache warning distractor and every other load_balancer fault; one write (idle_timeout_ms); resolve"}
-	handCounted["canary_weight_left_behind"] = handCount{3, "inspect_logs(load_balancer) shows the 5/95 weights behind the web tier's 503s, unlike the database warning distractor and every web_server fault; one write (backend_weight_pct); resolve"}
+	handCounted["canary_weight_left_behind"] = handCount{3, "inspect_logs(load_balancer) shows the 5/95 weights behind the web tier's 503s, unlike the database warning distractor and every web_server fault; one write (backend_weight_pct, back to the site's 30 from the history: web-2 is the smaller host and the documented even split overloads it); resolve"}
 	handCounted["storefront_dark"] = handCount{3, "inspect_logs(load_balancer) shows haproxy refusing the PEM bundle at every start, unlike an expired certificate; one operation (renew_certificate) lets the supervisor's next start load it; resolve"}
-	handCounted["flash_sale_rejections"] = handCount{3, "inspect_logs(web_server) shows the 429s, unlike every other web_server fault; one write (rate_limit_rps); resolve"}
+	handCounted["flash_sale_rejections"] = handCount{3, "inspect_metrics(web_server) shows requests throttled while the workers idle, unlike every other web_server fault; one write (rate_limit_rps, back to the site's value from the history: the documented 2000 lets the scrapers in, whose pages push the hot set out of the cache); resolve"}
 	handCounted["launch_day_refusals"] = handCount{3, "inspect_logs(load_balancer) shows the full connection table, unlike the metric distractor and every other load_balancer fault; one write (max_connections); resolve"}
 	handCounted["listener_cut_at_peak"] = handCount{3, "inspect_logs(load_balancer) shows the full connection table at a limit inside the band; one write (max_connections, to what the traffic needs); resolve"}
 	handCounted["partner_handshake_failures"] = handCount{3, "inspect_logs(load_balancer) shows the aborted handshakes, unlike every other load_balancer fault; one operation (renew_certificate); resolve"}

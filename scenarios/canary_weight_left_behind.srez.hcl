@@ -9,7 +9,7 @@ incident "canary_weight_left_behind" {
   split      = "test"
   tags       = ["load_balancer", "web_server", "victim-alert"]
   budget     = 11
-  system     = "standard"
+  system     = "unequal_hosts"
   traffic    = 480.0
 
   fault "lb_backend_weight_skewed" {

@@ -8,7 +8,7 @@ incident "db_pool" {
   split      = "train"
   tags       = ["database", "config", "stale-metrics"]
   budget     = 12
-  system     = "standard"
+  system     = "shared_primary"
 
   fault "db_pool_too_small" {
     target = "database"

@@ -8,7 +8,7 @@ incident "flash_sale_rejections" {
   split      = "dev"
   tags       = ["web_server", "capacity"]
   budget     = 9
-  system     = "standard"
+  system     = "scraped_storefront"
   traffic    = 420.0
 
   fault "web_rate_limit_too_low" {
@@ -23,6 +23,7 @@ incident "flash_sale_rejections" {
 
   expert = [
     "inspect_logs(web_server)",
+    "inspect_metrics(web_server)",
     "inspect_config(web_server, rate_limit_rps)",
     "update_config(web_server, rate_limit_rps, $before)",
     "resolve_incident(\"web server: rate limit below normal traffic\", \"raised rate_limit_rps back to its previous value\")",

@@ -9,7 +9,7 @@ incident "two_faults" {
   split      = "dev"
   tags       = ["web_server", "database", "multi-fault"]
   budget     = 16
-  system     = "standard"
+  system     = "shared_primary"
 
   fault "web_cache_host_wrong" {
     target = "web_server"

@@ -673,3 +673,218 @@ system "session_cache" {
     }
   }
 }
+
+# The standard topology at a site whose database server also holds the
+# sessions of clients that bypass the pooler: reporting tools, cron jobs
+# and the consumers' own pools keep 75 to 80 sessions on a server that
+# accepts 110 to 120. The pooler's pool is sized for what they leave (24 to
+# 30, above the site's 13 to 17 busy connections with headroom); the
+# documented 50 would take the server past its limit and be refused.
+system "shared_primary" {
+  description = "The standard topology with other clients holding sessions on a smaller database server, and the pool sized for what they leave."
+
+  service "load_balancer" {
+    kind  = "load_balancer"
+    roles = { web = "web_server" }
+    vary {
+      max_connections = [3000, 6000]
+      idle_timeout_ms = [60000, 150000]
+    }
+  }
+
+  service "web_server" {
+    kind = "web_server"
+    roles = {
+      lb       = "load_balancer"
+      database = "database"
+      cache    = "cache"
+      queue    = "message_queue"
+    }
+    set_config {
+      max_workers = 24
+    }
+    vary {
+      timeout_ms = [3000, 8000]
+    }
+  }
+
+  service "cache" {
+    kind  = "cache"
+    roles = { web = "web_server" }
+    vary {
+      max_memory_mb = [1536, 2200]
+      ttl_seconds   = [300, 900]
+    }
+  }
+
+  service "database" {
+    kind = "database"
+    roles = {
+      web   = "web_server"
+      queue = "message_queue"
+    }
+    vary {
+      max_connections = [110, 120]
+      direct_sessions = [75, 80]
+      pool_size       = [24, 30]
+      work_mem_mb     = [64, 160]
+    }
+  }
+
+  service "message_queue" {
+    kind = "message_queue"
+    roles = {
+      web      = "web_server"
+      database = "database"
+    }
+    vary {
+      max_in_flight         = [600, 1200]
+      visibility_timeout_ms = [40000, 90000]
+    }
+  }
+}
+
+# The standard topology at a storefront that scrapers watch closely: their
+# bursts get through any rate limit above 800 to 850 requests/s, and 4 to
+# 4.5% of what a higher limit admits past that is theirs. Each page they
+# load is a long-tail product, cached beside the shoppers' hot set (110 to
+# 120 MB of entries per request/s). The site's limit (500 to 650) admits
+# its own peak and keeps them out; the documented 2000 lets in about 50
+# requests/s of them, whose pages push the hot set out of the cache.
+system "scraped_storefront" {
+  description = "The standard topology at a storefront whose rate limit keeps scrapers out."
+
+  service "load_balancer" {
+    kind  = "load_balancer"
+    roles = { web = "web_server" }
+    vary {
+      max_connections = [3000, 6000]
+      idle_timeout_ms = [60000, 150000]
+    }
+  }
+
+  service "web_server" {
+    kind = "web_server"
+    roles = {
+      lb       = "load_balancer"
+      database = "database"
+      cache    = "cache"
+      queue    = "message_queue"
+    }
+    set_config {
+      max_workers = 24
+    }
+    vary {
+      timeout_ms        = [3000, 8000]
+      rate_limit_rps    = [500, 650]
+      scraper_floor_rps = [800, 850]
+      scraper_share     = [0.04, 0.045]
+    }
+  }
+
+  service "cache" {
+    kind  = "cache"
+    roles = { web = "web_server" }
+    set_config {
+      max_memory_mb = 2048
+    }
+    vary {
+      ttl_seconds        = [300, 900]
+      scraped_mb_per_rps = [110, 120]
+    }
+  }
+
+  service "database" {
+    kind = "database"
+    roles = {
+      web   = "web_server"
+      queue = "message_queue"
+    }
+    vary {
+      max_connections = [250, 450]
+      work_mem_mb     = [64, 160]
+    }
+  }
+
+  service "message_queue" {
+    kind = "message_queue"
+    roles = {
+      web      = "web_server"
+      database = "database"
+    }
+    vary {
+      max_in_flight         = [600, 1200]
+      visibility_timeout_ms = [40000, 90000]
+    }
+  }
+}
+
+# The standard topology at a site whose first web host, web-1, is the
+# larger one: web-2 holds 30% of the web tier's capacity, and the balancer
+# sends it 30% of the requests. The documented even split would overload
+# web-2.
+system "unequal_hosts" {
+  description = "The standard topology with a smaller second web host, weighted for it."
+
+  service "load_balancer" {
+    kind  = "load_balancer"
+    roles = { web = "web_server" }
+    set_config {
+      backend_weight_pct = 30
+    }
+    vary {
+      max_connections     = [3000, 6000]
+      idle_timeout_ms     = [60000, 150000]
+      web2_capacity_share = [0.3, 0.301]
+    }
+  }
+
+  service "web_server" {
+    kind = "web_server"
+    roles = {
+      lb       = "load_balancer"
+      database = "database"
+      cache    = "cache"
+      queue    = "message_queue"
+    }
+    set_config {
+      max_workers = 24
+    }
+    vary {
+      timeout_ms = [3000, 8000]
+    }
+  }
+
+  service "cache" {
+    kind  = "cache"
+    roles = { web = "web_server" }
+    vary {
+      max_memory_mb = [1536, 2200]
+      ttl_seconds   = [300, 900]
+    }
+  }
+
+  service "database" {
+    kind = "database"
+    roles = {
+      web   = "web_server"
+      queue = "message_queue"
+    }
+    vary {
+      max_connections = [250, 450]
+      work_mem_mb     = [64, 160]
+    }
+  }
+
+  service "message_queue" {
+    kind = "message_queue"
+    roles = {
+      web      = "web_server"
+      database = "database"
+    }
+    vary {
+      max_in_flight         = [600, 1200]
+      visibility_timeout_ms = [40000, 90000]
+    }
+  }
+}

@@ -113,6 +113,13 @@ service_kind "cache" {
     description = "Uncompressed size of the data the application keeps hot."
   }
 
+  state "scraped_mb_per_rps" {
+    type        = "float"
+    initial     = 0.0
+    unit        = "MB"
+    description = "Uncompressed cache entries that each request/s of admitted scraper traffic adds to the hot set: scrapers walk the catalogue's long tail, and each page they load is cached beside the shoppers' (0 where scrapers never get in)."
+  }
+
   state "acl_password_version" {
     type        = "int"
     initial     = 41
@@ -215,7 +222,7 @@ service_kind "cache" {
 
   derived "stored_mb" {
     type  = "float"
-    value = "state.working_set_mb * (config.compression_enabled ? 0.4 : 1.0)"
+    value = "(state.working_set_mb + web.scraper_rps * state.scraped_mb_per_rps) * (config.compression_enabled ? 0.4 : 1.0)"
     unit  = "MB"
   }
 

@@ -173,6 +173,13 @@ service_kind "database" {
     description = "The site's longest routine statements (reports, exports) on a healthy server: eight ordinary statements' time (96 ms) unless the site runs heavier ones. A statement deadline below it cancels them."
   }
 
+  state "direct_sessions" {
+    type        = "float"
+    initial     = 0.0
+    unit        = "connections"
+    description = "Server sessions the site's other clients hold open directly, past the pooler (reporting tools, cron jobs, the consumers' own pools); they count against max_connections, so the pooler may open only what they leave (0 where every client goes through the pooler)."
+  }
+
   state "report_sort_mb" {
     type        = "float"
     initial     = 0.0
@@ -379,7 +386,7 @@ service_kind "database" {
 
   derived "usable_pool" {
     type  = "float"
-    value = "float(min(config.pool_size, config.max_connections))"
+    value = "min(float(config.pool_size), float(config.max_connections) - state.direct_sessions)"
     unit  = "connections"
   }
 
@@ -403,7 +410,7 @@ service_kind "database" {
 
   derived "refused_share" {
     type  = "float"
-    value = "config.pool_size > config.max_connections ? float(config.pool_size - config.max_connections) / float(config.pool_size) : 0.0"
+    value = "config.pool_size > 0 && float(config.pool_size) + state.direct_sessions > float(config.max_connections) ? min(float(config.pool_size) + state.direct_sessions - float(config.max_connections), float(config.pool_size)) / float(config.pool_size) : 0.0"
     unit  = "ratio"
   }
 
@@ -585,7 +592,7 @@ service_kind "database" {
   # src/backend/storage/lmgr/proc.c (InitProcess, ERRCODE_TOO_MANY_CONNECTIONS)
   log "too_many_clients" {
     level = "ERROR"
-    when  = "serving && config.pool_size > config.max_connections"
+    when  = "serving && refused_share > 0.0"
     text  = "[{@pid}] FATAL:  sorry, too many clients already"
   }
 

@@ -153,6 +153,13 @@ service_kind "load_balancer" {
     description = "Share of legitimate clients denied at the listener: blocking the top talker when no client abuses denies a busy real one."
   }
 
+  state "web2_capacity_share" {
+    type        = "float"
+    initial     = 0.5
+    unit        = "ratio"
+    description = "Share of the web tier's capacity that runs on web-2: 0.5 where both hosts are alike; a site whose web-2 is the smaller host weights it accordingly."
+  }
+
   state "slow_response_ms" {
     type        = "float"
     initial     = 30000.0
@@ -266,9 +273,9 @@ service_kind "load_balancer" {
 
   derived "hot_share" {
     type        = "float"
-    value       = "config.sticky_sessions ? state.sticky_skew : float(max(min(max(config.backend_weight_pct, 0), 100), 100 - min(max(config.backend_weight_pct, 0), 100))) / 100.0"
+    value       = "config.sticky_sessions ? state.sticky_skew : 0.5 * max(float(min(max(config.backend_weight_pct, 0), 100)) / 100.0 / state.web2_capacity_share, float(100 - min(max(config.backend_weight_pct, 0), 100)) / 100.0 / (1.0 - state.web2_capacity_share))"
     unit        = "ratio"
-    description = "Share of forwarded traffic the busiest of the two backends receives."
+    description = "Load on the busiest of the two backends, as the share of forwarded traffic that load would be on two alike hosts (its share of the traffic where they are alike)."
   }
 
   derived "forwarded_rps" {
@@ -347,7 +354,7 @@ service_kind "load_balancer" {
 
   metric "request_rate" {
     type        = "float"
-    value       = "admitted_rps"
+    value       = "admitted_rps + web.scraper_rps"
     unit        = "requests/s"
     precision   = 1
     low         = 50

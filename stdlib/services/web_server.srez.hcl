@@ -262,6 +262,20 @@ service_kind "web_server" {
     description = "Consecutive starts the supervisor has made that exited during boot."
   }
 
+  state "scraper_floor_rps" {
+    type        = "float"
+    initial     = 10000.0
+    unit        = "requests/s"
+    description = "Request rate above which the site's scrapers' bursts start to get through a rate limit set higher (10000 on most sites; a storefront that scrapers watch closely sees them from a few hundred)."
+  }
+
+  state "scraper_share" {
+    type        = "float"
+    initial     = 0.01
+    unit        = "ratio"
+    description = "Share of the limit's excess over the scraper floor that scrapers' bursts fill once admitted."
+  }
+
   state "cosmetic_warning" {
     type        = "bool"
     initial     = false
@@ -316,9 +330,9 @@ service_kind "web_server" {
 
   derived "scraper_rps" {
     type        = "float"
-    value       = "serving ? 0.01 * max(0.0, float(config.rate_limit_rps) - 10000.0) : 0.0"
+    value       = "serving ? state.scraper_share * max(0.0, float(config.rate_limit_rps) - state.scraper_floor_rps) : 0.0"
     unit        = "requests/s"
-    description = "Scraper traffic the limiter no longer turns away: scrapers burst well above 10000 requests/s on a few multiplexed connections and back off for good once refused; a higher limit serves a growing share of each burst."
+    description = "Scraper traffic the limiter no longer turns away: scrapers burst above the site's scraper floor (10000 requests/s on most sites) on a few multiplexed connections and back off for good once refused; a higher limit serves a growing share of each burst."
   }
 
   derived "admitted_rps" {
