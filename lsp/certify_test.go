@@ -10,7 +10,8 @@ import (
 )
 
 // badExpertValue certifies but for one expert value outside the fault's
-// fix range (db_pool_too_small is fixed for 20 <= pool_size <= 150).
+// fix range (db_max_connections_low is fixed when the site's pool <=
+// max_connections <= 500).
 const badExpertValue = `incident "checkout_timeouts" {
   alert      = "Checkout requests are timing out."
   difficulty = "medium"
@@ -18,15 +19,15 @@ const badExpertValue = `incident "checkout_timeouts" {
   budget     = 8
   system     = "standard"
 
-  fault "db_pool_too_small" {
+  fault "db_max_connections_low" {
     target = "database"
-    size   = 6
   }
 
   expert = [
     "inspect_logs(database)",
-    "update_config(database, pool_size, 4)",
-    "resolve_incident(\"database connection pool exhausted\", \"raised pool_size\")",
+    "inspect_config(database, max_connections)",
+    "update_config(database, max_connections, 4)",
+    "resolve_incident(\"database: max_connections below the pool\", \"raised max_connections\")",
   ]
 }
 `
@@ -63,7 +64,7 @@ func TestCertificationErrorAtItsAction(t *testing.T) {
 	}
 	d := ds[0]
 	// Line 15 (0-based 14), the action's string from its opening quote.
-	if d.Range.Start != (protocol.Position{Line: 14, Character: 4}) || !strings.Contains(d.Message, "4 is outside the fix range 20..") {
+	if d.Range.Start != (protocol.Position{Line: 14, Character: 4}) || !strings.Contains(d.Message, "4 is outside the fix range ") {
 		t.Errorf("diagnostic at %+v: %s", d.Range, d.Message)
 	}
 }
