@@ -91,7 +91,7 @@ func (e *Episode) evalUpdate(f *fastUpdate, code []Op, cur, prev []uint64) uint6
 	case fastDivFTrunc:
 		d := w2f(f.k)
 		if d == 0 {
-			return uint64(safeInt(0))
+			return 0 // the machine's divf gives 0, which truncates to 0
 		}
 		return uint64(safeInt(w2f(cur[f.a]) / d))
 	}

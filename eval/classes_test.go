@@ -1,12 +1,9 @@
 package eval_test
 
 import (
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"golang.org/x/tools/txtar"
 
 	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/engine"
@@ -152,11 +149,7 @@ func TestMaskingWritesHideTheSymptom(t *testing.T) {
 		}
 		found++
 		t.Run(tk.ID, func(t *testing.T) {
-			ar, err := txtar.ParseFile(filepath.Join(tracesDir, tk.ID+".txtar"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			plan := plans(t, tk, ar)["mask_only"]
+			plan := archivedPlans(t, tk)["mask_only"]
 			w := slices.IndexFunc(plan, func(a string) bool { return strings.HasPrefix(a, "update_config(") })
 			if w < 0 {
 				t.Fatal("mask_only.actions makes no config write")

@@ -95,6 +95,17 @@ func handled(tk *engine.Task, r record.EpisodeMetrics) bool {
 }
 
 // plans returns each variant's actions for a task from its trace archive.
+// archivedPlans reads tk's trace archive (testdata/traces/ID.txtar) and
+// returns its plans.
+func archivedPlans(t *testing.T, tk *engine.Task) map[string][]string {
+	t.Helper()
+	ar, err := txtar.ParseFile(filepath.Join(tracesDir, tk.ID+".txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plans(t, tk, ar)
+}
+
 func plans(t *testing.T, tk *engine.Task, ar *txtar.Archive) map[string][]string {
 	// The expert of the site variant seed 1 plays (playPlan's seed).
 	out := map[string][]string{"expert": tk.Site(1).Expert}
@@ -271,12 +282,8 @@ func TestNothingAgentVisibleLeaks(t *testing.T) {
 		}
 	}
 	for _, tk := range suite(t) {
-		ar, err := txtar.ParseFile(filepath.Join(tracesDir, tk.ID+".txtar"))
-		if err != nil {
-			t.Fatal(err)
-		}
 		var eps []eval.Episode
-		for _, plan := range plans(t, tk, ar) {
+		for _, plan := range archivedPlans(t, tk) {
 			eps = append(eps, playPlan(tk, plan))
 		}
 		for seed := uint64(1); seed <= 20; seed++ {

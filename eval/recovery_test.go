@@ -2,12 +2,9 @@ package eval_test
 
 import (
 	"math"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"golang.org/x/tools/txtar"
 
 	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/engine"
@@ -27,11 +24,7 @@ func TestRecoveryIncidents(t *testing.T) {
 		}
 		found++
 		t.Run(tk.ID, func(t *testing.T) {
-			ar, err := txtar.ParseFile(filepath.Join(tracesDir, tk.ID+".txtar"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			plan := plans(t, tk, ar)["recovered"]
+			plan := archivedPlans(t, tk)["recovered"]
 			first := slices.IndexFunc(plan, func(a string) bool {
 				return strings.HasPrefix(a, "update_config(") || strings.HasPrefix(a, "restart_service(")
 			})
