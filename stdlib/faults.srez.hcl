@@ -983,11 +983,12 @@ fault_kind "db_read_replica_disabled" {
 }
 
 fault_kind "db_wal_retention_full" {
-  description    = "WAL retention was raised for a replica rebuild and never lowered; retained WAL fills the data volume and every write fails."
-  applies_to     = ["database"]
-  conflicts_with = []
-  mechanism      = "disk_full"
-  detail         = "wal_keep_size_gb"
+  description        = "WAL retention was raised for a replica rebuild and never lowered; retained WAL fills the data volume and every write fails."
+  applies_to         = ["database"]
+  conflicts_with     = []
+  mechanism          = "wal_retention_too_large"
+  symptom_mechanisms = ["disk_full"]
+  detail             = "wal_keep_size_gb"
 
   # On a site with a smaller or fuller volume, a retention inside the
   # documented band fills it, and the documented default leaves too little
@@ -1417,12 +1418,12 @@ fault_kind "web_noisy_neighbour" {
 
 fault_kind "db_replication_slot_stale" {
   # A logical replication consumer was switched off without dropping its slot; the server keeps every WAL segment since. Nothing changed in the config: the data volume fills by itself.
-  description     = "An abandoned replication slot pins WAL."
-  applies_to      = ["database"]
-  conflicts_with  = ["db_wal_retention_full"]
-  mechanism       = "replication_slot_retains_wal"
-  also_mechanisms = ["disk_full"]
-  detail          = "inactive replication slot retains WAL"
+  description        = "An abandoned replication slot pins WAL."
+  applies_to         = ["database"]
+  conflicts_with     = ["db_wal_retention_full"]
+  mechanism          = "replication_slot_retains_wal"
+  symptom_mechanisms = ["disk_full"]
+  detail             = "inactive replication slot retains WAL"
 
   param "retained_gb" {
     type        = "float"
@@ -1456,8 +1457,7 @@ fault_kind "db_replication_slot_outage" {
   applies_to         = ["database"]
   conflicts_with     = ["db_wal_retention_full", "db_replication_slot_stale", "service_crash"]
   mechanism          = "replication_slot_retains_wal"
-  also_mechanisms    = ["disk_full"]
-  symptom_mechanisms = ["process_crashed", "crash_loop"]
+  symptom_mechanisms = ["disk_full", "process_crashed", "crash_loop"]
   detail             = "inactive replication slot retains WAL"
 
   param "retained_gb" {
@@ -1542,12 +1542,12 @@ fault_kind "lb_flooding_address" {
 
 fault_kind "mq_orphaned_binding" {
   # An export job was retired but its queue is still bound to the exchange; it takes a copy of every message until the broker's disk alarm blocks all publishers.
-  description     = "An abandoned binding hoards storage."
-  applies_to      = ["message_queue"]
-  conflicts_with  = []
-  mechanism       = "abandoned_binding"
-  also_mechanisms = ["disk_full"]
-  detail          = "queue without consumers fills the disk"
+  description        = "An abandoned binding hoards storage."
+  applies_to         = ["message_queue"]
+  conflicts_with     = []
+  mechanism          = "abandoned_binding"
+  symptom_mechanisms = ["disk_full"]
+  detail             = "queue without consumers fills the disk"
 
   param "held_gb" {
     type        = "float"
@@ -1581,8 +1581,7 @@ fault_kind "mq_orphaned_binding_outage" {
   applies_to         = ["message_queue"]
   conflicts_with     = ["mq_orphaned_binding", "service_crash"]
   mechanism          = "abandoned_binding"
-  also_mechanisms    = ["disk_full"]
-  symptom_mechanisms = ["process_crashed", "crash_loop"]
+  symptom_mechanisms = ["disk_full", "process_crashed", "crash_loop"]
   detail             = "queue without consumers fills the disk"
 
   param "held_gb" {

@@ -84,7 +84,7 @@ rubric "native" {
 
   mechanism "replication_slot_retains_wal" {
     description = "An abandoned replication slot pins WAL."
-    phrases     = ["inactive replication slot", "stale replication slot", "abandoned replication slot", "orphaned replication slot", "inactive slot", "stale slot", "slot retaining wal", "slot holds wal", "wal retained by a slot", "slot is inactive", "slot inactive", "retains wal", "retaining wal", "holding wal", "holds wal", "keeps wal"]
+    phrases     = ["inactive replication slot", "stale replication slot", "abandoned replication slot", "orphaned replication slot", "inactive slot", "stale slot", "pinned by a replication slot", "pinned by the replication slot", "pinned by a slot", "pins wal", "pinned wal", "wal pinned", "slot retaining wal", "slot holds wal", "wal retained by a slot", "slot is inactive", "slot inactive", "retains wal", "retaining wal", "holding wal", "holds wal", "keeps wal"]
   }
 
   mechanism "abandoned_binding" {
@@ -352,6 +352,13 @@ rubric "native" {
   mechanism "retry_storm" {
     description = "Failing jobs are retried so many times that retries crowd out real work."
     phrases     = ["retry storm", "too many retries", "excessive retries", "poison message", "poison messages", "retrying forever", "endless retries", "infinite retries"]
+  }
+
+  mechanism "wal_retention_too_large" {
+    description = "The server is told to keep more WAL than its volume can hold beside the data."
+    phrases     = ["wal_keep_size too large", "wal_keep_size too high", "wal_keep_size raised", "wal retention too large", "wal retention too high", "wal retention raised", "keeps too much wal", "keeping too much wal", "too much wal kept", "too much wal retained", "wal retention never lowered", "wal retention left high", "wal retention was never lowered", "retention was never lowered", "from wal retention", "due to wal retention", "because of wal retention", "too much write ahead log", "far too much write ahead log"]
+    about       = ["wal_keep_size", "wal keep size", "wal retention", "wal retained", "retained wal", "kept wal"]
+    states      = ["high"]
   }
 
   mechanism "disk_full" {

@@ -470,10 +470,12 @@ service_kind "cache" {
     text  = "supervisord: exited: redis-server (exit status {state.exit_code}; not expected)"
   }
 
+  # src/config.c: loadServerConfigFromString's loaderr block, with
+  # enumConfigSet's error for a value outside the enum (Redis 7).
   log "boot_failed" {
     level = "ERROR"
     when  = "state.up && state.restart_ticks == 0 && !boot_ok"
-    text  = "*** FATAL CONFIG FILE ERROR (Redis 7.2.4) *** Reading the configuration file, at line 87 >>> 'maxmemory-policy {config.eviction_policy}' Invalid maxmemory policy; systemd: redis-server.service: Failed with result 'exit-code'; scheduled restart job, restart counter is at {state.boot_attempts}"
+    text  = "*** FATAL CONFIG FILE ERROR (Redis 7.2.4) *** Reading the configuration file, at line 87 >>> 'maxmemory-policy {config.eviction_policy}' argument(s) must be one of the following: volatile-lru, volatile-lfu, volatile-random, volatile-ttl, allkeys-lru, allkeys-lfu, allkeys-random, noeviction; systemd: redis-server.service: Failed with result 'exit-code'; scheduled restart job, restart counter is at {state.boot_attempts}"
   }
 
   # src/server.c ("Server initialized"), src/rdb.c ("Loading RDB produced by version %s")

@@ -559,7 +559,13 @@ service_kind "message_queue" {
   log "db_auth_version" {
     level = "ERROR"
     when  = "serving && database.serving && !database.queue_auth_ok"
-    text  = "consumer: sqlalchemy.exc.OperationalError: (psycopg.OperationalError) FATAL:  password authentication failed for user \"app\" (secret db/app-password version {state.db_password_version}); job requeued"
+    text  = "consumer: sqlalchemy.exc.OperationalError: (psycopg.OperationalError) FATAL:  password authentication failed for user \"app\"; job requeued"
+  }
+
+  log "db_auth_reconnect" {
+    level = "INFO"
+    when  = "serving && database.serving && !database.queue_auth_ok"
+    text  = "consumer: secrets: reconnecting to db.internal:5432 as app with db/app-password (version {state.db_password_version}, loaded at consumer boot)"
   }
 
   # deps/rabbit_common/src/vm_memory_monitor.erl ("vm_memory_high_watermark set. Memory used:%p allowed:%p"), deps/rabbit/src/rabbit_alarm.erl ("%ts resource limit alarm set on node %tp")

@@ -937,22 +937,36 @@ service_kind "web_server" {
     text  = "[{@pid}] [ERROR] request_id={@req} redis.exceptions.AuthenticationError: WRONGPASS invalid username-password pair or user is disabled."
   }
 
+  # The client's reconnect line quotes the credential it holds, as the
+  # app's secrets loader logs it; the error itself is the library's own.
   log "cache_auth_version" {
-    level = "ERROR"
+    level = "INFO"
     when  = "serving && cache_reachable && cache.serving && !cache.auth_ok"
-    text  = "secrets: AUTH to cache.internal:6379 as app with cache/app-password version {state.cache_password_version} rejected (WRONGPASS)"
+    text  = "secrets: reconnecting to cache.internal:6379 as app with cache/app-password (version {state.cache_password_version}, loaded at worker boot)"
   }
 
   log "mq_auth_version" {
     level = "ERROR"
     when  = "serving && queue.serving && !queue.publish_auth_ok"
-    text  = "pika.exceptions.ProbableAuthenticationError: (403) 'ACCESS_REFUSED - Login was refused using authentication mechanism PLAIN' (secret mq/app-password version {state.mq_password_version}); job not published"
+    text  = "pika.exceptions.ProbableAuthenticationError: (403) 'ACCESS_REFUSED - Login was refused using authentication mechanism PLAIN'; job not published"
+  }
+
+  log "mq_auth_reconnect" {
+    level = "INFO"
+    when  = "serving && queue.serving && !queue.publish_auth_ok"
+    text  = "secrets: reconnecting to 10.0.6.5:5672 as app with mq/app-password (version {state.mq_password_version}, loaded at worker boot)"
   }
 
   log "db_auth_version" {
     level = "ERROR"
     when  = "serving && database.serving && !database.web_auth_ok"
-    text  = "psycopg.OperationalError: connection to server at \"db.internal\" (10.0.4.10), port 5432 failed: FATAL:  password authentication failed for user \"app\" (secret db/app-password version {state.db_password_version})"
+    text  = "psycopg.OperationalError: connection to server at \"db.internal\" (10.0.4.10), port 5432 failed: FATAL:  password authentication failed for user \"app\""
+  }
+
+  log "db_auth_reconnect" {
+    level = "INFO"
+    when  = "serving && database.serving && !database.web_auth_ok"
+    text  = "secrets: reconnecting to db.internal:5432 as app with db/app-password (version {state.db_password_version}, loaded at worker boot)"
   }
 
   log "cache_tls_failed" {
