@@ -1996,6 +1996,13 @@ func (r *reader) attribute(t *Task, lx *diagLexicon, k int, topicOwner, fixed in
 				consider(t.Claims[ci].Service)
 			}
 		}
+		// A link's fault has no claims (no setting names it): "resolver
+		// failures" is the fault's own service's, the link's client end.
+		for i := range t.Faults {
+			if f := &t.Faults[i]; int32(f.Mechanism) == it.id && len(f.Link) > 0 {
+				consider(f.Service)
+			}
+		}
 	}
 	switch {
 	case faulty >= 0 && !several:

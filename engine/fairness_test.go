@@ -109,10 +109,11 @@ var fairnessGated = map[string]bool{"dev": true, "dev2": true, "holdout": true}
 // (written 2026-11-24, first counted with rubric 4's description reading:
 // 37 of 195 right rejected, 4 of 148 wrong accepted, as with rubric 3) and
 // holdout6 (written the same day, first counted with the rules opening
-// holdout4 drove: 20 of 195, 2 of 148; 24 and 2 with rubric 3). holdout2,
+// holdout4 drove: 20 of 195, 2 of 148; 24 and 2 with rubric 3) and
+// holdout7 (2026-11-25, the 31 newer incidents; see fairnessCeiling). holdout2,
 // holdout3 and holdout4 were each counted once, blind, then opened (see
 // fairnessCeiling).
-var fairnessHeldOut = map[string]bool{"holdout5": true, "holdout6": true}
+var fairnessHeldOut = map[string]bool{"holdout5": true, "holdout6": true, "holdout7": true}
 
 // fairnessCeiling holds the counts of slices that do not meet the goal
 // yet; they may only go down.
@@ -127,6 +128,14 @@ var fairnessCeiling = map[string][2]int{
 	// unread), and holdout6's first count.
 	"holdout5": {26, 4},
 	"holdout6": {19, 2},
+	// dev3 and holdout7 (2026-11-25) answer the 31 incidents the world
+	// issue added, which no slice had covered. First counts: both 60 of
+	// 127 right rejected (47%), 0 and 1 of 96 wrong accepted. After the
+	// rules dev3 drove (external providers and relays, bad builds, link
+	// faults named with no service, crash loops, slots, orphaned queues):
+	// dev3 32, holdout7 48 (its disagreements unread).
+	"dev3":     {32, 0},
+	"holdout7": {48, 1},
 	// adversarial holds only wrong answers, written against the reader's
 	// own rules (sibling settings, wrong direction, wrong service for a
 	// paraphrased setting or a quantity): none may be accepted.
@@ -148,7 +157,7 @@ func TestFairness(t *testing.T) {
 	for _, tk := range suiteTasks(t) {
 		tasks[tk.ID] = tk
 	}
-	for _, slice := range []string{"dev", "dev2", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "adversarial", "migrated"} {
+	for _, slice := range []string{"dev", "dev2", "dev3", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "holdout7", "adversarial", "migrated"} {
 		r := gradeFairness(t, tasks, readFairness(t, slice))
 		rr := float64(r.rightRejected) / float64(max(1, r.right))
 		wa := float64(r.wrongAccepted) / float64(max(1, r.wrong))

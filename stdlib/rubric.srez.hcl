@@ -65,7 +65,7 @@ rubric "native" {
 
   mechanism "crash_loop" {
     description = "Startup rejects an unparseable setting, again and again."
-    phrases     = ["crash loop", "crash looping", "crashlooping", "crashloop", "boot loop", "restart loop", "fails to start", "failing to start", "fails to boot", "failing to boot", "will not start", "won t start", "cannot start", "can t start", "startup failure", "fails at startup", "exits at startup", "exits on startup", "invalid config value", "invalid configuration value"]
+    phrases     = ["crash loop", "crash looping", "crashlooping", "crashloop", "boot loop", "restart loop", "fails to start", "failing to start", "fails to boot", "failing to boot", "will not start", "won t start", "cannot start", "can t start", "startup failure", "fails at startup", "exits at startup", "exits on startup", "invalid config value", "invalid configuration value", "refuses to start", "refused to start", "rejected at startup", "rejected at boot", "exits at boot", "dies at startup", "dies on start", "each start dies", "every start dies", "keeps restarting", "keeps being restarted", "restarting it", "respawns", "respawned", "unable to start", "not able to start", "refuses its config", "refuses the config", "rejects its config", "rejects the config", "exits reading its config", "fails reading its config", "won t come back", "can t come back", "cannot come back"]
     about       = ["startup", "boot", "config file", "configuration file"]
     states      = ["wrong"]
   }
@@ -84,12 +84,12 @@ rubric "native" {
 
   mechanism "replication_slot_retains_wal" {
     description = "An abandoned replication slot pins WAL."
-    phrases     = ["inactive replication slot", "stale replication slot", "abandoned replication slot", "orphaned replication slot", "inactive slot", "stale slot", "pinned by a replication slot", "pinned by the replication slot", "pinned by a slot", "pins wal", "pinned wal", "wal pinned", "slot retaining wal", "slot holds wal", "wal retained by a slot", "slot is inactive", "slot inactive", "retains wal", "retaining wal", "holding wal", "holds wal", "keeps wal"]
+    phrases     = ["inactive replication slot", "stale replication slot", "abandoned replication slot", "orphaned replication slot", "inactive slot", "stale slot", "pinned by a replication slot", "pinned by the replication slot", "pinned by a slot", "pins wal", "pinned wal", "wal pinned", "slot retaining wal", "slot holds wal", "wal retained by a slot", "slot is inactive", "slot inactive", "retains wal", "retaining wal", "holding wal", "holds wal", "keeps wal", "replication slot", "logical replication slot", "logical slot", "inactive logical replication slot", "abandoned logical replication slot"]
   }
 
   mechanism "abandoned_binding" {
     description = "An abandoned binding hoards storage."
-    phrases     = ["orphaned queue", "orphan queue", "abandoned queue", "unconsumed queue", "queue with no consumers", "queue without consumers", "dead queue", "unused queue", "no consumers", "nobody consumes", "no one consumes", "never consumed", "not consumed", "retired queue", "leftover queue", "stale queue"]
+    phrases     = ["orphaned queue", "orphan queue", "abandoned queue", "unconsumed queue", "queue with no consumers", "queue without consumers", "dead queue", "unused queue", "no consumers", "nobody consumes", "no one consumes", "never consumed", "not consumed", "retired queue", "leftover queue", "stale queue", "abandoned export queue", "export queue", "queue left behind", "left behind queue", "nobody consuming", "no one consuming", "with no consumer", "without a consumer", "retired export", "retired audit export", "queue nobody reads", "queue that nobody reads"]
   }
 
   mechanism "memory_leak" {
@@ -101,7 +101,7 @@ rubric "native" {
 
   mechanism "bad_deploy" {
     description = "A newly deployed version carries a defect its predecessor lacked; restarts run the same version."
-    phrases     = ["bad deploy", "bad deployment", "bad release", "bad build", "bad version", "bad rollout", "faulty deploy", "faulty release", "faulty build", "broken deploy", "broken release", "broken build", "buggy release", "buggy build", "buggy deploy", "regression", "introduced a regression", "code regression", "deploy regression", "release regression", "defective build", "defective release"]
+    phrases     = ["bad deploy", "bad deployment", "bad release", "bad build", "bad version", "bad rollout", "faulty deploy", "faulty release", "faulty build", "broken deploy", "broken release", "broken build", "buggy release", "buggy build", "buggy deploy", "regression", "introduced a regression", "code regression", "deploy regression", "release regression", "defective build", "defective release", "has a bug", "has a defect", "buggy", "defect in the release", "release throws", "build throws", "version throws", "release fails", "build fails", "release is failing", "build is failing", "new release", "new build", "new version", "bad consumer build", "bad consumer release", "release has a bug", "build has a bug", "unhandled exception", "throws an exception", "raises an exception", "throws keyerror", "throwing keyerror", "raises keyerror", "raising keyerror"]
   }
 
   # A third party's own outage: nothing on the site is wrong, so the
@@ -154,8 +154,7 @@ rubric "native" {
       "payments provider latency", "psp is slow", "slow psp", "psp latency", "psp is degraded",
       "payment gateway is slow", "slow payment gateway", "payment gateway latency", "payment processor is slow", "slow payment processor",
       "payment processor latency", "card processor is slow", "slow card processor", "card processor latency", "provider is slow",
-      "slow provider", "provider latency", "provider is responding slowly", "slow third party", "third party latency",
-    ]
+    "slow provider", "provider latency", "provider is responding slowly", "slow third party", "third party latency", "provider outage", "provider side outage", "outage on their side", "on the provider s side", "provider s side", "provider fails", "provider failing", "provider is failing", "provider is down", "provider down", "provider errors", "provider returns 503", "provider answers 503", "provider answered 503", "external provider", "external dependency", "third party", "third party provider", "paylane outage", "paylane is down", "paylane failing", "paylane fails", "paylane is failing", "paylane errors", "paylane is slow", "paylane slow", "paylane latency", "processor is slow", "processor answers slowly", "processor takes", "provider takes", "slow authorisations", "slow authorizations", "authorisations slow", "authorizations slow", "card auth outage"]
     about  = ["payment provider", "payments provider", "psp", "payment gateway", "payments gateway", "payment processor", "card processor", "payments api", "authorisation api", "authorization api"]
     states = ["down"]
   }
@@ -188,8 +187,7 @@ rubric "native" {
       "smtp provider is returning errors", "smtp provider returning errors", "smtp provider is erroring", "smtp provider is rejecting", "smtp provider rejecting",
       "smtp provider is refusing", "smtp provider refusing", "smtp provider is deferring", "smtp provider deferring", "smtp provider is returning 421",
       "smtp provider returning 421", "smtp provider returns 421", "smtp provider is returning 4xx", "smtp provider returning 4xx",
-      "smtp server is having an outage", "smtp server having an outage", "smtp server has an outage", "smtp server is failing", "smtp server is returning errors", "smtp server returning errors", "smtp server is rejecting", "smtp server rejecting", "smtp server is refusing", "smtp server refusing", "smtp server is deferring", "smtp server deferring", "smtp server is returning 421", "smtp server returning 421", "smtp server returns 421", "smtp server is returning 4xx", "smtp server returning 4xx", "mail server is having an outage", "mail server having an outage", "mail server has an outage", "mail server is failing", "mail server is returning errors", "mail server returning errors", "mail server is rejecting", "mail server rejecting", "mail server is refusing", "mail server refusing", "mail server is deferring", "mail server deferring", "mail server is returning 421", "mail server returning 421", "mail server returns 421", "mail server is returning 4xx", "mail server returning 4xx", "relay is having an outage", "relay having an outage", "relay has an outage", "relay is failing", "relay is returning errors", "relay returning errors", "relay is rejecting", "relay rejecting", "relay is refusing", "relay refusing", "relay is deferring", "relay deferring", "relay is returning 421", "relay returning 421", "relay returns 421", "relay is returning 4xx", "relay returning 4xx",
-    ]
+    "smtp server is having an outage", "smtp server having an outage", "smtp server has an outage", "smtp server is failing", "smtp server is returning errors", "smtp server returning errors", "smtp server is rejecting", "smtp server rejecting", "smtp server is refusing", "smtp server refusing", "smtp server is deferring", "smtp server deferring", "smtp server is returning 421", "smtp server returning 421", "smtp server returns 421", "smtp server is returning 4xx", "smtp server returning 4xx", "mail server is having an outage", "mail server having an outage", "mail server has an outage", "mail server is failing", "mail server is returning errors", "mail server returning errors", "mail server is rejecting", "mail server rejecting", "mail server is refusing", "mail server refusing", "mail server is deferring", "mail server deferring", "mail server is returning 421", "mail server returning 421", "mail server returns 421", "mail server is returning 4xx", "mail server returning 4xx", "relay is having an outage", "relay having an outage", "relay has an outage", "relay is failing", "relay is returning errors", "relay returning errors", "relay is rejecting", "relay rejecting", "relay is refusing", "relay refusing", "relay is deferring", "relay deferring", "relay is returning 421", "relay returning 421", "relay returns 421", "relay is returning 4xx", "relay returning 4xx", "relay outage", "relay is down", "relay down", "relay fails", "relay is failing", "relay failing", "relay is deferring", "relay deferring", "relay defers", "relay 421", "smtp 421", "421 from the relay", "postwell outage", "postwell is failing", "postwell failing", "postwell is deferring", "postwell deferring", "postwell 421", "relay we hand mail to", "mail relay is turning", "relay turns away", "relay is turning away", "turns away all outgoing mail", "turning away outgoing mail", "deferring all our outgoing mail", "deferring outgoing mail"]
     about  = ["mail relay", "smtp relay", "email relay", "email provider", "mail provider", "smtp provider", "smtp server", "mail server"]
     states = ["down"]
   }
@@ -205,8 +203,7 @@ rubric "native" {
       "network is slow", "slow network", "network degradation", "degraded network", "network degraded", "network path degraded",
       "network issue", "network problem", "network fault", "flaky network", "unreliable network", "network path", "network link",
       "link latency", "slow link", "degraded link", "link degraded", "link is degraded", "link is lossy", "link is slow",
-      "round trip time", "round trip times", "rtt", "tcp retransmissions", "retransmissions", "retransmits", "network team",
-    ]
+    "round trip time", "round trip times", "rtt", "tcp retransmissions", "retransmissions", "retransmits", "network team", "per round trip", "round trip", "on the wire", "on the network itself", "path between", "network between", "latency on the path", "delay on the path", "loss on the path", "packet drops"]
   }
 
   # The site's resolvers fail to answer for a service's name: the server
@@ -219,8 +216,7 @@ rubric "native" {
       "dns issue", "dns servers failing", "dns server failing", "name resolution failure", "name resolution failing", "name resolution fails",
       "name resolution failures",
       "resolver failing", "resolvers failing",
-      "resolver is failing", "resolvers are failing", "resolver failure", "resolver outage", "resolver timeouts", "servfail", "servfails",
-    ]
+    "resolver is failing", "resolvers are failing", "resolver failure", "resolver outage", "resolver timeouts", "servfail", "servfails", "can t always resolve", "cannot always resolve", "resolver failures", "resolvers fail", "resolver fails", "dns lookups fail", "dns lookup failures", "dns lookups failing", "name lookups fail", "name lookups failing"]
   }
 
   # Another guest of the hypervisor takes the CPU the service's instances
