@@ -142,7 +142,10 @@ var statePhrases = []struct {
 	{"404", StateWrong}, {"not found", StateWrong}, {"no such host", StateWrong}, {"nxdomain", StateWrong},
 	{"doesn t serve", StateWrong}, {"don t serve", StateWrong}, {"don t have", StateWrong}, {"do not have", StateWrong}, {"does not serve", StateWrong}, {"isn t served", StateWrong},
 	{"not served", StateWrong}, {"never served", StateWrong}, {"not serving", StateWrong}, {"isn t serving", StateWrong}, {"doesn t have", StateWrong},
-	{"broken", StateWrong}, {"faulty", StateWrong}, {"at fault", StateWrong}, {"is the culprit", StateWrong},
+	{"broken", StateWrong}, {"faulty", StateWrong},
+	// "release v4.4.0 throws on invoice jobs": code that raises is wrong.
+	{"has a bug", StateWrong}, {"buggy", StateWrong}, {"has a defect", StateWrong}, {"defective", StateWrong},
+	{"throws", StateWrong}, {"throwing", StateWrong}, {"at fault", StateWrong}, {"is the culprit", StateWrong},
 	{"to blame", StateWrong}, {"is the problem", StateWrong}, {"changed", StateWrong}, {"switched to", StateWrong}, {"should be", StateWrong}, {"should have been", StateWrong},
 	{"instead of", StateWrong}, {"stuck at", StateWrong},
 	// "the cache is also failing", "web_server is failing on its own": a

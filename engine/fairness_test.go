@@ -133,9 +133,9 @@ var fairnessCeiling = map[string][2]int{
 	// 127 right rejected (47%), 0 and 1 of 96 wrong accepted. After the
 	// rules dev3 drove (external providers and relays, bad builds, link
 	// faults named with no service, crash loops, slots, orphaned queues):
-	// dev3 32, holdout7 48 (its disagreements unread).
-	"dev3":     {32, 0},
-	"holdout7": {48, 1},
+	// dev3 31, holdout7 47 (its disagreements unread).
+	"dev3":     {31, 0},
+	"holdout7": {47, 1},
 	// adversarial holds only wrong answers, written against the reader's
 	// own rules (sibling settings, wrong direction, wrong service for a
 	// paraphrased setting or a quantity): none may be accepted.

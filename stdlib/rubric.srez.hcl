@@ -102,6 +102,8 @@ rubric "native" {
   mechanism "bad_deploy" {
     description = "A newly deployed version carries a defect its predecessor lacked; restarts run the same version."
     phrases     = ["bad deploy", "bad deployment", "bad release", "bad build", "bad version", "bad rollout", "faulty deploy", "faulty release", "faulty build", "broken deploy", "broken release", "broken build", "buggy release", "buggy build", "buggy deploy", "regression", "introduced a regression", "code regression", "deploy regression", "release regression", "defective build", "defective release", "has a bug", "has a defect", "buggy", "defect in the release", "release throws", "build throws", "version throws", "release fails", "build fails", "release is failing", "build is failing", "new release", "new build", "new version", "bad consumer build", "bad consumer release", "release has a bug", "build has a bug", "unhandled exception", "throws an exception", "raises an exception", "throws keyerror", "throwing keyerror", "raises keyerror", "raising keyerror"]
+    about       = ["release", "build", "deploy", "deployment", "rollout", "new code", "consumer release", "consumer build"]
+    states      = ["wrong"]
   }
 
   # A third party's own outage: nothing on the site is wrong, so the
