@@ -44,7 +44,7 @@ func TestMain(m *testing.M) {
 		// one-key puzzles an adaptive answer-blind policy wins, written
 		// before certification enforced the panel (cli.MainForFixtures).
 		// A script moves to srezc once its fixtures are sound.
-		"srezc-fixtures": func() { os.Exit(cli.MainForFixtures(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"srezc-fixtures": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
 
