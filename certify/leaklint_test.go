@@ -116,7 +116,7 @@ func runCertifyCase(t *testing.T, path string, rule *regexp.Regexp) {
 	// lint in Certify, diagnosability while deriving evidence).
 	// The cases are one-key puzzles the adaptive panel wins; its own
 	// tests are in adaptive_test.go and certify_adaptive.txtar.
-	kept, _ := compiler.CompileWith(m, compiler.Options{KeepUncertified: true, Cache: certify.NewFixtureCache()})
+	kept, _ := compiler.CompileWith(m, compiler.Options{KeepUncertified: true, Cache: certify.NewCache()})
 	if len(kept) != 1 || kept[0].Certified || len(kept[0].Uncertified) != 1 || !rule.MatchString(kept[0].Uncertified[0]) {
 		var got []string
 		if len(kept) == 1 {
@@ -126,7 +126,7 @@ func runCertifyCase(t *testing.T, path string, rule *regexp.Regexp) {
 	}
 
 	// The compiler's diagnostics meet the inline marks.
-	_, cd = compiler.CompileWith(m, compiler.Options{Cache: certify.NewFixtureCache()})
+	_, cd = compiler.CompileWith(m, compiler.Options{Cache: certify.NewCache()})
 	for _, d := range cd {
 		msg := d.Summary
 		if d.Detail != "" {
