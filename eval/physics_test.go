@@ -13,7 +13,6 @@ import (
 
 	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/agents"
-	"github.com/srezc/srezc/certify"
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
@@ -464,7 +463,7 @@ func mutatedSample(t *testing.T) []*engine.Task {
 		t.Fatal(diags)
 	}
 	var out []*engine.Task
-	compiler.Mutate(m, m.Mutation("physics_sample"), compiler.MutateOptions{Sample: 8, Seed: 19, Cache: certify.NewFixtureCache()}, func(v *compiler.Variant) {
+	compiler.Mutate(m, m.Mutation("physics_sample"), compiler.MutateOptions{Sample: 8, Seed: 19}, func(v *compiler.Variant) {
 		if v.Task != nil {
 			out = append(out, v.Task)
 		}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/srezc/srezc/agents"
-	"github.com/srezc/srezc/certify"
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/lang"
 	"github.com/srezc/srezc/suitegen"
@@ -25,9 +24,7 @@ func build(t *testing.T, workers int) *suitegen.Suite {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	// The stdlib's one-key faults are won by the adaptive panel today, so
-	// the pipeline is tested on them as fixtures.
-	s, err := suitegen.BuildUnder(certify.NewFixtureCache(), m, m.SuiteSpec("gen200"), workers, "")
+	s, err := suitegen.Build(m, m.SuiteSpec("gen200"), workers, "")
 	if err != nil {
 		t.Fatal(err)
 	}
