@@ -15,8 +15,6 @@ type Cache struct {
 	mu    sync.Mutex
 	tasks map[string]Result
 	fixes map[string][]fixFinding
-	// fixtures: see NewFixtureCache.
-	fixtures bool
 	// dir holds the entries on disk (see NewDiskCache); "" keeps them in
 	// memory only.
 	dir string
@@ -25,18 +23,6 @@ type Cache struct {
 // NewCache returns an empty cache.
 func NewCache() *Cache {
 	return &Cache{tasks: map[string]Result{}, fixes: map[string][]fixFinding{}}
-}
-
-// NewFixtureCache returns an empty cache under which adaptive-panel wins
-// are not certification errors (srezc certify still reports them). It
-// exists for the repository's own test fixtures, written as one-key
-// puzzles before the panel was enforced, while the world that makes them
-// sound is being built (issue 18): tests of other rules and of the
-// commands compile and mutate them under it. No command uses it.
-func NewFixtureCache() *Cache {
-	c := NewCache()
-	c.fixtures = true
-	return c
 }
 
 // maxCertified bounds each table of the cache; when full it starts over.

@@ -67,12 +67,9 @@ type PanelResult struct {
 func Cached(inc Incident, c *Cache, body [sha256.Size]byte) Result {
 	t := inc.Task()
 	key := certKey(inc, body)
-	if c != nil && c.fixtures {
-		key += " fixture"
-	}
 	r, hit := c.result(key)
 	if !hit {
-		r = afresh(inc, false, c != nil && c.fixtures)
+		r = Afresh(inc, false)
 		r.Apply(t)
 		// The task is final now; its hash goes in the cache, so a hit
 		// hashes nothing more than the key.
@@ -107,16 +104,7 @@ func adaptiveFindings(inc Incident, excusable bool) []Finding {
 // certified evidence set and optimal step count. With expertFromPlan, an
 // incident without an expert plan (a mutation variant) gets the informed
 // optimum as its expert.
-func Afresh(inc Incident, expertFromPlan bool) Result { return afresh(inc, expertFromPlan, false) }
-
-// AfreshUnder is Afresh under the rules of the cache c, without caching:
-// under a fixture cache (NewFixtureCache) adaptive wins are not failures.
-func AfreshUnder(inc Incident, expertFromPlan bool, c *Cache) Result {
-	return afresh(inc, expertFromPlan, c != nil && c.fixtures)
-}
-
-// afresh is Afresh; with fixture set adaptive wins are not failures.
-func afresh(inc Incident, expertFromPlan, fixture bool) Result {
+func Afresh(inc Incident, expertFromPlan bool) Result {
 	t := inc.Task()
 	d := deriveEvidence(inc)
 	var derived []string
@@ -138,9 +126,7 @@ func afresh(inc Incident, expertFromPlan, fixture bool) Result {
 		}
 		failures = append(failures, f)
 	}
-	if !fixture {
-		failures = append(failures, adaptiveFindings(inc, !expertFromPlan)...)
-	}
+	failures = append(failures, adaptiveFindings(inc, !expertFromPlan)...)
 	return Result{evidence: t.Evidence, optimal: t.Optimal, plan: t.Plan, failures: failures, expert: derived}
 }
 

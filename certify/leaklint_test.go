@@ -44,6 +44,31 @@ var certifyCases = map[string]*regexp.Regexp{
 	"fixed_when_disagrees":         regexp.MustCompile(`^The fault "kv_pool_small" on kv_main: fixed_when disagrees with the world: conns = 40 satisfies the world`),
 }
 
+// panelWinsToo names the cases an adaptive answer-blind policy also wins,
+// and why that cannot be taken out of the case without losing its rule.
+// Every other case is sound but for its rule. For these, the panel's
+// findings are set aside (and must be there: a case the panel stops
+// winning leaves the list); the rule's failure must still be the only
+// other one.
+var panelWinsToo = map[string]string{
+	// Restarting every service fixes it, so restarting what is down does.
+	"restart_all": "the rule's own policy is a blind restart",
+	// Every key back to its default fixes it, so resetting what differs
+	// from the docs does.
+	"defaults": "the rule's own policy is a blind reset to the docs",
+	// The next three isolate one rule on a one-service kvstore world of
+	// their own (the diagnosis matcher, the fixed_when cross-check, the
+	// log-template lint). That world has no site draws, change history or
+	// warning distractors, so its one fault is a key greedy resets; giving
+	// it those would be building a second stdlib inside a test case.
+	"generic_diagnosis":    "a one-key kvstore world",
+	"fixed_when_disagrees": "a one-key kvstore world",
+	"leak_log_line":        "a one-key kvstore world",
+}
+
+// adaptiveWin tells the adaptive panel's findings (certify/adaptive.go).
+var adaptiveWin = regexp.MustCompile(`^(Task not certified: )?The adaptive answer-blind policy "[\w-]+" wins `)
+
 // TestCertifyFailures compiles each archive of testdata/certify: a module
 // analysed with the embedded stdlib whose single incident compiles but
 // fails exactly one certification rule. The expected diagnostic sits
@@ -67,7 +92,7 @@ func TestCertifyFailures(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s: no rule in certifyCases for this archive", path)
 			}
-			runCertifyCase(t, path, rule)
+			runCertifyCase(t, path, rule, panelWinsToo[name] != "")
 		})
 	}
 	for name := range certifyCases {
@@ -75,9 +100,14 @@ func TestCertifyFailures(t *testing.T) {
 			t.Errorf("no archive %s/%s.txtar", certifyCasesDir, name)
 		}
 	}
+	for name := range panelWinsToo {
+		if certifyCases[name] == nil {
+			t.Errorf("panelWinsToo names %s, which is no case", name)
+		}
+	}
 }
 
-func runCertifyCase(t *testing.T, path string, rule *regexp.Regexp) {
+func runCertifyCase(t *testing.T, path string, rule *regexp.Regexp, panelWins bool) {
 	ar, err := txtar.ParseFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -113,24 +143,35 @@ func runCertifyCase(t *testing.T, path string, rule *regexp.Regexp) {
 		t.Fatalf("does not compile without certification:\n%s", diagText(m, cd))
 	}
 	// Exactly that rule fails, whichever stage finds it (the panel and the
-	// lint in Certify, diagnosability while deriving evidence).
-	// The cases are one-key puzzles the adaptive panel wins; its own
-	// tests are in adaptive_test.go and certify_adaptive.txtar.
-	kept, _ := compiler.CompileWith(m, compiler.Options{KeepUncertified: true, Cache: certify.NewFixtureCache()})
-	if len(kept) != 1 || kept[0].Certified || len(kept[0].Uncertified) != 1 || !rule.MatchString(kept[0].Uncertified[0]) {
-		var got []string
-		if len(kept) == 1 {
-			got = kept[0].Uncertified
+	// lint in Certify, diagnosability while deriving evidence), but for the
+	// adaptive panel's wins on the cases of panelWinsToo.
+	kept, _ := compiler.CompileWith(m, compiler.Options{KeepUncertified: true})
+	var got, wins []string
+	if len(kept) == 1 {
+		for _, f := range kept[0].Uncertified {
+			if panelWins && adaptiveWin.MatchString(f) {
+				wins = append(wins, f)
+				continue
+			}
+			got = append(got, f)
 		}
+	}
+	if len(kept) != 1 || kept[0].Certified || len(got) != 1 || !rule.MatchString(got[0]) {
 		t.Errorf("certification failures = %q, want exactly one matching %q", got, rule)
+	}
+	if panelWins && len(wins) == 0 {
+		t.Errorf("no adaptive policy wins this case any more: take it out of panelWinsToo")
 	}
 
 	// The compiler's diagnostics meet the inline marks.
-	_, cd = compiler.CompileWith(m, compiler.Options{Cache: certify.NewFixtureCache()})
+	_, cd = compiler.CompileWith(m, compiler.Options{})
 	for _, d := range cd {
 		msg := d.Summary
 		if d.Detail != "" {
 			msg += ": " + d.Detail
+		}
+		if panelWins && adaptiveWin.MatchString(msg) {
+			continue
 		}
 		met := false
 		for _, mk := range marks {

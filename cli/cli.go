@@ -74,14 +74,6 @@ func certificationCache() *certify.Cache {
 	return c
 }
 
-// MainForFixtures is Main for the repository's test fixtures: a
-// hand-written incident's adaptive-panel wins are not certification
-// errors (certify.NewFixtureCache). Only tests run it; the srezc command
-// is Main.
-func MainForFixtures(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return run(certify.NewFixtureCache(), args, stdin, stdout, stderr)
-}
-
 func run(cache *certify.Cache, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, certified: cache}
 	root := &cobra.Command{

@@ -20,7 +20,7 @@ func (b *build) certify() {
 	if b.opt.ExpertFromPlan && len(b.t.Expert) == 0 {
 		// A mutation variant: certified once, its expert plan derived, so
 		// its body is known only afterwards; nothing to look up.
-		r := certify.AfreshUnder(b, true, b.opt.Cache)
+		r := certify.Afresh(b, true)
 		r.Apply(b.t)
 		b.findings = r.Findings()
 		if b.alerting >= 0 {

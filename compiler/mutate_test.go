@@ -74,11 +74,8 @@ func TestMutationIsDeterministic(t *testing.T) {
 func TestMutationEmitsWhatItCertified(t *testing.T) {
 	m, mu := mutationModule(t)
 	emitted := 0
-	// The mutation's variants are one-key puzzles the adaptive panel wins
-	// (certify_adaptive.txtar shows them rejected); here the rest of
-	// certification is what is tested.
-	fixtures := certify.NewFixtureCache()
-	compiler.Mutate(m, mu, compiler.MutateOptions{Sample: 40, Seed: 5, Cache: fixtures}, func(v *compiler.Variant) {
+	certified := certify.NewCache()
+	compiler.Mutate(m, mu, compiler.MutateOptions{Sample: 40, Seed: 5, Cache: certified}, func(v *compiler.Variant) {
 		if v.Task == nil {
 			if v.DuplicateOf == "" && len(v.Reasons) == 0 {
 				t.Errorf("%s was neither emitted nor explained", v.Incident.Name)
@@ -93,7 +90,7 @@ func TestMutationEmitsWhatItCertified(t *testing.T) {
 		if diags.HasErrors() {
 			t.Fatalf("%s: the written incident does not analyse: %v\n%s", in.Name, diags, src)
 		}
-		tasks, cd := compiler.CompileWith(m2, compiler.Options{Cache: fixtures})
+		tasks, cd := compiler.CompileWith(m2, compiler.Options{Cache: certified})
 		if cd.HasErrors() || len(tasks) != 1 {
 			t.Fatalf("%s: the written incident does not compile: %v", in.Name, cd)
 		}

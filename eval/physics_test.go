@@ -13,7 +13,6 @@ import (
 
 	"github.com/srezc/srezc/action"
 	"github.com/srezc/srezc/agents"
-	"github.com/srezc/srezc/certify"
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/engine"
 	"github.com/srezc/srezc/eval"
@@ -449,7 +448,9 @@ const threadsPerWorker = 8
 const statusDown = "down"
 
 // mutatedSample is a sample of a mutation over db_pool's database fault
-// kinds, whose expert plans the physics test also checks.
+// kinds, whose expert plans the physics test also checks. Its seed draws
+// variants of each kind that certify under the full panel (seed 19 drew
+// none).
 func mutatedSample(t *testing.T) []*engine.Task {
 	t.Helper()
 	src := `mutation "physics_sample" {
@@ -464,7 +465,7 @@ func mutatedSample(t *testing.T) []*engine.Task {
 		t.Fatal(diags)
 	}
 	var out []*engine.Task
-	compiler.Mutate(m, m.Mutation("physics_sample"), compiler.MutateOptions{Sample: 8, Seed: 19, Cache: certify.NewFixtureCache()}, func(v *compiler.Variant) {
+	compiler.Mutate(m, m.Mutation("physics_sample"), compiler.MutateOptions{Sample: 8, Seed: 4}, func(v *compiler.Variant) {
 		if v.Task != nil {
 			out = append(out, v.Task)
 		}

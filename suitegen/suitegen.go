@@ -65,8 +65,8 @@ func Build(m *lang.Module, spec *lang.SuiteSpec, workers int, secret string) (*S
 	return BuildUnder(certify.NewCache(), m, spec, workers, secret)
 }
 
-// BuildUnder is Build certifying through the cache c, whose rules it
-// follows (certify.NewFixtureCache for the repository's fixtures).
+// BuildUnder is Build certifying through the cache c (a command's cache,
+// kept across its compiles).
 func BuildUnder(c *certify.Cache, m *lang.Module, spec *lang.SuiteSpec, workers int, secret string) (*Suite, error) {
 	s := &Suite{Spec: spec, certified: c}
 	if secret != "" && !spec.SecretMatches(secret) {

@@ -36,15 +36,10 @@ import (
 func TestMain(m *testing.M) {
 	// The kill test runs the test binary itself as srezc.
 	if os.Getenv("SREZC_TEST_AS_SREZC") == "1" {
-		os.Exit(cli.MainForFixtures(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	testscript.Main(m, map[string]func(){
 		"srezc": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
-		// srezc-fixtures is srezc for the scripts whose fixtures are
-		// one-key puzzles an adaptive answer-blind policy wins, written
-		// before certification enforced the panel (cli.MainForFixtures).
-		// A script moves to srezc once its fixtures are sound.
-		"srezc-fixtures": func() { os.Exit(cli.MainForFixtures(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
 
