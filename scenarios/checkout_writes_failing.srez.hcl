@@ -30,6 +30,7 @@ incident "checkout_writes_failing" {
     "inspect_logs(database)",
     "inspect_config(database, wal_keep_size_gb)",
     "update_config(database, wal_keep_size_gb, $before)",
+    "check_status(database)",
     "resolve_incident(\"database: disk full, retained wal filled the data volume\", \"lowered wal_keep_size_gb back to its previous value\")",
   ]
 }
