@@ -2,7 +2,8 @@
 # processes them, each job costing one database write. Failed deliveries are
 # retried up to a limit; a delivery not acknowledged within the visibility
 # window is handed out again. The backlog is real state: it grows while
-# arrivals outrun the consumers and drains quickly once they catch up.
+# arrivals outrun the consumers and drains at what they take beyond the
+# arrivals once they catch up (state "depth").
 # Consumers share one host's memory and the broker holds every unacknowledged
 # delivery in its own: too many consumers are OOM-killed, too large a fetch
 # window trips the broker's memory alarm and blocks publishers.
