@@ -12,7 +12,7 @@ incident "writes_from_workers" {
   tags       = ["message_queue", "config"]
   budget     = 12
   system     = "retry_lean"
-  warmup     = 3
+  warmup     = 2
 
   fault "mq_retry_limit_high" {
     target = "message_queue"
@@ -31,7 +31,6 @@ incident "writes_from_workers" {
     "update_config(message_queue, retry_limit, $before)",
     "check_status(message_queue)",
     "inspect_metrics(message_queue)",
-    "inspect_traces(message_queue)",
     "resolve_incident(\"message queue: retry storm, retry limit far too high\", \"lowered retry_limit back to its previous value\")",
   ]
 }
