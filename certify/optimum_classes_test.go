@@ -19,6 +19,6 @@ func init() {
 	// class:two-causes-one-read: the one read that rules out the decoy,
 	// the fix, resolve.
 	handCounted["backlog_after_consumer_release"] = handCount{3, "inspect_logs(message_queue) shows the backlog with no task raising, which rules out the release; one write (consumer_concurrency); resolve"}
-	handCounted["backlog_after_consumer_retune"] = handCount{3, "inspect_logs(message_queue) shows a task raising on the new build, which rules out the pool retune; one rollback; resolve"}
+	handCounted["backlog_after_consumer_retune"] = handCount{6, "inspect_logs(message_queue) shows a task raising on the new build, which rules out the pool retune; one rollback; three waiting reads (check_status, inspect_metrics, inspect_traces of message_queue): the backlog at the queue's x-max-length drains at the consumers' capacity minus the arrivals, three ticks more than the grader's settling ticks; resolve"}
 	handCounted["db_load_two_cache_changes"] = handCount{3, "inspect_logs(cache) shows keys expiring early while none is evicted, which rules out the memory ceiling; one write (ttl_seconds); resolve"}
 }

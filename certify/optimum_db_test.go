@@ -4,7 +4,7 @@ package certify_test
 // TestOptimalStepsHandCounted). Each is: the evidence reads, one write per
 // fault (or a restart), the waits the world needs, and the resolution.
 func init() {
-	handCounted["checkout_writes_failing"] = handCount{3, "inspect_logs(database) shows writes failing with no space left on device, unlike the cache metric distractor and every other database fault; one write (wal_keep_size_gb, back to the site's value from the history: the documented 16 GB leaves this volume over 85% full); resolve"}
+	handCounted["checkout_writes_failing"] = handCount{4, "inspect_logs(database) shows writes failing with no space left on device, unlike the cache metric distractor and every other database fault; one write (wal_keep_size_gb, back to the site's value from the history: the documented 16 GB leaves this volume over 85% full); one waiting read (check_status(database)): the jobs that piled up in the queue while the database refused writes drain at the consumers' capacity minus the arrivals (tick_s a tick), one tick more than the grader's settling ticks; resolve"}
 	handCounted["invoice_backlog_overdrive"] = handCount{3, "inspect_logs(database) shows reads on the primary with an idle standby, unlike the cache warning distractor and every queue fault in the queue's place; one write (read_replica_enabled); resolve"}
 	handCounted["pooler_over_server_limit"] = handCount{3, "inspect_logs(database) shows the server refusing the pooler's connections, limit and pool both in band; one write (max_connections); resolve"}
 	handCounted["checkout_db_refusals"] = handCount{3, "inspect_logs(database) shows the server refusing the pooler's connections, unlike every other database fault; one write (max_connections); resolve"}

@@ -20,10 +20,21 @@ import (
 // (bools as 0 or 1).
 func stateValue(t *testing.T, tk *engine.Task, row []uint64, service, name string) float64 {
 	t.Helper()
+	return slotValue(t, tk, row, service, engine.ClassState, name)
+}
+
+// derivedValue reads the named derived quantity of a service from a row.
+func derivedValue(t *testing.T, tk *engine.Task, row []uint64, service, name string) float64 {
+	t.Helper()
+	return slotValue(t, tk, row, service, engine.ClassDerived, name)
+}
+
+func slotValue(t *testing.T, tk *engine.Task, row []uint64, service string, class engine.SlotClass, name string) float64 {
+	t.Helper()
 	svc := tk.ServiceIndex(service)
 	for i := range tk.Slots {
 		sl := &tk.Slots[i]
-		if int(sl.Service) != svc || sl.Class != engine.ClassState || sl.Name != name {
+		if int(sl.Service) != svc || sl.Class != class || sl.Name != name {
 			continue
 		}
 		w := row[i]
@@ -39,7 +50,7 @@ func stateValue(t *testing.T, tk *engine.Task, row []uint64, service, name strin
 			return 0
 		}
 	}
-	t.Fatalf("%s: no state %s.%s", tk.ID, service, name)
+	t.Fatalf("%s: no %s %s.%s", tk.ID, class, service, name)
 	return 0
 }
 
@@ -159,5 +170,86 @@ func TestCacheWarmUpTakesDeclaredTime(t *testing.T) {
 	})
 	if got != want {
 		t.Errorf("warm-up at %.2f a tick after %.0f ticks of boot took %d ticks, want %d", rate, boot, got, want)
+	}
+}
+
+// queueRates are what a backlog's next tick follows, read from one row: the
+// seconds a tick stands for, the deliveries arriving and the deliveries the
+// consumers can take per second, the jobs in flight (the floor) and the
+// queue's x-max-length (the cap).
+type queueRates struct {
+	depth, dt, inflow, capacity, floor, cap float64
+}
+
+func readQueue(t *testing.T, tk *engine.Task, row []uint64) queueRates {
+	t.Helper()
+	return queueRates{
+		depth:    stateValue(t, tk, row, "message_queue", "depth"),
+		dt:       stateValue(t, tk, row, "message_queue", "tick_s"),
+		inflow:   derivedValue(t, tk, row, "message_queue", "work_rate"),
+		capacity: derivedValue(t, tk, row, "message_queue", "capacity_rps"),
+		floor:    derivedValue(t, tk, row, "message_queue", "in_flight"),
+		cap:      stateValue(t, tk, row, "message_queue", "max_length"),
+	}
+}
+
+// A backlog moves by tick_s seconds of its rates each tick: it grows by
+// dt * (inflow - capacity) while the consumers fall short and, once they are
+// enough, falls by dt * (capacity - inflow) a tick down to the jobs in
+// flight, so draining D messages takes ceil((D - floor) / (dt * (capacity -
+// inflow))) ticks. mq_backlog's fix raises the consumers back.
+func TestBacklogDrainTakesDeclaredTime(t *testing.T) {
+	tk, plan := expertUpTo(t, shippedTask(t, "mq_backlog"), "update_config(message_queue, consumer_concurrency,")
+	ep := playActions(t, tk, 1, plan[:1])
+	if q := readQueue(t, tk, ep.Row()); q.dt != 60 {
+		t.Fatalf("a tick stands for %g s of the queue's rates, want 60 (the logs' clock moves a minute a tick)", q.dt)
+	}
+	// next checks one tick of the rule against the rates of the tick
+	// before; the engine rounds the product as Go does here.
+	next := func(q queueRates) float64 {
+		return min(max(q.depth+float64(q.dt*(q.inflow-q.capacity)), q.floor), q.cap)
+	}
+	step := func(text string) {
+		a := action.Bind(tk, text)
+		ep.Step(&a)
+	}
+	// Growth: the reads before the fix (at the cap the queue stays full).
+	for _, text := range plan[1 : len(plan)-1] {
+		q := readQueue(t, tk, ep.Row())
+		if q.inflow <= q.capacity {
+			t.Fatalf("before the fix the consumers keep up: %.1f/s in, %.1f/s out", q.inflow, q.capacity)
+		}
+		step(text)
+		if got, want := readQueue(t, tk, ep.Row()).depth, next(q); got != want {
+			t.Errorf("growing at %.1f/s in, %.1f/s out: depth %.1f -> %.1f, want %.1f (+%g s of the excess)", q.inflow, q.capacity, q.depth, got, want, q.dt)
+		}
+	}
+	step(plan[len(plan)-1])
+	// Drain: the fix applies with its step's tick, so its row already
+	// has the consumers' new capacity and the backlog left to drain.
+	start := readQueue(t, tk, ep.Row())
+	if start.inflow >= start.capacity {
+		t.Fatalf("after the fix the consumers still fall short: %.1f/s in, %.1f/s out", start.inflow, start.capacity)
+	}
+	want := int(math.Ceil((start.depth - start.floor) / (start.dt * (start.capacity - start.inflow))))
+	got := ticksUntil(t, ep, "check_status(database)", 3*want+3, func(row []uint64) bool {
+		return readQueue(t, tk, row).depth <= start.floor
+	})
+	t.Logf("draining %.0f messages to %.1f in flight at %.1f/s out, %.1f/s in: %d ticks", start.depth, start.floor, start.capacity, start.inflow, got)
+	if got != want {
+		t.Errorf("draining %.0f messages at %.1f/s out and %.1f/s in took %d ticks, want %d", start.depth, start.capacity, start.inflow, got, want)
+	}
+	if want < 2 {
+		t.Errorf("a drain of %.0f messages takes %d ticks: the shipped incident no longer shows time passing", start.depth, want)
+	}
+	// Replay the drain tick by tick: each tick falls by exactly
+	// dt * (capacity - inflow), the last one onto the floor.
+	ep = playActions(t, tk, 1, plan)
+	for k := 0; k < want; k++ {
+		q := readQueue(t, tk, ep.Row())
+		step("check_status(database)")
+		if got, want := readQueue(t, tk, ep.Row()).depth, next(q); got != want {
+			t.Fatalf("drain tick %d at %.1f/s out, %.1f/s in: depth %.1f -> %.1f, want %.1f", k+1, q.capacity, q.inflow, q.depth, got, want)
+		}
 	}
 }

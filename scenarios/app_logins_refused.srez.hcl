@@ -35,6 +35,7 @@ incident "app_logins_refused" {
     "inspect_logs(database)",
     "reload_secrets(web_server)",
     "reload_secrets(message_queue)",
+    "check_status(database)",
     "resolve_incident(\"database: the app password was rotated on the server and its clients still present the old version\", \"reloaded the secrets on the web tier and the queue consumers\")",
   ]
 }

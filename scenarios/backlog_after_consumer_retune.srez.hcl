@@ -41,6 +41,9 @@ incident "backlog_after_consumer_retune" {
     "inspect_metrics(message_queue)",
     "inspect_logs(message_queue)",
     "rollback(message_queue)",
+    "check_status(message_queue)",
+    "inspect_metrics(message_queue)",
+    "inspect_traces(message_queue)",
     "resolve_incident(\"message_queue: the consumer release v4.4.0 is a bad deploy; jobs fail and are retried, multiplying deliveries\", \"rolled back the message_queue consumers to their previous build\")",
   ]
 }

@@ -30,6 +30,7 @@ incident "checkout_writes_failing" {
     "inspect_logs(database)",
     "inspect_config(database, wal_keep_size_gb)",
     "update_config(database, wal_keep_size_gb, $before)",
+    "check_status(database)",
     "resolve_incident(\"database: wal_keep_size_gb was raised and never lowered, the retained WAL filled the data volume so writes fail\", \"lowered wal_keep_size_gb back to its previous value\")",
   ]
 }

@@ -28,6 +28,7 @@ incident "db_pool" {
     "inspect_logs(database)",
     "inspect_config(database, pool_size)",
     "update_config(database, pool_size, $before)",
+    "check_status(database)",
     "resolve_incident(\"database connection pool exhausted\", \"raised the database pool_size back to its previous value\")",
   ]
 }

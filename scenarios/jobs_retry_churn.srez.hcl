@@ -13,6 +13,7 @@ incident "jobs_retry_churn" {
   tags       = ["message_queue", "distractor", "noisy"]
   budget     = 10
   system     = "retry_lean"
+  warmup     = 2
 
   fault "mq_retry_limit_high" {
     target = "message_queue"
@@ -31,6 +32,7 @@ incident "jobs_retry_churn" {
     "inspect_logs(message_queue)",
     "inspect_config(message_queue, retry_limit)",
     "update_config(message_queue, retry_limit, $before)",
+    "check_status(message_queue)",
     "resolve_incident(\"message queue: retry storm\", \"set retry_limit back to its previous value\")",
   ]
 }

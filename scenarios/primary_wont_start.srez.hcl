@@ -35,6 +35,7 @@ incident "primary_wont_start" {
     "check_status(database)",
     "inspect_logs(database)",
     "update_config(database, work_mem_mb, $before)",
+    "check_status(database)",
     "resolve_incident(\"database: crash loop, postgres will not start because work_mem_mb is outside its valid range\", \"set work_mem_mb back to its previous value\")",
   ]
 }

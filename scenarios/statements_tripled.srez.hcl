@@ -32,6 +32,7 @@ incident "statements_tripled" {
   noise "health_check_flap" {}
 
   expert = [
+    "inspect_logs(web_server)",
     "inspect_logs(database)",
     "inspect_logs(cache)",
     "inspect_logs(message_queue)",

@@ -32,6 +32,7 @@ incident "two_faults" {
     "inspect_logs(database)",
     "update_config(web_server, cache_host, \"cache.internal\")",
     "update_config(database, pool_size, $before)",
+    "check_status(web_server)",
     "resolve_incident(\"web server: wrong cache host; database: connection pool too small\", \"set cache_host to cache.internal and raised pool_size back to its previous value\")",
   ]
 }

@@ -12,6 +12,7 @@ incident "writes_from_workers" {
   tags       = ["message_queue", "config"]
   budget     = 12
   system     = "retry_lean"
+  warmup     = 2
 
   fault "mq_retry_limit_high" {
     target = "message_queue"
@@ -28,6 +29,8 @@ incident "writes_from_workers" {
     "inspect_logs(message_queue)",
     "inspect_config(message_queue, retry_limit)",
     "update_config(message_queue, retry_limit, $before)",
+    "check_status(message_queue)",
+    "inspect_metrics(message_queue)",
     "resolve_incident(\"message queue: retry storm, retry limit far too high\", \"lowered retry_limit back to its previous value\")",
   ]
 }

@@ -2,7 +2,8 @@
 # processes them, each job costing one database write. Failed deliveries are
 # retried up to a limit; a delivery not acknowledged within the visibility
 # window is handed out again. The backlog is real state: it grows while
-# arrivals outrun the consumers and drains quickly once they catch up.
+# arrivals outrun the consumers and drains at what they take beyond the
+# arrivals once they catch up (state "depth").
 # Consumers share one host's memory and the broker holds every unacknowledged
 # delivery in its own: too many consumers are OOM-killed, too large a fetch
 # window trips the broker's memory alarm and blocks publishers.
@@ -120,10 +121,30 @@ service_kind "message_queue" {
     description = "Share of jobs that fail on every attempt (malformed payloads)."
   }
 
+  # A tick is a minute of the site's clock (the logs' timestamps advance a
+  # minute a tick), so a backlog moves by a minute of its rates each tick:
+  # it grows by what arrives beyond what the consumers take and drains by
+  # what they take beyond what arrives, never below the jobs in flight
+  # (Little's law: what they take times the time one job takes) and never
+  # above the queue's x-max-length.
+  state "tick_s" {
+    type        = "float"
+    initial     = 60.0
+    unit        = "s"
+    description = "Seconds one tick stands for: the logs' clock advances a minute a tick. A backlog grows and drains by tick_s seconds of its rates each tick."
+  }
+
+  state "max_length" {
+    type        = "float"
+    initial     = 5000.0
+    unit        = "messages"
+    description = "The jobs queue's x-max-length policy, with x-overflow reject-publish: a full queue nacks new publishes instead of queueing them. Sized so that a full queue's payloads (about 200 KB each) fit under the broker's memory watermark: 5000 x 0.2 MB = 1638.4 - 638.4 MB."
+  }
+
   state "depth" {
     type        = "float"
-    initial     = 26.0
-    next        = "!serving ? state.depth : (work_rate > capacity_rps ? min(state.depth + 10.0 * (work_rate - capacity_rps), 20000.0) : max(work_rate * 0.8, state.depth * 0.1))"
+    initial     = 8.0
+    next        = "!serving ? state.depth : clamp(state.depth + state.tick_s * (work_rate - capacity_rps), in_flight, state.max_length)"
     unit        = "messages"
     description = "Messages waiting or in flight."
   }
@@ -314,6 +335,13 @@ service_kind "message_queue" {
     unit  = "ratio"
   }
 
+  derived "in_flight" {
+    type        = "float"
+    value       = "throughput * job_ms / 1000.0"
+    unit        = "messages"
+    description = "Deliveries being worked on: what the consumers take per second times the seconds one job takes (Little's law); a drained queue holds these."
+  }
+
   derived "wait_s" {
     type        = "float"
     value       = "state.depth / max(capacity_rps, 1.0)"
@@ -354,7 +382,7 @@ service_kind "message_queue" {
 
   derived "error_rate" {
     type  = "float"
-    value = "serving ? clamp((state.depth >= 20000.0 ? 0.5 : 0.0) + blocked_share + (publish_auth_ok ? 0.0 : 1.0), 0.0, 1.0) : 1.0"
+    value = "serving ? clamp((state.depth >= state.max_length ? max(0.0, 1.0 - capacity_rps / max(work_rate, 0.001)) : 0.0) + blocked_share + (publish_auth_ok ? 0.0 : 1.0), 0.0, 1.0) : 1.0"
     unit  = "ratio"
   }
 
@@ -487,6 +515,15 @@ service_kind "message_queue" {
     level = "WARN"
     when  = "serving && work_rate > capacity_rps"
     text  = "<0.{@pid}.0> queue '{config.queue_name}' in vhost '/': messages_ready={int(state.depth)} publish={int(work_rate)}/s deliver_get={int(capacity_rps)}/s"
+  }
+
+  # deps/rabbit/src/rabbit_amqqueue.erl (queue info items messages,
+  # arguments); with x-overflow reject-publish the broker answers each
+  # publish over the limit with basic.nack (publisher confirms)
+  log "queue_full" {
+    level = "WARN"
+    when  = "serving && state.depth >= state.max_length"
+    text  = "<0.{@pid}.0> queue '{config.queue_name}' in vhost '/': messages={int(state.depth)} x-max-length={int(state.max_length)} x-overflow=reject-publish publish={int(work_rate)}/s confirm.nack={int(max(0.0, work_rate - capacity_rps))}/s"
   }
 
   # celery celery/worker/strategy.py ("Task %s[%s] received")
