@@ -36,13 +36,19 @@ type world struct {
 	traces map[string][]span
 }
 
-// span is one span of a trace read, as the JSON observation gives it.
+// span is one span of a trace read, as the JSON observation gives it: a
+// service's own span, or one it declares (Name and Kind: a client call to
+// something outside the system, a consumer's run of queued work). Spans
+// of a linked trace carry its id in Linked.
 type span struct {
 	Service  string   `json:"service"`
+	Name     string   `json:"name"`
+	Kind     string   `json:"kind"`
 	Depth    int      `json:"depth"`
 	ID       string   `json:"span_id"`
 	Parent   string   `json:"parent_id"`
 	Duration *float64 `json:"duration_ms"`
+	Linked   string   `json:"-"`
 }
 
 func (w world) metric(svc, name string) (float64, bool) {
@@ -212,11 +218,41 @@ var invariants = []invariant{
 		}
 		shown := map[string]bool{}
 		for _, s := range spans {
-			shown[s.Service] = true
+			if s.Name == "" {
+				shown[s.Service] = true
+			}
 		}
-		for _, hop := range w.path(svc) {
+		path := w.path(svc)
+		for _, hop := range path {
 			if !shown[hop] {
 				return fmt.Sprintf("the trace through %s has no span for %s", svc, hop)
+			}
+		}
+		// The hops the system does not model as services: every call a
+		// service on the path declares to something outside (the card
+		// processor), and the consumer side of the work it queues, with
+		// the services the consumers call under it.
+		for _, on := range append([]string{svc}, path...) {
+			for _, decl := range w.service(on).Spans {
+				var found *span
+				for i := range spans {
+					if spans[i].Service == on && spans[i].Name == decl.Name && spans[i].Kind == decl.Kind.String() {
+						found = &spans[i]
+					}
+				}
+				if found == nil {
+					return fmt.Sprintf("the trace through %s has no %s span %q of %s", svc, decl.Kind, decl.Name, on)
+				}
+				for _, d := range decl.Calls {
+					callee := w.t.Services[d].Name
+					under := false
+					for _, s := range spans {
+						under = under || s.Service == callee && s.Name == "" && s.Parent == found.ID
+					}
+					if !under {
+						return fmt.Sprintf("the trace through %s shows no %s span under %s's %q", svc, callee, on, decl.Name)
+					}
+				}
 			}
 		}
 		return ""
@@ -344,14 +380,34 @@ func readTraces(ep *engine.Episode) map[string][]span {
 		buf = f.AppendJSON(buf[:0], &r.Obs)
 		var v struct {
 			Content struct {
-				Spans []span `json:"spans"`
+				Spans  []span `json:"spans"`
+				Linked []struct {
+					TraceID string `json:"trace_id"`
+					Spans   []span `json:"spans"`
+				} `json:"linked"`
 			} `json:"content"`
 		}
 		if err := json.Unmarshal(buf, &v); err == nil && len(v.Content.Spans) > 0 {
-			out[s.Name] = v.Content.Spans
+			spans := v.Content.Spans
+			for _, l := range v.Content.Linked {
+				for _, sp := range l.Spans {
+					sp.Linked = l.TraceID
+					spans = append(spans, sp)
+				}
+			}
+			out[s.Name] = spans
 		}
 	}
 	return out
+}
+
+func (w world) service(name string) *engine.Service {
+	for i := range w.t.Services {
+		if w.t.Services[i].Name == name {
+			return &w.t.Services[i]
+		}
+	}
+	return &engine.Service{}
 }
 
 func (w world) kind(svc string) string {
@@ -716,6 +772,36 @@ func TestWorldPhysicsCatchesPlantedViolations(t *testing.T) {
 		}
 		if check(planted, plantedTraces, inv.name) == "" {
 			t.Errorf("%q misses its planted violation", inv.name)
+		}
+	}
+	// The hops the system does not model as services, each cut on its
+	// own: the web tier's call to the card processor, the consumer side
+	// of the queue's work, and the database call under it.
+	const hops = "every hop on the request path has a span"
+	for _, cut := range []struct {
+		what string
+		drop func(s span) bool
+	}{
+		{"the card processor's client span", func(s span) bool { return s.Kind == "client" }},
+		{"the consumer trace", func(s span) bool { return s.Linked != "" }},
+		{"the consumer's database span", func(s span) bool { return s.Linked != "" && s.Service == "database" }},
+	} {
+		planted := map[string][]span{}
+		dropped := 0
+		for k, v := range baseTraces {
+			for _, s := range v {
+				if cut.drop(s) {
+					dropped++
+				} else {
+					planted[k] = append(planted[k], s)
+				}
+			}
+		}
+		if dropped == 0 {
+			t.Errorf("db_pool's traces show no %s to cut", cut.what)
+		}
+		if check(base, planted, hops) == "" {
+			t.Errorf("%q misses a trace without %s", hops, cut.what)
 		}
 	}
 }
