@@ -10,10 +10,10 @@ import (
 
 // FormatVersion changes whenever the meaning or encoding of the IR changes;
 // DecodeTask rejects any other version.
-const FormatVersion = 8
+const FormatVersion = 9
 
 // RendererVersion changes whenever an agent-visible rendering changes.
-const RendererVersion = "obs/8"
+const RendererVersion = "obs/9"
 
 // RubricVersion versions grading: how rewards, their components, the
 // metrics and success are computed from an episode. Bump it when any of

@@ -88,7 +88,7 @@ type invariant struct {
 }
 
 // shareMetrics are shares of something, between 0 and 1.
-var shareMetrics = []string{"error_rate_5xx", "client_error_rate", "query_error_rate", "publish_error_rate", "redelivery_rate",
+var shareMetrics = []string{"error_rate_5xx", "error_rate_504", "http_5xx_rate", "refused_503_rate", "timeout_504_rate", "other_5xx_rate", "client_error_rate", "query_error_rate", "publish_error_rate", "redelivery_rate",
 	"hit_rate", "paylane_api_error_rate"}
 
 // requestRates name, per kind, the metric counting the work whose errors
@@ -318,6 +318,49 @@ var invariants = []invariant{
 			}
 			if rate*e5 > lbRate*lbErr*1.02+rate*0.001+lbRate*0.001 {
 				return fmt.Sprintf("%s answers %.1f 5xx/s, %s counts %.1f failed requests/s", d, rate*e5, svc, lbRate*lbErr)
+			}
+		}
+		return ""
+	}},
+	{name: "refused, timed out and other 5xx add up to the balancer's 5xx, and the web tier's 5xx show there", kind: "load_balancer", check: func(w world, svc string) string {
+		lbRate, ok0 := w.metric(svc, "request_rate")
+		all, ok1 := w.metric(svc, "http_5xx_rate")
+		refused, ok2 := w.metric(svc, "refused_503_rate")
+		timedOut, ok3 := w.metric(svc, "timeout_504_rate")
+		other, ok4 := w.metric(svc, "other_5xx_rate")
+		failed, ok5 := w.metric(svc, "client_error_rate")
+		if !ok0 || !ok1 || !ok2 || !ok3 || !ok4 || !ok5 {
+			return "the balancer shows no 5xx split into refused, timed out and other"
+		}
+		// Shares are shown to 0.001: four roundings.
+		if d := refused + timedOut + other - all; d > 0.002 || d < -0.002 {
+			return fmt.Sprintf("refused %g + timed out %g + other %g = %g, http_5xx_rate %g", refused, timedOut, other, refused+timedOut+other, all)
+		}
+		if all > failed+0.001 {
+			return fmt.Sprintf("http_5xx_rate %g above client_error_rate %g", all, failed)
+		}
+		for _, d := range w.snaps[svc].Dependencies {
+			if w.kind(d) != "web_server" {
+				continue
+			}
+			rate, _ := w.metric(d, "request_rate")
+			e5, ok5 := w.metric(d, "error_rate_5xx")
+			e504, ok504 := w.metric(d, "error_rate_504")
+			if !ok5 || !ok504 {
+				return fmt.Sprintf("%s shows no 504 share apart from its 5xx", d)
+			}
+			if e504 > e5+0.001 {
+				return fmt.Sprintf("%s: error_rate_504 %g above error_rate_5xx %g", d, e504, e5)
+			}
+			slack := rate*0.001 + lbRate*0.001
+			if rate*e504 > lbRate*timedOut*1.02+slack {
+				return fmt.Sprintf("%s answers %.1f 504/s, %s shows %.1f timed out/s", d, rate*e504, svc, lbRate*timedOut)
+			}
+			// A 500 the server answers after the balancer's own timeout is
+			// a 504 there (sH), so the server's 5xx show as timed out or
+			// other 5xx together.
+			if rate*e5 > lbRate*(timedOut+other)*1.02+slack+rate*0.001 {
+				return fmt.Sprintf("%s answers %.1f 5xx/s, %s shows %.1f timed out or other 5xx/s", d, rate*e5, svc, lbRate*(timedOut+other))
 			}
 		}
 		return ""
@@ -702,6 +745,14 @@ func TestWorldPhysicsCatchesPlantedViolations(t *testing.T) {
 			// 429s counted as 5xx: both shares show the throttled requests.
 			set(s, "web_server", "error_rate_4xx", 0.6)
 			set(s, "web_server", "error_rate_5xx", 0.6)
+		},
+		"refused, timed out and other 5xx add up to the balancer's 5xx, and the web tier's 5xx show there": func(s []engine.ServiceSnapshot) {
+			// Refused connections counted as timeouts too: a backend
+			// down (SC) shown in both the 503 and the 504 share.
+			set(s, "load_balancer", "http_5xx_rate", 0.4)
+			set(s, "load_balancer", "client_error_rate", 0.4)
+			set(s, "load_balancer", "refused_503_rate", 0.4)
+			set(s, "load_balancer", "timeout_504_rate", 0.4)
 		},
 		"the web tier serves no more than the load balancer forwards": func(s []engine.ServiceSnapshot) {
 			set(s, "load_balancer", "request_rate", 100)

@@ -678,6 +678,13 @@ service_kind "web_server" {
     description = "Requests answered with a client error: 429 from the rate limiter, 403 for a session the cache no longer holds."
   }
 
+  derived "timeout_error_share" {
+    type        = "float"
+    value       = "serving ? min(overload_share + timeout_share + payment_timeout_share, max(error_rate - client_error_share, 0.0)) : 0.0"
+    unit        = "ratio"
+    description = "Requests answered 504 Gateway Timeout: they waited out the deadline in the listen queue, an upstream call outlasted timeout_ms, or the card processor outlasted the payments client's read timeout."
+  }
+
   # ---------------------------------------------------------------- metrics
 
   metric "request_rate" {
@@ -697,6 +704,16 @@ service_kind "web_server" {
     low         = 0
     high        = 0.02
     description = "Share of requests answered with a server error (5xx)."
+  }
+
+  metric "error_rate_504" {
+    type        = "float"
+    value       = "admitted_rps > 0.0 ? timeout_error_share : 0.0"
+    unit        = "ratio"
+    precision   = 3
+    low         = 0
+    high        = 0.02
+    description = "Share of requests answered 504 Gateway Timeout (counted in error_rate_5xx): the deadline passed in the listen queue, on an upstream call or on the card processor."
   }
 
   metric "error_rate_4xx" {
