@@ -464,7 +464,33 @@ func (b *build) layoutSlots() {
 		if k.Errors != "" {
 			svc.ErrorRate = b.slotIndex[slotKey{i, "quantity", k.Errors}]
 		}
+		for _, sp := range k.Spans {
+			svc.Spans = append(svc.Spans, b.traceSpan(i, sp))
+		}
 	}
+}
+
+// traceSpan lowers a span of a service kind's trace block for service i.
+func (b *build) traceSpan(i int, sp *lang.TraceSpan) engine.TraceSpan {
+	slot := func(name string) engine.SlotID {
+		if name == "" {
+			return engine.NoSlot
+		}
+		if id, ok := b.slotIndex[slotKey{i, "quantity", name}]; ok {
+			return id
+		}
+		return engine.NoSlot // the checker reported it
+	}
+	out := engine.TraceSpan{Kind: engine.SpanClient, Name: sp.Title, Latency: slot(sp.Latency), ErrorRate: slot(sp.Errors), Status: slot(sp.Status), Wait: slot(sp.Wait)}
+	if sp.Kind == lang.SpanConsumer {
+		out.Kind = engine.SpanConsumer
+	}
+	for _, r := range sp.Calls {
+		if d := b.roleTarget(i, r); d >= 0 {
+			out.Calls = append(out.Calls, int16(d))
+		}
+	}
+	return out
 }
 
 func (b *build) lowerExpr(x *lang.Expr, s *scope, want value.Kind) (engine.Span, bool) {

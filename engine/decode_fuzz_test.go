@@ -49,6 +49,11 @@ func FuzzDecodeTask(f *testing.F) {
 		f.Add(bytes.Replace(body, []byte(`"op":`), []byte(`"op":4`), 1))
 		f.Add(bytes.Replace(body, []byte(`"strings":[`), []byte(`"strings":["zzz",`), 1))
 		f.Add(bytes.Replace(data, []byte(fmt.Sprintf("srezc-ir %d ", engine.FormatVersion)), []byte("srezc-ir 99 "), 1))
+		// Declared trace spans: a call to a service that does not exist,
+		// a kind no span has, a status slot out of range.
+		f.Add(bytes.Replace(body, []byte(`"calls":[`), []byte(`"calls":[999,`), 1))
+		f.Add(bytes.Replace(body, []byte(`"spans":[{"kind":`), []byte(`"spans":[{"kind":7`), 1))
+		f.Add(bytes.Replace(body, []byte(`"wait":`), []byte(`"wait":9999`), 1))
 	}
 	f.Add([]byte{})
 	f.Add([]byte("srezc-ir 1 00\n{}\n"))

@@ -308,6 +308,27 @@ func (t *Task) Validate() error {
 		if s.Status == NoSlot {
 			return fmt.Errorf("service %d: no status", i)
 		}
+		if len(s.Spans) > MaxTraceSpans {
+			return fmt.Errorf("service %d: more than %d spans", i, MaxTraceSpans)
+		}
+		for _, sp := range s.Spans {
+			if sp.Kind != SpanClient && sp.Kind != SpanConsumer {
+				return fmt.Errorf("service %d: bad span kind", i)
+			}
+			for _, sl := range []SlotID{sp.Latency, sp.ErrorRate, sp.Status, sp.Wait} {
+				if sl != NoSlot && !slotOK(sl) {
+					return fmt.Errorf("service %d: bad span slot", i)
+				}
+			}
+			if sp.Status != NoSlot && t.Slots[sp.Status].Kind != value.String {
+				return fmt.Errorf("service %d: span status is not a string", i)
+			}
+			for _, d := range sp.Calls {
+				if !svcOK(d) {
+					return fmt.Errorf("service %d: bad span call", i)
+				}
+			}
+		}
 		for _, l := range s.Logs {
 			if l < 0 || int(l) >= len(t.Logs) {
 				return fmt.Errorf("service %d: bad log rule", i)

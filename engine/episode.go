@@ -108,6 +108,10 @@ type Episode struct {
 	wordAt  []int32
 	text    []byte
 	line    []byte
+	// spans and spanDur are a trace read's nodes and their durations
+	// (trace.go).
+	spans   []traceNode
+	spanDur []float64
 	// noiseText holds one noise log line while it is written (noise.go).
 	noiseText []byte
 	// reader reads diagnoses (diagnose.go) in reused buffers.
@@ -233,6 +237,7 @@ func (e *Episode) Fork() *Episode {
 	f.ticks = e.ticks.clone()
 	f.norm = make([]byte, 0, cap(e.norm))
 	f.noiseText = nil
+	f.spans, f.spanDur = nil, nil
 	f.wordAt = make([]int32, 0, cap(e.wordAt))
 	f.reader = reader{}
 	e.rules.fork(e, &f)

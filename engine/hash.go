@@ -135,6 +135,19 @@ func (h *hasher) body(t *Task) {
 		}
 		h.slot(x.Latency)
 		h.slot(x.ErrorRate)
+		if len(x.Spans) > 0 {
+			// Tasks without declared spans keep their hashes.
+			h.n(len(x.Spans))
+			for _, sp := range x.Spans {
+				h.u(uint64(sp.Kind))
+				h.s(sp.Name)
+				h.slots([]SlotID{sp.Latency, sp.ErrorRate, sp.Status, sp.Wait})
+				h.n(len(sp.Calls))
+				for _, c := range sp.Calls {
+					h.i(int64(c))
+				}
+			}
+		}
 		h.assigns(x.Restart)
 		if len(x.Rollback) > 0 {
 			h.assigns(x.Rollback)

@@ -534,101 +534,8 @@ func (e *Episode) appendConfig(b []byte, svc int, key SlotID) []byte {
 	return b
 }
 
-// Span figures are derived quantities, not metrics, so they carry no
-// precision of their own.
-const (
-	spanLatencyDigits = 1
-	spanErrorDigits   = 3
-)
-
 func appendFixed(b []byte, v float64, digits int) []byte {
 	return strconv.AppendFloat(b, v, 'f', digits, 64)
-}
-
-// A sampled trace is the tree of one request's spans: the service read,
-// then every service it calls, depth first, each service once (a service
-// two callers share, such as the database the queue's consumers also use,
-// sits under the first). A child span is the call as its parent saw it:
-// a parent that gives up on a call ends it, so a child never outlasts its
-// parent (the span is cut at the parent's end). The trace carries an id
-// and its time, each span an id, drawn as log ids are (lineHash): the same
-// on every read of a tick, different from tick to tick and seed to seed.
-
-// traceLine is the lineHash line of a trace's id; span ids take lines
-// above it (spanID).
-const traceLine = -3 << 20
-
-// spanFigures are a span's duration (already cut at its parent's end) and
-// error share.
-func (e *Episode) spanFigures(svc int, parent float64) (dur, errs float64, hasDur, hasErr bool) {
-	s := &e.t.Services[svc]
-	if s.Latency != NoSlot {
-		dur, hasDur = e.metricAt(s.Latency, e.tick), true
-		if dur > parent {
-			dur = parent
-		}
-	}
-	if s.ErrorRate != NoSlot {
-		errs, hasErr = e.metricAt(s.ErrorRate, e.tick), true
-	}
-	return
-}
-
-func (e *Episode) appendSpan(b []byte, root, svc, depth int, parent float64, shown *uint64) []byte {
-	t := e.t
-	s := &t.Services[svc]
-	row := e.Row()
-	for i := 0; i < depth; i++ {
-		b = append(b, "  "...)
-	}
-	b = append(b, "span "...)
-	b = append(b, s.Name...)
-	b = append(b, " span_id="...)
-	b = appendHex(b, e.spanID(root, svc), 16)
-	dur, errs, hasDur, hasErr := e.spanFigures(svc, parent)
-	if hasDur {
-		b = append(b, " duration_ms="...)
-		b = appendFixed(b, dur, spanLatencyDigits)
-	} else {
-		dur = parent
-	}
-	if hasErr {
-		b = append(b, " error_rate="...)
-		b = appendFixed(b, errs, spanErrorDigits)
-	}
-	b = append(b, " status="...)
-	b = append(b, e.String(StrID(row[s.Status]))...)
-	b = append(b, '\n')
-	if depth >= maxSpanDepth {
-		return b
-	}
-	for _, d := range s.Deps {
-		if d >= 64 || *shown&(1<<uint(d)) != 0 {
-			continue
-		}
-		*shown |= 1 << uint(d)
-		b = e.appendSpan(b, root, int(d), depth+1, dur, shown)
-	}
-	return b
-}
-
-// spanID is the id of svc's span in the trace read through root.
-func (e *Episode) spanID(root, svc int) uint64 {
-	return e.lineHash(svc, e.tick, traceLine+1+svc+root<<8)
-}
-
-// maxSpanDepth bounds a trace's depth (the request path is at most load
-// balancer, web tier, its dependencies, theirs).
-const maxSpanDepth = 4
-
-func (e *Episode) appendTraceHeader(b []byte, svc int) []byte {
-	b = append(b, " trace_id="...)
-	b = appendHex(b, e.lineHash(svc, e.tick, traceLine), 16)
-	b = appendHex(b, e.lineHash(svc, e.tick, traceLine-1), 16)
-	b = append(b, " t="...)
-	b = strconv.AppendInt(b, int64(e.tick), 10)
-	b = append(b, ' ')
-	return e.appendLogTime(b, svc, e.tick, 0)
 }
 
 // appendReadStamp writes when a read of state (metrics, config, status,
@@ -645,16 +552,6 @@ func (e *Episode) appendReadStamp(b []byte, svc int) []byte {
 func (e *Episode) appendTimeJSON(b []byte, svc int) []byte {
 	b = append(b, `"time":"`...)
 	return append(e.appendLogTime(b, svc, e.tick, 0), `",`...)
-}
-
-func (e *Episode) appendTraces(b []byte, svc int) []byte {
-	t := e.t
-	b = append(b, "sampled trace through "...)
-	b = append(b, t.Services[svc].Name...)
-	b = e.appendTraceHeader(b, svc)
-	b = append(b, ":\n"...)
-	shown := uint64(1) << uint(svc&63)
-	return e.appendSpan(b, svc, svc, 1, math.Inf(1), &shown)
 }
 
 func (e *Episode) appendDeps(b []byte, svc int) []byte {
@@ -865,15 +762,7 @@ func (e *Episode) appendContentJSON(b []byte, o *Observation) []byte {
 		b = value.AppendJSONBytes(b, e.line)
 		return append(b, '}')
 	case EffectTraces:
-		b = append(b, `{"trace_id":"`...)
-		b = appendHex(b, e.lineHash(svc, e.tick, traceLine), 16)
-		b = appendHex(b, e.lineHash(svc, e.tick, traceLine-1), 16)
-		b = append(b, `","time":"`...)
-		b = e.appendLogTime(b, svc, e.tick, 0)
-		b = append(b, `","spans":[`...)
-		shown := uint64(1) << uint(svc&63)
-		b = e.appendSpanJSON(b, svc, svc, -1, 1, math.Inf(1), &shown)
-		return append(b, "]}"...)
+		return e.appendTracesJSON(b, svc)
 	case EffectDependencies:
 		b = append(e.appendTimeJSON(append(b, '{'), svc), `"dependencies":[`...)
 		s := &t.Services[svc]
@@ -991,58 +880,4 @@ func (e *Episode) appendLogsJSON(b []byte, svc int) []byte {
 		}
 	}
 	return append(b, "]}"...)
-}
-
-func (e *Episode) appendSpanJSON(b []byte, root, svc, parentSvc, depth int, parent float64, shown *uint64) []byte {
-	t := e.t
-	s := &t.Services[svc]
-	if depth > 1 {
-		b = append(b, ',')
-	}
-	b = append(b, `{"service":`...)
-	b = value.AppendJSONString(b, s.Name)
-	b = append(b, `,"depth":`...)
-	b = strconv.AppendInt(b, int64(depth), 10)
-	b = append(b, `,"span_id":"`...)
-	b = appendHex(b, e.spanID(root, svc), 16)
-	b = append(b, '"')
-	if parentSvc >= 0 {
-		b = append(b, `,"parent_id":"`...)
-		b = appendHex(b, e.spanID(root, parentSvc), 16)
-		b = append(b, '"')
-	}
-	dur, errs, hasDur, hasErr := e.spanFigures(svc, parent)
-	for _, f := range [2]struct {
-		name   string
-		v      float64
-		has    bool
-		digits int
-	}{{`,"duration_ms":`, dur, hasDur, spanLatencyDigits}, {`,"error_rate":`, errs, hasErr, spanErrorDigits}} {
-		if !f.has {
-			continue
-		}
-		b = append(b, f.name...)
-		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
-			b = append(b, "null"...)
-		} else {
-			b = appendFixed(b, f.v, f.digits)
-		}
-	}
-	if !hasDur {
-		dur = parent
-	}
-	b = append(b, `,"status":`...)
-	b = value.AppendJSONString(b, e.String(StrID(e.Row()[s.Status])))
-	b = append(b, '}')
-	if depth >= maxSpanDepth {
-		return b
-	}
-	for _, d := range s.Deps {
-		if d >= 64 || *shown&(1<<uint(d)) != 0 {
-			continue
-		}
-		*shown |= 1 << uint(d)
-		b = e.appendSpanJSON(b, root, int(d), svc, depth+1, dur, shown)
-	}
-	return b
 }

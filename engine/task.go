@@ -10,10 +10,10 @@ import (
 
 // FormatVersion changes whenever the meaning or encoding of the IR changes;
 // DecodeTask rejects any other version.
-const FormatVersion = 8
+const FormatVersion = 9
 
 // RendererVersion changes whenever an agent-visible rendering changes.
-const RendererVersion = "obs/8"
+const RendererVersion = "obs/9"
 
 // RubricVersion versions grading: how rewards, their components, the
 // metrics and success are computed from an episode. Bump it when any of
@@ -87,7 +87,9 @@ type Service struct {
 	Logs      []int32  `json:"logs"`
 	Latency   SlotID   `json:"latency"`
 	ErrorRate SlotID   `json:"error_rate"`
-	Restart   []Assign `json:"restart,omitempty"`
+	// Spans are the spans its traces show beside its own (trace.go).
+	Spans   []TraceSpan `json:"spans,omitempty"`
+	Restart []Assign    `json:"restart,omitempty"`
 	// Rollback is what redeploying the previous version sets besides the
 	// version itself (the process restarts on the old build).
 	Rollback []Assign `json:"rollback,omitempty"`
@@ -757,35 +759,7 @@ func (t *Task) AppendReadSlots(dst []Shown, r Read, tick int) []Shown {
 	case EffectStatus:
 		dst = status(dst, int(r.Service))
 	case EffectTraces:
-		span := func(dst []Shown, svc int) []Shown {
-			x := &t.Services[svc]
-			if x.Latency != NoSlot {
-				dst = append(dst, at(x.Latency, tick, spanLatencyDigits))
-			}
-			if x.ErrorRate != NoSlot {
-				dst = append(dst, at(x.ErrorRate, tick, spanErrorDigits))
-			}
-			return status(dst, svc)
-		}
-		// The span tree as appendSpan walks it: depth first, each
-		// service once, at most maxSpanDepth deep.
-		shown := uint64(1) << uint(r.Service&63)
-		var walk func(dst []Shown, svc, depth int) []Shown
-		walk = func(dst []Shown, svc, depth int) []Shown {
-			dst = span(dst, svc)
-			if depth >= maxSpanDepth {
-				return dst
-			}
-			for _, d := range t.Services[svc].Deps {
-				if d >= 64 || shown&(1<<uint(d)) != 0 {
-					continue
-				}
-				shown |= 1 << uint(d)
-				dst = walk(dst, int(d), depth+1)
-			}
-			return dst
-		}
-		dst = walk(dst, int(r.Service), 1)
+		dst = t.appendTraceReadSlots(dst, int(r.Service), tick, status, at)
 	case EffectDependencies:
 		for _, d := range s.Deps {
 			dst = status(dst, int(d))

@@ -35,13 +35,19 @@ type world struct {
 	traces map[string][]span
 }
 
-// span is one span of a trace read, as the JSON observation gives it.
+// span is one span of a trace read, as the JSON observation gives it: a
+// service's own span, or one it declares (Name and Kind: a client call to
+// something outside the system, a consumer's run of queued work). Spans
+// of a linked trace carry its id in Linked.
 type span struct {
 	Service  string   `json:"service"`
+	Name     string   `json:"name"`
+	Kind     string   `json:"kind"`
 	Depth    int      `json:"depth"`
 	ID       string   `json:"span_id"`
 	Parent   string   `json:"parent_id"`
 	Duration *float64 `json:"duration_ms"`
+	Linked   string   `json:"-"`
 }
 
 func (w world) metric(svc, name string) (float64, bool) {
@@ -81,7 +87,7 @@ type invariant struct {
 }
 
 // shareMetrics are shares of something, between 0 and 1.
-var shareMetrics = []string{"error_rate_5xx", "client_error_rate", "query_error_rate", "publish_error_rate", "redelivery_rate",
+var shareMetrics = []string{"error_rate_5xx", "error_rate_504", "http_5xx_rate", "refused_503_rate", "timeout_504_rate", "other_5xx_rate", "client_error_rate", "query_error_rate", "publish_error_rate", "redelivery_rate",
 	"hit_rate", "paylane_api_error_rate"}
 
 // requestRates name, per kind, the metric counting the work whose errors
@@ -211,11 +217,41 @@ var invariants = []invariant{
 		}
 		shown := map[string]bool{}
 		for _, s := range spans {
-			shown[s.Service] = true
+			if s.Name == "" {
+				shown[s.Service] = true
+			}
 		}
-		for _, hop := range w.path(svc) {
+		path := w.path(svc)
+		for _, hop := range path {
 			if !shown[hop] {
 				return fmt.Sprintf("the trace through %s has no span for %s", svc, hop)
+			}
+		}
+		// The hops the system does not model as services: every call a
+		// service on the path declares to something outside (the card
+		// processor), and the consumer side of the work it queues, with
+		// the services the consumers call under it.
+		for _, on := range append([]string{svc}, path...) {
+			for _, decl := range w.service(on).Spans {
+				var found *span
+				for i := range spans {
+					if spans[i].Service == on && spans[i].Name == decl.Name && spans[i].Kind == decl.Kind.String() {
+						found = &spans[i]
+					}
+				}
+				if found == nil {
+					return fmt.Sprintf("the trace through %s has no %s span %q of %s", svc, decl.Kind, decl.Name, on)
+				}
+				for _, d := range decl.Calls {
+					callee := w.t.Services[d].Name
+					under := false
+					for _, s := range spans {
+						under = under || s.Service == callee && s.Name == "" && s.Parent == found.ID
+					}
+					if !under {
+						return fmt.Sprintf("the trace through %s shows no %s span under %s's %q", svc, callee, on, decl.Name)
+					}
+				}
 			}
 		}
 		return ""
@@ -285,6 +321,49 @@ var invariants = []invariant{
 		}
 		return ""
 	}},
+	{name: "refused, timed out and other 5xx add up to the balancer's 5xx, and the web tier's 5xx show there", kind: "load_balancer", check: func(w world, svc string) string {
+		lbRate, ok0 := w.metric(svc, "request_rate")
+		all, ok1 := w.metric(svc, "http_5xx_rate")
+		refused, ok2 := w.metric(svc, "refused_503_rate")
+		timedOut, ok3 := w.metric(svc, "timeout_504_rate")
+		other, ok4 := w.metric(svc, "other_5xx_rate")
+		failed, ok5 := w.metric(svc, "client_error_rate")
+		if !ok0 || !ok1 || !ok2 || !ok3 || !ok4 || !ok5 {
+			return "the balancer shows no 5xx split into refused, timed out and other"
+		}
+		// Shares are shown to 0.001: four roundings.
+		if d := refused + timedOut + other - all; d > 0.002 || d < -0.002 {
+			return fmt.Sprintf("refused %g + timed out %g + other %g = %g, http_5xx_rate %g", refused, timedOut, other, refused+timedOut+other, all)
+		}
+		if all > failed+0.001 {
+			return fmt.Sprintf("http_5xx_rate %g above client_error_rate %g", all, failed)
+		}
+		for _, d := range w.snaps[svc].Dependencies {
+			if w.kind(d) != "web_server" {
+				continue
+			}
+			rate, _ := w.metric(d, "request_rate")
+			e5, ok5 := w.metric(d, "error_rate_5xx")
+			e504, ok504 := w.metric(d, "error_rate_504")
+			if !ok5 || !ok504 {
+				return fmt.Sprintf("%s shows no 504 share apart from its 5xx", d)
+			}
+			if e504 > e5+0.001 {
+				return fmt.Sprintf("%s: error_rate_504 %g above error_rate_5xx %g", d, e504, e5)
+			}
+			slack := rate*0.001 + lbRate*0.001
+			if rate*e504 > lbRate*timedOut*1.02+slack {
+				return fmt.Sprintf("%s answers %.1f 504/s, %s shows %.1f timed out/s", d, rate*e504, svc, lbRate*timedOut)
+			}
+			// A 500 the server answers after the balancer's own timeout is
+			// a 504 there (sH), so the server's 5xx show as timed out or
+			// other 5xx together.
+			if rate*e5 > lbRate*(timedOut+other)*1.02+slack+rate*0.001 {
+				return fmt.Sprintf("%s answers %.1f 5xx/s, %s shows %.1f timed out or other 5xx/s", d, rate*e5, svc, lbRate*(timedOut+other))
+			}
+		}
+		return ""
+	}},
 	{name: "the web tier serves no more than the load balancer forwards", kind: "load_balancer", check: func(w world, svc string) string {
 		lb, ok := w.metric(svc, "request_rate")
 		if !ok {
@@ -343,14 +422,34 @@ func readTraces(ep *engine.Episode) map[string][]span {
 		buf = f.AppendJSON(buf[:0], &r.Obs)
 		var v struct {
 			Content struct {
-				Spans []span `json:"spans"`
+				Spans  []span `json:"spans"`
+				Linked []struct {
+					TraceID string `json:"trace_id"`
+					Spans   []span `json:"spans"`
+				} `json:"linked"`
 			} `json:"content"`
 		}
 		if err := json.Unmarshal(buf, &v); err == nil && len(v.Content.Spans) > 0 {
-			out[s.Name] = v.Content.Spans
+			spans := v.Content.Spans
+			for _, l := range v.Content.Linked {
+				for _, sp := range l.Spans {
+					sp.Linked = l.TraceID
+					spans = append(spans, sp)
+				}
+			}
+			out[s.Name] = spans
 		}
 	}
 	return out
+}
+
+func (w world) service(name string) *engine.Service {
+	for i := range w.t.Services {
+		if w.t.Services[i].Name == name {
+			return &w.t.Services[i]
+		}
+	}
+	return &engine.Service{}
 }
 
 func (w world) kind(svc string) string {
@@ -648,6 +747,14 @@ func TestWorldPhysicsCatchesPlantedViolations(t *testing.T) {
 			set(s, "web_server", "error_rate_4xx", 0.6)
 			set(s, "web_server", "error_rate_5xx", 0.6)
 		},
+		"refused, timed out and other 5xx add up to the balancer's 5xx, and the web tier's 5xx show there": func(s []engine.ServiceSnapshot) {
+			// Refused connections counted as timeouts too: a backend
+			// down (SC) shown in both the 503 and the 504 share.
+			set(s, "load_balancer", "http_5xx_rate", 0.4)
+			set(s, "load_balancer", "client_error_rate", 0.4)
+			set(s, "load_balancer", "refused_503_rate", 0.4)
+			set(s, "load_balancer", "timeout_504_rate", 0.4)
+		},
 		"the web tier serves no more than the load balancer forwards": func(s []engine.ServiceSnapshot) {
 			set(s, "load_balancer", "request_rate", 100)
 			set(s, "web_server", "request_rate", 400)
@@ -717,6 +824,36 @@ func TestWorldPhysicsCatchesPlantedViolations(t *testing.T) {
 		}
 		if check(planted, plantedTraces, inv.name) == "" {
 			t.Errorf("%q misses its planted violation", inv.name)
+		}
+	}
+	// The hops the system does not model as services, each cut on its
+	// own: the web tier's call to the card processor, the consumer side
+	// of the queue's work, and the database call under it.
+	const hops = "every hop on the request path has a span"
+	for _, cut := range []struct {
+		what string
+		drop func(s span) bool
+	}{
+		{"the card processor's client span", func(s span) bool { return s.Kind == "client" }},
+		{"the consumer trace", func(s span) bool { return s.Linked != "" }},
+		{"the consumer's database span", func(s span) bool { return s.Linked != "" && s.Service == "database" }},
+	} {
+		planted := map[string][]span{}
+		dropped := 0
+		for k, v := range baseTraces {
+			for _, s := range v {
+				if cut.drop(s) {
+					dropped++
+				} else {
+					planted[k] = append(planted[k], s)
+				}
+			}
+		}
+		if dropped == 0 {
+			t.Errorf("db_pool's traces show no %s to cut", cut.what)
+		}
+		if check(base, planted, hops) == "" {
+			t.Errorf("%q misses a trace without %s", hops, cut.what)
 		}
 	}
 }

@@ -327,6 +327,88 @@ func (c *checker) serviceKind(k *ServiceKind) {
 			continue
 		}
 	}
+	c.traceSpans(k)
+}
+
+// traceSpans checks a kind's trace/span blocks: a known span kind, a
+// one-line name, quantities of the kind of the right type, a consumer's
+// queue wait and calls on a consumer span only, calls to roles the kind
+// depends on, and at most one consumer span (a service's queued work has
+// one consumer side).
+func (c *checker) traceSpans(k *ServiceKind) {
+	dupes(c, "span", k.Spans)
+	if len(k.Spans) > MaxTraceSpans {
+		c.errRange(k.Spans[MaxTraceSpans].DefRange, "Too many spans", fmt.Sprintf("A trace declares at most %d spans.", MaxTraceSpans))
+	}
+	var consumer *TraceSpan
+	for _, sp := range k.Spans {
+		switch sp.Kind {
+		case SpanClient, SpanConsumer:
+		case "":
+			// The decoder reported a missing or mistyped kind.
+		default:
+			c.errRange(sp.KindRng, "Unknown span kind", fmt.Sprintf("A span's kind is %s, not %q.%s", quoteList(SpanKinds), sp.Kind, didYouMean(sp.Kind, SpanKinds)))
+		}
+		if sp.Kind == SpanConsumer {
+			if consumer != nil {
+				c.errRange(sp.KindRng, "Second consumer span", fmt.Sprintf("The kind %q already declares the consumer span %q (line %d); a service's queued work has one consumer side.", k.Name, consumer.Name, consumer.DefRange.Start.Line))
+			}
+			consumer = sp
+		}
+		if len(sp.Title) > MaxNameBytes || strings.ContainsAny(sp.Title, "\n\r") {
+			c.errRange(sp.TitleRng, "Invalid span name", fmt.Sprintf("A span's name is one line of at most %d bytes (MaxNameBytes).", MaxNameBytes))
+		}
+		for _, q := range []struct {
+			attr, name string
+			rng        Range
+			str        bool
+		}{{"latency", sp.Latency, sp.LatencyRng, false}, {"error_rate", sp.Errors, sp.ErrorsRng, false}, {"wait", sp.Wait, sp.WaitRng, false}, {"status", sp.Status, sp.StatusRng, true}} {
+			if q.name == "" {
+				continue
+			}
+			d := k.Quantity(q.name)
+			switch {
+			case d == nil:
+				c.unknown(q.rng, "derived quantity or metric", q.name, names(k.Derived))
+			case q.str && d.Kind != value.String:
+				c.errRange(q.rng, "Span status is not a string", fmt.Sprintf("A span's status names a string quantity; %q is %s.", q.name, article(d.Kind.String())))
+			case !q.str && !d.Kind.Numeric():
+				c.errRange(q.rng, "Span figure is not a number", fmt.Sprintf("A span's %s names an int or float quantity; %q is %s.", q.attr, q.name, article(d.Kind.String())))
+			}
+		}
+		if sp.Kind == SpanClient {
+			if sp.Wait != "" {
+				c.errRange(sp.WaitRng, "Queue wait on a client span", "Only a consumer span waited in a queue; a client span is a call its service makes.")
+			}
+			if len(sp.Calls) > 0 {
+				c.errRange(sp.CallsRng, "Calls from a client span", "A client span is a call to something outside the system and calls nothing the system models; declare the service it reaches as a role instead.")
+			}
+		}
+		for _, r := range sp.Calls {
+			switch role := k.Role(r); {
+			case role == nil:
+				c.unknown(sp.CallsRng, "role of "+k.Name, r, names(k.Roles))
+			case role.Caller:
+				c.errRange(sp.CallsRng, "Span calls a caller", fmt.Sprintf("The role %q calls this service; a span calls the services the kind depends on.", r))
+			}
+		}
+	}
+}
+
+// quoteList writes names as "a", "b" or "c".
+func quoteList(list []string) string {
+	var b strings.Builder
+	for i, s := range list {
+		switch {
+		case i == 0:
+		case i == len(list)-1:
+			b.WriteString(" or ")
+		default:
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%q", s)
+	}
+	return b.String()
 }
 
 // convertKind converts a literal to a declared kind; an int literal may

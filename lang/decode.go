@@ -562,6 +562,9 @@ func (d *decoder) serviceKind(blk *hclsyntax.Block) *ServiceKind {
 			if a, ok := tc.attrs["error_rate"]; ok {
 				k.ErrorsRng = fromHCL(a.Expr.Range())
 			}
+			for _, sb := range tc.blocks {
+				k.Spans = append(k.Spans, d.traceSpan(sb))
+			}
 		}
 	}
 	return k
@@ -999,6 +1002,25 @@ func (d *decoder) faultKind(blk *hclsyntax.Block) *FaultKind {
 
 // operation reads a service kind's operation: its set block's attributes
 // are expressions, kept in source order.
+func (d *decoder) traceSpan(blk *hclsyntax.Block) *TraceSpan {
+	sp := &TraceSpan{Decl: d.decl(blk)}
+	c := d.content(blk.Body, blk.DefRange(), schemaAt("service_kind/trace/span"))
+	rng := func(name string) Range {
+		if a, ok := c.attrs[name]; ok {
+			return fromHCL(a.Expr.Range())
+		}
+		return sp.DefRange
+	}
+	sp.Kind, sp.KindRng = d.str(c, "kind"), rng("kind")
+	sp.Title, sp.TitleRng = d.str(c, "name"), rng("name")
+	sp.Latency, sp.LatencyRng = d.str(c, "latency"), rng("latency")
+	sp.Errors, sp.ErrorsRng = d.str(c, "error_rate"), rng("error_rate")
+	sp.Status, sp.StatusRng = d.str(c, "status"), rng("status")
+	sp.Wait, sp.WaitRng = d.str(c, "wait"), rng("wait")
+	sp.Calls, sp.CallsRng = d.strList(c, "calls"), rng("calls")
+	return sp
+}
+
 func (d *decoder) operation(blk *hclsyntax.Block) *Operation {
 	op := &Operation{Decl: d.decl(blk)}
 	c := d.content(blk.Body, blk.DefRange(), schemaAt("service_kind/operation"))

@@ -369,6 +369,15 @@ func (b *indexer) serviceKind(k *ServiceKind) {
 	}
 	b.quoted(in(SymQuantity, k.Latency), k.LatencyRng, false)
 	b.quoted(in(SymQuantity, k.Errors), k.ErrorsRng, false)
+	for _, sp := range k.Spans {
+		for _, q := range []struct {
+			name string
+			rng  Range
+		}{{sp.Latency, sp.LatencyRng}, {sp.Errors, sp.ErrorsRng}, {sp.Status, sp.StatusRng}, {sp.Wait, sp.WaitRng}} {
+			b.quoted(in(SymQuantity, q.name), q.rng, false)
+		}
+		b.names(in(SymRole, ""), sp.Calls, sp.CallsRng)
+	}
 	scope := kindExprScope{b: b, m: b.m, k: k}
 	for _, s := range k.States {
 		scope.expr(s.Next)
@@ -608,6 +617,12 @@ func (b *indexer) mutation(mu *Mutation) {
 // list records the elements of a list of names whose element ranges were
 // not kept: each "name" found in order inside the list's source.
 func (b *indexer) list(k SymbolKind, names []string, r Range) {
+	b.names(Symbol{Kind: k}, names, r)
+}
+
+// names records the uses of names quoted in the list written at r, each
+// a symbol like of.
+func (b *indexer) names(of Symbol, names []string, r Range) {
 	f, t := b.text(r)
 	if f == nil {
 		return
@@ -619,7 +634,8 @@ func (b *indexer) list(k SymbolKind, names []string, r Range) {
 			return
 		}
 		start := r.Start.Byte + from + i + 1
-		b.add(Symbol{Kind: k, Name: name}, rangeOf(f, start, start+len(name)), false)
+		of.Name = name
+		b.add(of, rangeOf(f, start, start+len(name)), false)
 		from += i + len(name) + 2
 	}
 }

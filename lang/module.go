@@ -162,11 +162,51 @@ type ServiceKind struct {
 	Operations []*Operation
 	Latency    string
 	Errors     string
+	// Spans are the spans the kind's traces show beside the service's
+	// own (trace/span blocks), in declared order.
+	Spans []*TraceSpan
 	// order is the quantities in dependency order, set by the checker.
 	order    []*Quantity
 	TraceRng Range
 	// LatencyRng and ErrorsRng are the ranges of the trace's values.
 	LatencyRng, ErrorsRng Range
+}
+
+// Span kinds, as OpenTelemetry's SpanKind names them.
+const (
+	// SpanClient is a call the service makes to something the system
+	// does not model as a service (an external API): a leaf under the
+	// service's own span.
+	SpanClient = "client"
+	// SpanConsumer is the work a service's consumers do on what was
+	// queued: a trace of its own, linked to the service's span.
+	SpanConsumer = "consumer"
+)
+
+// MaxTraceSpans bounds the spans a kind's trace block declares (span ids
+// have room for them; engine.MaxTraceSpans is the same).
+const MaxTraceSpans = 8
+
+// SpanKinds are the values of a span block's kind.
+var SpanKinds = []string{SpanClient, SpanConsumer}
+
+// TraceSpan is a span declared in a service kind's trace block, beside the
+// service's own span.
+type TraceSpan struct {
+	Decl
+	Kind string // SpanClient or SpanConsumer
+	// Title is the span's name as a tracing UI shows it
+	// ("POST api.paylane.example/v1/authorizations").
+	Title string
+	// Latency, Errors, Status and Wait name quantities of the kind: the
+	// span's duration, error share, status word and (consumer) the time
+	// the work waited in the queue.
+	Latency, Errors, Status, Wait string
+	// Calls are roles of the kind whose services the span calls
+	// (consumer): their spans sit under it rather than under the
+	// service's own.
+	Calls                                                                  []string
+	KindRng, TitleRng, LatencyRng, ErrorsRng, StatusRng, WaitRng, CallsRng Range
 }
 
 // Metrics lists the agent-visible quantities.

@@ -8,6 +8,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/value"
 )
 
 // Completion reads the document's syntax around the cursor (the innermost
@@ -88,6 +89,28 @@ func completion(m *lang.Module, text string, off int) []protocol.CompletionItem 
 			}
 			for _, b := range lang.Builtins {
 				add(b, protocol.CompletionItemKindFunction, "builtin", "")
+			}
+		}
+	case c.Attr != "" && c.InValue && (c.BlockType() == "trace" || c.BlockType() == "span"):
+		// A trace's figures name quantities of the kind; a span's kind is
+		// a span kind, its calls the roles the kind depends on.
+		k := kindAt(m, c)
+		switch {
+		case c.Attr == "kind" && c.BlockType() == "span":
+			for _, sk := range lang.SpanKinds {
+				add(sk, protocol.CompletionItemKindEnumMember, "span kind", "")
+			}
+		case c.Attr == "calls" && k != nil:
+			for _, r := range k.Roles {
+				if !r.Caller {
+					add(r.Name, protocol.CompletionItemKindModule, "role ("+r.Kind+")", r.Description)
+				}
+			}
+		case k != nil && slices.Contains([]string{"latency", "error_rate", "wait", "status"}, c.Attr):
+			for _, q := range k.Derived {
+				if (c.Attr == "status") == (q.Kind == value.String) {
+					add(q.Name, protocol.CompletionItemKindVariable, q.Kind.String(), q.Description)
+				}
 			}
 		}
 	case c.Attr == "resolved_when" && c.InValue:

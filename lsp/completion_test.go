@@ -94,3 +94,57 @@ func TestCompletionInConditions(t *testing.T) {
 		t.Errorf("fixed_when: %v", got)
 	}
 }
+
+// TestCompletionInTraceSpans: a trace span's kind completes the span
+// kinds, its figures the kind's quantities (its status the string ones
+// only), its calls the roles the kind depends on.
+func TestCompletionInTraceSpans(t *testing.T) {
+	doc := `service_kind "relay" {
+  role "store" { kind = "database" }
+  role "front" {
+    kind   = "web_server"
+    caller = true
+  }
+  derived "call_ms" {
+    type  = "float"
+    value = "40.0"
+  }
+  derived "call_status" {
+    type  = "string"
+    value = "\"ok\""
+  }
+  trace {
+    span "call" {
+      kind    = "c"
+      name    = "POST api.example/v1/x"
+      latency = "c"
+      status  = "c"
+      calls   = ["s"]
+    }
+  }
+}
+`
+	m, _ := lang.Analyze([]*lang.File{{Name: "k.srez.hcl", Src: []byte(doc)}})
+	at := func(marker string) int { return strings.Index(doc, marker) + len(marker) }
+	for _, c := range []struct {
+		off        int
+		want, lack []string
+	}{
+		{at(`kind    = "`), []string{"client", "consumer"}, []string{"database"}},
+		{at(`latency = "`), []string{"call_ms"}, []string{"call_status"}},
+		{at(`status  = "`), []string{"call_status"}, []string{"call_ms"}},
+		{at(`calls   = ["`), []string{"store"}, []string{"front"}},
+	} {
+		got := labels(m, doc, c.off)
+		for _, w := range c.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("at %q: %v lacks %q", doc[c.off-12:c.off], got, w)
+			}
+		}
+		for _, l := range c.lack {
+			if slices.Contains(got, l) {
+				t.Errorf("at %q: %v offers %q", doc[c.off-12:c.off], got, l)
+			}
+		}
+	}
+}

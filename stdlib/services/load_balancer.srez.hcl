@@ -338,6 +338,38 @@ service_kind "load_balancer" {
     unit  = "ratio"
   }
 
+  # What the balancer answers 5xx for, as HAProxy's termination states
+  # tell them apart: refused (503: no server in rotation, the server
+  # refused or failed the connection, SC, or did not accept it in time,
+  # sC), timed out (504: the server did not answer in time, sH, or
+  # answered 504 itself) and the other 5xx the server sent (500, 502). A
+  # request refused at connect reaches no server, so a refusal counts
+  # first; together they are upstream_fail_share.
+  derived "refused_share" {
+    type  = "float"
+    value = "backends_in_rotation > 0 ? min(stale_backend_share + connect_fail_share + (web.tls_ok ? 0.0 : 1.0), 1.0) : 1.0"
+    unit  = "ratio"
+  }
+
+  derived "timed_out_share" {
+    type  = "float"
+    value = "backends_in_rotation > 0 ? min(reset_share + web.timeout_error_share, 1.0 - refused_share) : 0.0"
+    unit  = "ratio"
+  }
+
+  derived "other_5xx_share" {
+    type  = "float"
+    value = "backends_in_rotation > 0 ? min(max(web.error_rate - web.client_error_share - web.timeout_error_share, 0.0), 1.0 - refused_share - timed_out_share) : 0.0"
+    unit  = "ratio"
+  }
+
+  derived "answered_share" {
+    type        = "float"
+    value       = "serving ? 1.0 - tls_fail_share : 0.0"
+    unit        = "ratio"
+    description = "Share of the requests counted in request_rate that the balancer answers over HTTP: the client's handshake completed (connections refused at the connection limit are not counted there)."
+  }
+
   derived "error_rate" {
     type  = "float"
     value = "serving ? clamp(dropped_share + (1.0 - dropped_share) * (tls_fail_share + (1.0 - tls_fail_share) * upstream_fail_share), 0.0, 1.0) : 1.0"
@@ -370,6 +402,49 @@ service_kind "load_balancer" {
     low         = 0
     high        = 0.02
     description = "Share of client requests that failed: refused, aborted handshake or a 5xx answer."
+  }
+
+  # HAProxy's hrsp_5xx, split by the termination state its log shows for
+  # each request (SC/sC: 503 refused, sH: 504 timed out, other 5xx passed
+  # through from the server), over the requests received.
+  metric "http_5xx_rate" {
+    type        = "float"
+    value       = "answered_share * upstream_fail_share"
+    unit        = "ratio"
+    precision   = 3
+    low         = 0
+    high        = 0.02
+    description = "Share of client requests answered with a 5xx: refused, timed out or another server error."
+  }
+
+  metric "refused_503_rate" {
+    type        = "float"
+    value       = "answered_share * refused_share"
+    unit        = "ratio"
+    precision   = 3
+    low         = 0
+    high        = 0.02
+    description = "Share of client requests answered 503 because no server took the connection: none in rotation, the connection refused or failed (SC), or not accepted within connect_timeout_ms (sC)."
+  }
+
+  metric "timeout_504_rate" {
+    type        = "float"
+    value       = "answered_share * timed_out_share"
+    unit        = "ratio"
+    precision   = 3
+    low         = 0
+    high        = 0.02
+    description = "Share of client requests answered 504: the server did not answer in time (sH), or answered 504 itself."
+  }
+
+  metric "other_5xx_rate" {
+    type        = "float"
+    value       = "answered_share * other_5xx_share"
+    unit        = "ratio"
+    precision   = 3
+    low         = 0
+    high        = 0.02
+    description = "Share of client requests answered with another 5xx the server sent (500, 502)."
   }
 
   metric "p95_latency_ms" {

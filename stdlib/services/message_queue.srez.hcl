@@ -695,5 +695,18 @@ service_kind "message_queue" {
   trace {
     latency    = "latency_ms"
     error_rate = "error_rate"
+
+    # The consumers' side: the job the workers run now, as Celery's
+    # OpenTelemetry instrumentation names it, in a trace of its own linked
+    # to the publish span, with the time it waited in the queue and the
+    # database calls it makes (the publish itself touches no database).
+    span "job_run" {
+      kind       = "consumer"
+      name       = "run/invoice.persist"
+      latency    = "job_ms"
+      error_rate = "fail_share"
+      wait       = "consumer_lag_ms"
+      calls      = ["database"]
+    }
   }
 }
