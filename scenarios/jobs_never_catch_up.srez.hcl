@@ -21,6 +21,7 @@ incident "jobs_never_catch_up" {
   }
   fault "mq_dedup_disabled" {
     target = "message_queue"
+    change {}
   }
   noise "jitter" {}
   noise "routine_warnings" {}

@@ -1,4 +1,4 @@
-# Two faults: the index on orders(user_id) is missing from the catalog, so
+# Two faults: Saturday's migration dropped the index on orders(user_id), so
 # lookups scan the table; and a cache TTL meant for a load test
 # was pushed to production, so most reads miss and fall through to that
 # same database. Either fix alone leaves the site degraded.
@@ -14,7 +14,10 @@ incident "storefront_double_trouble" {
 
   fault "db_index_disabled" {
     target = "database"
-    rows_m = 30.0
+    rows_m = 20.0
+    change {
+      at = "Sat 06:10"
+    }
   }
   fault "cache_ttl_too_low" {
     target = "cache"

@@ -246,9 +246,11 @@ service_kind "database" {
   # The orders table's indexes, as \d orders and pg_indexes list them: a
   # migration that dropped one (or a restore that never created it) leaves
   # it out, and lookups by user scan the table until it is created again.
+  # The site's change history records schema changes (its migrations).
   state "orders_indexes" {
     type        = "string"
     initial     = "orders_pkey, orders_uid_idx, orders_created_at_idx"
+    audited     = true
     description = "The indexes of the orders table, as pg_indexes lists them (primary key, user_id, created_at)."
   }
 

@@ -133,10 +133,12 @@ service_kind "message_queue" {
   # The jobs queue's declaration arguments, as rabbitmqctl list_queues name
   # arguments prints them. A queue re-declared without the deduplication
   # plugin's argument (from a definitions export that lacks it) queues
-  # every republished copy.
+  # every republished copy. The site's change history records the broker's
+  # definitions imports.
   state "queue_arguments" {
     type        = "string"
     initial     = "x-message-deduplication: true, x-queue-type: classic"
+    audited     = true
     description = "The jobs queue's declaration arguments: x-message-deduplication (the rabbitmq-message-deduplication plugin drops a message whose x-deduplication-header is already queued) and the queue type."
   }
 
