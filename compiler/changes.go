@@ -205,16 +205,24 @@ func (b *build) drawDeploys(site *lang.Incident, protected []map[string]bool, ro
 }
 
 // changeSlot is the slot a change of key sets on service svc: the config
-// key, or, for lang.DeployState, the deployed version (a deploy).
+// key, or, for lang.DeployState, the deployed version (a deploy), or an
+// audited state.
 func (b *build) changeSlot(svc int, key string) (engine.SlotID, bool) {
 	if slot, ok := b.slotIndex[slotKey{svc, "config", key}]; ok {
 		return slot, true
 	}
-	if key != lang.DeployState {
+	if key != lang.DeployState && !b.audited(svc, key) {
 		return engine.NoSlot, false
 	}
 	slot, ok := b.slotIndex[slotKey{svc, "state", key}]
 	return slot, ok && b.t.Slots[slot].Kind == value.String
+}
+
+// audited reports whether name is an audited state of service svc's kind:
+// the history records its changes as it records a config key's.
+func (b *build) audited(svc int, name string) bool {
+	s := b.kinds[svc].State(name)
+	return s != nil && s.Audited
 }
 
 // siteIncident is the incident whose site this build compiles: its own,
@@ -310,7 +318,7 @@ func (b *build) protectedKeys(site *lang.Incident) []map[string]bool {
 func (b *build) faultChange(fi int, fu *lang.FaultUse, fk *lang.FaultKind, svc int) {
 	ch := fu.Change
 	for _, e := range fk.Edits {
-		deploy := e.State && e.Name == lang.DeployState
+		deploy := e.State && (e.Name == lang.DeployState || b.audited(svc, e.Name))
 		if e.State && !deploy || ch.Key != "" && e.Name != ch.Key {
 			continue
 		}

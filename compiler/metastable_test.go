@@ -93,8 +93,15 @@ func remedyAction(t *engine.Task, r engine.Remedy) engine.Action {
 		return ""
 	}
 	svc := value.OfString(t.Services[r.Service].Name)
-	if r.Effect == engine.EffectRestart {
+	switch r.Effect {
+	case engine.EffectRestart:
 		return t.Bind(tool(engine.EffectRestart), []value.Value{svc})
+	case engine.EffectOperate:
+		for _, tl := range t.Tools {
+			if tl.Effect == engine.EffectOperate && tl.Operation == r.Operation {
+				return t.Bind(tl.Name, []value.Value{svc})
+			}
+		}
 	}
 	sl := &t.Slots[r.Slot]
 	return t.Bind(tool(engine.EffectUpdate), []value.Value{svc, value.OfString(sl.Name), t.ValueOf(sl.Kind, r.Value)})

@@ -570,7 +570,7 @@ func (e *Episode) rollback(svc int) {
 	redeployed := false
 	for i := range t.Changes {
 		c := &t.Changes[i]
-		if int(c.Service) == svc && t.Slots[c.Slot].Class != ClassConfig {
+		if int(c.Service) == svc && t.IsDeploy(c) {
 			// Changes are newest first: the first deploy is the newest.
 			redeployed = row[c.Slot] != c.Old
 			row[c.Slot] = c.Old

@@ -141,7 +141,7 @@ func prepare(t *Task, like *prepared) *prepared {
 	// rolling back a benign deploy is a wrong change.
 	for i := range t.Changes {
 		s := t.Changes[i].Slot
-		if t.Slots[s].Class != ClassConfig && !isRemedySlot(t, s) && !slices.Contains(p.judged, s) {
+		if t.IsDeploy(&t.Changes[i]) && !isRemedySlot(t, s) && !slices.Contains(p.judged, s) {
 			p.judged = append(p.judged, s)
 		}
 	}

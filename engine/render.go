@@ -623,12 +623,16 @@ func (e *Episode) appendChanges(b []byte, svc int16) []byte {
 		start = len(b)
 		b = append(b, t.Services[c.Service].Name...)
 		b = pad(b, start, 15)
-		if sl.Class == ClassConfig {
+		switch {
+		case sl.Class == ClassConfig:
 			b = append(b, "config "...)
 			b = append(b, sl.Name...)
 			b = append(b, ": "...)
-		} else {
+		case t.IsDeploy(c):
 			b = append(b, "deploy "...)
+		default:
+			b = append(b, sl.Name...)
+			b = append(b, ": "...)
 		}
 		b = e.appendWord(b, sl, c.Old)
 		b = append(b, " -> "...)
@@ -651,7 +655,7 @@ func (e *Episode) appendChanges(b []byte, svc int16) []byte {
 //	status        {"status":"healthy"}
 //	traces        {"spans":[{"service","depth","duration_ms","error_rate","status"}]}
 //	dependencies  {"dependencies":[{"role","service","status"}]}
-//	changes       {"alert_at","changes":[{"at","minutes_before_alert","actor","service","kind":"config"|"deploy","key" (config only),"old","new"}]}
+//	changes       {"alert_at","changes":[{"at","minutes_before_alert","actor","service","kind":"config"|"deploy"|"state","key" (config and state),"old","new"}]}
 //	restart       {"restarted":true}
 //	rollback      {"rolled_back":true}
 //	update        {"key","value","previous"}
@@ -827,11 +831,15 @@ func (e *Episode) appendChangesJSON(b []byte, svc int16) []byte {
 		b = value.AppendJSONString(b, c.Actor)
 		b = append(b, `,"service":`...)
 		b = value.AppendJSONString(b, t.Services[c.Service].Name)
-		if sl.Class == ClassConfig {
+		switch {
+		case sl.Class == ClassConfig:
 			b = append(b, `,"kind":"config","key":`...)
 			b = value.AppendJSONString(b, sl.Name)
-		} else {
+		case t.IsDeploy(c):
 			b = append(b, `,"kind":"deploy"`...)
+		default:
+			b = append(b, `,"kind":"state","key":`...)
+			b = value.AppendJSONString(b, sl.Name)
 		}
 		b = append(b, `,"old":`...)
 		b = e.appendWordJSON(b, sl, c.Old)

@@ -298,6 +298,19 @@ type Change struct {
 	Fault   int16  `json:"fault"`
 }
 
+// DeployState is the name of the string state that holds a service's
+// deployed version (lang.DeployState, which the compiler lowers under
+// this name): a change of it is a deploy, which rollback undoes. A change
+// of another state (an audited one: a schema, a queue's declaration) is
+// listed by the state's name and no rollback undoes it.
+const DeployState = "version"
+
+// IsDeploy reports whether a change history entry is a deploy.
+func (t *Task) IsDeploy(c *Change) bool {
+	sl := &t.Slots[c.Slot]
+	return sl.Class != ClassConfig && sl.Name == DeployState
+}
+
 // MinutesPerWeek is the span of the change history's clock.
 const MinutesPerWeek = 7 * 24 * 60
 

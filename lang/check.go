@@ -1349,7 +1349,7 @@ func (c *checker) incidentChanges(in *Incident, sys *System) {
 		if fk == nil {
 			continue
 		}
-		edited := fk.ChangedKeys()
+		edited := fk.ChangedKeys(m)
 		for _, e := range fk.Edits {
 			if !e.State {
 				faultKeys[fu.Target+"."+e.Name] = fu.Name
@@ -1372,7 +1372,7 @@ func (c *checker) incidentChanges(in *Incident, sys *System) {
 		}
 		switch {
 		case len(edited) == 0:
-			c.errRange(ch.DefRange, "Fault from no change", fmt.Sprintf("The fault kind %q edits no config key and deploys no version, so no change introduced it: crashes, leaks, traffic and expiry come from no change. Remove the change block.", fu.Name))
+			c.errRange(ch.DefRange, "Fault from no change", fmt.Sprintf("The fault kind %q edits no config key or audited state and deploys no version, so no change introduced it: crashes, leaks, traffic and expiry come from no change. Remove the change block.", fu.Name))
 		case ch.Key != "" && !contains(edited, ch.Key):
 			c.errRange(ch.KeyRange, "Change on a key the fault does not touch", fmt.Sprintf("The fault kind %q edits %s, not %q.", fu.Name, strings.Join(edited, ", "), ch.Key))
 		case ch.Key == "" && len(edited) > 1:

@@ -503,6 +503,10 @@ func (d *decoder) serviceKind(blk *hclsyntax.Block) *ServiceKind {
 				sv.Initial, _ = d.typedValue(a, sv.Kind, nil)
 			}
 			sv.Next = d.expr(sc, "next")
+			sv.Audited = d.boolean(sc, "audited")
+			if sv.Audited && (sv.Kind != value.String || sv.Next != nil) {
+				d.errRange(attrRange(sc, "audited", fromHCL(b.DefRange())), "State cannot be audited", fmt.Sprintf("The change history records a state as a setting, old -> new: %q must be a string state without next.", sv.Name))
+			}
 			k.States = append(k.States, sv)
 		case "derived", "metric":
 			qc := d.content(b.Body, b.DefRange(), schemaAt("service_kind/"+b.Type))

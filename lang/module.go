@@ -52,6 +52,11 @@ type StateVar struct {
 	Typed
 	Initial value.Value
 	Next    *Expr
+	// Audited says the site's change history records changes of the
+	// state, by its name, old -> new (a schema, a queue's declaration),
+	// as it records config keys and deploys: a fault's change block may
+	// introduce an edit of it.
+	Audited bool
 }
 
 type Quantity struct {
@@ -129,16 +134,33 @@ type OperationSet struct {
 }
 
 // ChangedKeys are what a change introducing a fault of this kind sets:
-// the config keys its edits write, and DeployState for a deploy. A kind
-// with none comes from no change (a crash, a leak, traffic, expiry).
-func (f *FaultKind) ChangedKeys() []string {
+// the config keys its edits write, DeployState for a deploy, and the
+// audited states (of a kind of m it applies to) it edits. A kind with
+// none comes from no change (a crash, a leak, traffic, expiry).
+func (f *FaultKind) ChangedKeys(m *Module) []string {
 	var out []string
 	for _, e := range f.Edits {
-		if !e.State || e.Name == DeployState {
+		if !e.State || e.Name == DeployState || f.editsAudited(m, e.Name) {
 			out = append(out, e.Name)
 		}
 	}
 	return out
+}
+
+// editsAudited reports whether name is an audited state of some kind the
+// fault kind applies to.
+func (f *FaultKind) editsAudited(m *Module, name string) bool {
+	if m == nil {
+		return false
+	}
+	for _, kn := range f.AppliesTo {
+		if k := m.ServiceKind(kn); k != nil {
+			if s := k.State(name); s != nil && s.Audited {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // DeployState is the string state that holds a service kind's deployed

@@ -466,7 +466,7 @@ func variantChange(m *Module, base *Incident, kind string, at Range) *ChangeUse 
 	if fk == nil {
 		return nil
 	}
-	edited := fk.ChangedKeys()
+	edited := fk.ChangedKeys(m)
 	if len(edited) == 0 {
 		return nil
 	}

@@ -1,7 +1,7 @@
 # Metastable: bloat from disabled autovacuum slows every job write (the
 # trigger) until jobs wait past the producers' 5 s republish deadline, and
-# with publish deduplication off (the constraint, harmless on its own) every
-# republished copy is queued. The copies keep arrivals above what the
+# with the jobs queue declared without the deduplication plugin's argument
+# (the constraint, harmless on its own) every republished copy is queued. The copies keep arrivals above what the
 # consumers finish, so re-enabling autovacuum alone leaves the backlog
 # growing; the loop breaks only when the broker drops the copies again.
 
@@ -32,7 +32,7 @@ incident "jobs_never_catch_up" {
     "inspect_logs(message_queue)",
     "inspect_logs(database)",
     "update_config(database, autovacuum_enabled, true)",
-    "update_config(message_queue, dedup_enabled, true)",
-    "resolve_incident(\"database: autovacuum disabled, table bloat; message queue: deduplication disabled, republished copies queued\", \"re-enabled autovacuum and publish deduplication\")",
+    "redeclare_queue_with_deduplication(message_queue)",
+    "resolve_incident(\"database: autovacuum disabled, table bloat; message queue: deduplication disabled, republished copies queued\", \"re-enabled autovacuum and redeclared the jobs queue with x-message-deduplication\")",
   ]
 }

@@ -1,5 +1,5 @@
-# Two faults: the orders index was invalidated by a failed concurrent
-# rebuild, so lookups scan the table; and a cache TTL meant for a load test
+# Two faults: Saturday's migration dropped the index on orders(user_id), so
+# lookups scan the table; and a cache TTL meant for a load test
 # was pushed to production, so most reads miss and fall through to that
 # same database. Either fix alone leaves the site degraded.
 
@@ -14,7 +14,10 @@ incident "storefront_double_trouble" {
 
   fault "db_index_disabled" {
     target = "database"
-    rows_m = 30.0
+    rows_m = 20.0
+    change {
+      at = "Sat 06:10"
+    }
   }
   fault "cache_ttl_too_low" {
     target = "cache"
@@ -34,10 +37,11 @@ incident "storefront_double_trouble" {
   expert = [
     "inspect_logs(web_server)",
     "inspect_logs(database)",
+    "create_missing_indexes(database)",
     "inspect_metrics(cache)",
     "inspect_config(cache, ttl_seconds)",
-    "update_config(database, orders_user_id_index, true)",
     "update_config(cache, ttl_seconds, $before)",
-    "resolve_incident(\"database: orders index disabled, sequential scans; cache: ttl far too short, entries expire before reuse\", \"re-enabled orders_user_id_index and restored ttl_seconds back to its previous value\")",
+    "inspect_logs(database)",
+    "resolve_incident(\"database: orders user_id index missing, sequential scans; cache: ttl far too short, entries expire before reuse\", \"created the missing index on orders(user_id) and restored ttl_seconds back to its previous value\")",
   ]
 }

@@ -933,27 +933,32 @@ fault_kind "db_maintenance_mode" {
 }
 
 fault_kind "db_index_disabled" {
-  description    = "The index on orders(user_id) is unusable; lookups scan the table, hold connections far longer and slow every caller."
+  # The index on orders(user_id) is not in the catalog: a migration dropped
+  # it (DROP INDEX) or a restore never created it. Lookups by user scan the
+  # table. The fix creates it again, CONCURRENTLY, which takes ticks in
+  # proportion to the table; rebuilding invalid indexes finds none.
+  description    = "The index on orders(user_id) is missing from the catalog; lookups scan the table, hold connections far longer and slow every caller."
   applies_to     = ["database"]
-  conflicts_with = []
+  conflicts_with = ["db_index_invalid"]
   mechanism      = "missing_index"
-  detail         = "orders_user_id_index"
+  detail         = "orders_uid_idx"
 
   param "rows_m" {
     type        = "float"
     default     = 40.0
-    domain      = [30.0, 40.0, 60.0, 80.0]
+    domain      = [20.0, 30.0, 40.0, 60.0, 80.0]
     description = "Size of the orders table in millions of rows."
   }
 
-  set_config { orders_user_id_index = false }
-  set_state { orders_rows_m = param.rows_m }
+  set_state {
+    orders_indexes = "orders_pkey, orders_created_at_idx"
+    orders_rows_m  = param.rows_m
+  }
 
-  fixed_when = "config.orders_user_id_index"
+  fixed_when = "user_id_indexed && (!state.orders_index_invalid || state.index_build_ticks > 0)"
 
-  remedy "update_config" {
-    key   = "orders_user_id_index"
-    value = true
+  remedy "operate" {
+    operation = "create_missing_indexes"
   }
 }
 
@@ -1045,7 +1050,7 @@ fault_kind "db_index_invalid" {
   applies_to     = ["database"]
   conflicts_with = ["db_index_disabled"]
   mechanism      = "missing_index"
-  detail         = "orders_user_id_index"
+  detail         = "orders_uid_idx"
 
   param "rows_m" {
     type        = "float"
@@ -1201,19 +1206,22 @@ fault_kind "mq_retry_limit_high" {
 }
 
 fault_kind "mq_dedup_disabled" {
-  description    = "Publish deduplication is off: harmless while the queue is short, but once jobs wait past the producers' 5 s republish deadline every copy is queued, and the backlog sustains itself."
+  # The jobs queue was declared again (a broker migration loaded a
+  # definitions export) without the deduplication plugin's argument; the
+  # producers still set the x-deduplication-header, but nothing drops the
+  # copies.
+  description    = "The queue is declared without x-message-deduplication: harmless while the queue is short, but once jobs wait past the producers' 5 s republish deadline every copy is queued, and the backlog sustains itself."
   applies_to     = ["message_queue"]
   conflicts_with = []
   mechanism      = "deduplication_disabled"
-  detail         = "dedup_enabled"
+  detail         = "x-message-deduplication"
 
-  set_config { dedup_enabled = false }
+  set_state { queue_arguments = "x-queue-type: classic" }
 
-  fixed_when = "config.dedup_enabled"
+  fixed_when = "deduplicating"
 
-  remedy "update_config" {
-    key   = "dedup_enabled"
-    value = true
+  remedy "operate" {
+    operation = "redeclare_queue_with_deduplication"
   }
 }
 

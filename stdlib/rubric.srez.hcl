@@ -303,6 +303,8 @@ rubric "native" {
   mechanism "missing_index" {
     description = "A query's index is missing or disabled, so it scans the whole table."
     phrases     = ["missing index", "index missing", "dropped index", "no index", "unindexed", "full table scan", "full table scans", "sequential scan", "sequential scans", "index disabled", "invalid index"]
+    about       = ["index", "the index", "orders index", "user id index", "orders user id index", "orders uid idx", "orders user id idx", "index on orders", "index on user id"]
+    states      = ["off"]
   }
 
   mechanism "read_replica_disabled" {
@@ -376,6 +378,8 @@ rubric "native" {
   mechanism "deduplication_disabled" {
     description = "The broker queues every republished copy of a job, so a long queue feeds itself."
     phrases     = ["dedup disabled", "deduplication disabled", "deduplication off", "dedup off", "no deduplication", "duplicate publishes", "republished copies", "duplicate messages queued"]
+    about       = ["dedup", "deduplication", "de duplication", "duplicate detection", "duplicate suppression", "message deduplication", "x message deduplication", "dedup plugin", "deduplication plugin"]
+    states      = ["off"]
   }
 
   mechanism "premature_redelivery" {

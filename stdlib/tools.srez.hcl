@@ -113,6 +113,13 @@ tool "delete_orphaned_queues" {
   arg "service" { type = "service" }
 }
 
+tool "redeclare_queue_with_deduplication" {
+  description = "Declare a message broker's jobs queue again with the message-deduplication plugin's argument (x-message-deduplication: true), move its messages to it and rebind it; publishing and consuming go on. A queue that has the argument already, and services without queues, are left as they are."
+  effect      = "operate"
+  operation   = "redeclare_queue_with_deduplication"
+  arg "service" { type = "service" }
+}
+
 tool "migrate_instance" {
   description = "Live-migrate a service's instances, one at a time, to other hosts of the pool with CPU to spare; connections stay up. Services the site does not run on virtual machines are left as they are."
   effect      = "operate"
@@ -124,6 +131,13 @@ tool "reindex_invalid_indexes" {
   description = "Rebuild a database's indexes that the catalog marks INVALID (REINDEX INDEX CONCURRENTLY); reads and writes go on meanwhile, and a build takes time in proportion to its table's size. Services without such indexes are left as they are."
   effect      = "operate"
   operation   = "reindex_invalid_indexes"
+  arg "service" { type = "service" }
+}
+
+tool "create_missing_indexes" {
+  description = "Create a database's indexes that the application's schema declares and its catalog lacks (CREATE INDEX CONCURRENTLY); reads and writes go on meanwhile, and a build takes time in proportion to its table's size. Services whose catalog holds every declared index are left as they are."
+  effect      = "operate"
+  operation   = "create_missing_indexes"
   arg "service" { type = "service" }
 }
 

@@ -96,13 +96,6 @@ service_kind "database" {
     aka         = ["autovacuum", "vacuum", "vacuuming", "vacuumed", "auto vacuum", "autovac", "cleanup", "clean up", "cleaning up", "cleaning"]
   }
 
-  config "orders_user_id_index" {
-    type        = "bool"
-    default     = true
-    description = "Whether the index on orders(user_id) is valid and used by the planner."
-    aka         = ["index", "orders index", "user id index", "orders user id index", "the index"]
-  }
-
   # ---------------------------------------------------------------- state
 
   state "up" {
@@ -250,11 +243,22 @@ service_kind "database" {
   # left open holds back the oldest xmin, so vacuum runs and removes
   # nothing; once it ends, autovacuum reclaims dead rows at its declared
   # rate.
+  # The orders table's indexes, as \d orders and pg_indexes list them: a
+  # migration that dropped one (or a restore that never created it) leaves
+  # it out, and lookups by user scan the table until it is created again.
+  # The site's change history records schema changes (its migrations).
+  state "orders_indexes" {
+    type        = "string"
+    initial     = "orders_pkey, orders_uid_idx, orders_created_at_idx"
+    audited     = true
+    description = "The indexes of the orders table, as pg_indexes lists them (primary key, user_id, created_at)."
+  }
+
   state "orders_index_invalid" {
     type        = "bool"
     initial     = false
     next        = "state.orders_index_invalid && state.index_build_ticks != 1"
-    description = "The index orders_user_id_idx is marked INVALID (a CREATE INDEX CONCURRENTLY or REINDEX CONCURRENTLY that failed): it is kept up to date but the planner does not use it."
+    description = "The index orders_uid_idx is marked INVALID (a CREATE INDEX CONCURRENTLY or REINDEX CONCURRENTLY that failed): it is kept up to date but the planner does not use it."
   }
 
   state "index_build_ticks" {
@@ -269,6 +273,12 @@ service_kind "database" {
     initial     = 10.0
     unit        = "million rows per tick"
     description = "Declared rate of a concurrent index build: rows it scans, sorts and validates per tick. A build of N million rows takes 1 + floor(N / rate) ticks."
+  }
+
+  state "index_build_statement" {
+    type        = "string"
+    initial     = "REINDEX INDEX CONCURRENTLY public.orders_uid_idx"
+    description = "The statement of the running (or last) concurrent index build, as log_statement logs it."
   }
 
   state "vacuum_rate_pct" {
@@ -305,9 +315,15 @@ service_kind "database" {
     unit  = "queries/s"
   }
 
+  derived "user_id_indexed" {
+    type        = "bool"
+    value       = "state.orders_indexes == \"orders_pkey, orders_uid_idx, orders_created_at_idx\""
+    description = "The catalog lists the index on orders(user_id), valid or not."
+  }
+
   derived "index_factor" {
     type  = "float"
-    value = "config.orders_user_id_index && !state.orders_index_invalid ? 1.0 : 1.0 + state.orders_rows_m / 8.0"
+    value = "user_id_indexed && !state.orders_index_invalid ? 1.0 : 1.0 + state.orders_rows_m / 8.0"
     unit  = "ratio"
   }
 
@@ -634,7 +650,7 @@ service_kind "database" {
   # contrib/auto_explain/auto_explain.c ("duration: %.3f ms  plan:")
   log "seq_scan" {
     level = "WARN"
-    when  = "serving && (!config.orders_user_id_index || state.orders_index_invalid)"
+    when  = "serving && (!user_id_indexed || state.orders_index_invalid)"
     text  = "[{@pid}] LOG:  duration: {int(query_ms * 6.0)}.512 ms  plan:  Query Text: SELECT * FROM orders WHERE user_id = $1  Seq Scan on orders  (cost=0.00..{int(state.orders_rows_m * 18334.0)}.00 rows=41 width=97)  Filter: (user_id = $1)"
   }
 
@@ -763,7 +779,7 @@ service_kind "database" {
   log "index_rebuild_running" {
     level = "INFO"
     when  = "serving && state.index_build_ticks > 0"
-    text  = "[{@pid}] LOG:  statement: REINDEX INDEX CONCURRENTLY public.orders_uid_idx  (pg_stat_progress_create_index: phase \"building index: scanning table\", blocks {max(0, int(state.orders_rows_m * 13000.0) - (state.index_build_ticks - 1) * int(state.index_build_mrows_per_tick * 13000.0))} of {int(state.orders_rows_m * 13000.0)})"
+    text  = "[{@pid}] LOG:  statement: {state.index_build_statement}  (pg_stat_progress_create_index: phase \"building index: scanning table\", blocks {max(0, int(state.orders_rows_m * 13000.0) - (state.index_build_ticks - 1) * int(state.index_build_mrows_per_tick * 13000.0))} of {int(state.orders_rows_m * 13000.0)})"
   }
 
   # src/backend/access/heap/vacuumlazy.c (heap_vacuum_rel, log_autovacuum_min_duration),
@@ -803,7 +819,22 @@ service_kind "database" {
     description = "Rebuild, with REINDEX INDEX CONCURRENTLY, every index the catalog marks INVALID (left by a failed concurrent build); reads and writes go on meanwhile. A build takes time in proportion to its table's size; it ends valid."
     aka         = ["rebuilt the invalid index", "reindexed the invalid index", "rebuilt the index", "reindexed", "reindexed orders", "rebuilt orders_uid_idx", "reindex concurrently"]
     set {
-      index_build_ticks = "state.orders_index_invalid && state.index_build_ticks == 0 ? 1 + int(state.orders_rows_m / state.index_build_mrows_per_tick) : state.index_build_ticks"
+      index_build_ticks     = "state.orders_index_invalid && state.index_build_ticks == 0 ? 1 + int(state.orders_rows_m / state.index_build_mrows_per_tick) : state.index_build_ticks"
+      index_build_statement = "state.orders_index_invalid && state.index_build_ticks == 0 ? \"REINDEX INDEX CONCURRENTLY public.orders_uid_idx\" : state.index_build_statement"
+    }
+  }
+
+  # CREATE INDEX CONCURRENTLY enters the index in the catalog INVALID at
+  # once, builds it at the declared rate while reads and writes go on, and
+  # marks it valid at the end: the same build a REINDEX CONCURRENTLY runs.
+  operation "create_missing_indexes" {
+    description = "Create, with CREATE INDEX CONCURRENTLY, the indexes the application's schema declares that the database's catalog lacks; reads and writes go on meanwhile. The index is listed at once, INVALID until its build, which takes time in proportion to its table's size, ends."
+    aka         = ["created the missing index", "created the index", "recreated the index", "recreated the dropped index", "rebuilt the missing index", "added the index", "added the missing index", "added back the index", "restored the index", "create index concurrently", "created orders_uid_idx"]
+    set {
+      orders_indexes        = "\"orders_pkey, orders_uid_idx, orders_created_at_idx\""
+      orders_index_invalid  = "!user_id_indexed || state.orders_index_invalid"
+      index_build_ticks     = "!user_id_indexed && state.index_build_ticks == 0 ? 1 + int(state.orders_rows_m / state.index_build_mrows_per_tick) : state.index_build_ticks"
+      index_build_statement = "!user_id_indexed && state.index_build_ticks == 0 ? \"CREATE INDEX CONCURRENTLY orders_uid_idx ON public.orders USING btree (user_id)\" : state.index_build_statement"
     }
   }
 

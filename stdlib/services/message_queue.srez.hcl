@@ -8,9 +8,11 @@
 # delivery in its own: too many consumers are OOM-killed, too large a fetch
 # window trips the broker's memory alarm and blocks publishers.
 #
-# Producers republish a job they have not seen finish within 5 s. With
-# deduplication on, the broker drops a copy whose message id is still
-# queued; with it off, every copy is new work, so a backlog deep enough to
+# Producers republish a job they have not seen finish within 5 s, with the
+# job's id in the x-deduplication-header. The jobs queue is declared with
+# the rabbitmq-message-deduplication plugin's argument
+# (x-message-deduplication: true), so the broker drops a copy whose id is
+# still queued; a queue declared without it queues every copy as new work, so a backlog deep enough to
 # make jobs wait past 5 s multiplies the arrivals that keep it deep. That is
 # a metastable loop: healthy while the queue is short, stuck once a trigger
 # (slow jobs, a consumer outage) has made it long, even after the trigger is
@@ -77,13 +79,6 @@ service_kind "message_queue" {
     default     = true
     description = "Move jobs that exhaust their retries to the dead-letter queue."
     aka         = ["dead letter", "dead lettering", "dead letter queue", "dlq"]
-  }
-
-  config "dedup_enabled" {
-    type        = "bool"
-    default     = true
-    description = "Drop a published message whose message id is already queued (producers republish jobs they have not seen finish)."
-    aka         = ["dedup", "deduplication", "de duplication", "duplicate detection", "duplicate suppression", "message deduplication"]
   }
 
   config "queue_name" {
@@ -154,6 +149,18 @@ service_kind "message_queue" {
     initial     = 50000.0
     unit        = "messages"
     description = "Jobs published with a countdown (reminders, delayed retries): consumers fetch them as soon as their channel allows and hold them unacknowledged until due."
+  }
+
+  # The jobs queue's declaration arguments, as rabbitmqctl list_queues name
+  # arguments prints them. A queue re-declared without the deduplication
+  # plugin's argument (from a definitions export that lacks it) queues
+  # every republished copy. The site's change history records the broker's
+  # definitions imports.
+  state "queue_arguments" {
+    type        = "string"
+    initial     = "x-message-deduplication: true, x-queue-type: classic"
+    audited     = true
+    description = "The jobs queue's declaration arguments: x-message-deduplication (the rabbitmq-message-deduplication plugin drops a message whose x-deduplication-header is already queued) and the queue type."
   }
 
   state "version" {
@@ -349,9 +356,15 @@ service_kind "message_queue" {
     description = "How long a newly published job waits for a consumer."
   }
 
+  derived "deduplicating" {
+    type        = "bool"
+    value       = "state.queue_arguments == \"x-message-deduplication: true, x-queue-type: classic\""
+    description = "The jobs queue is declared with x-message-deduplication, so the broker drops a copy whose id is still queued."
+  }
+
   derived "republish_factor" {
     type        = "float"
-    value       = "config.dedup_enabled ? 1.0 : 1.0 + clamp((wait_s - 5.0) / 5.0, 0.0, 2.0)"
+    value       = "deduplicating ? 1.0 : 1.0 + clamp((wait_s - 5.0) / 5.0, 0.0, 2.0)"
     unit        = "messages per job"
     description = "Published messages per job: producers republish a job not finished within 5 s, and without deduplication each copy is queued."
   }
@@ -544,7 +557,7 @@ service_kind "message_queue" {
   log "republished" {
     level = "WARN"
     when  = "serving && republish_factor > 1.02"
-    text  = "<0.{@pid}.0> queue 'jobs' in vhost '/': publish={int(publish_in * republish_factor)}/s; message_id=job-{@hex} published 3 times, 3 copies ready"
+    text  = "<0.{@pid}.0> queue 'jobs' in vhost '/' (arguments: {state.queue_arguments}): publish={int(publish_in * republish_factor)}/s; message_id=job-{@hex} published 3 times, 3 copies ready"
   }
 
   # celery celery/app/task.py (Retry: "Retry in %ss: %r")
@@ -667,6 +680,17 @@ service_kind "message_queue" {
     aka         = ["reloaded the secrets", "reloaded secrets", "reloaded the credentials", "reloaded the password", "picked up the new password", "picked up the rotated password", "synced the secret", "synced the password"]
     set {
       db_password_version = "database.password_version"
+    }
+  }
+
+  # Queue arguments cannot change in place: the operation declares the
+  # queue again with the plugin's argument and moves its messages there
+  # (a shovel), while publishing and consuming go on.
+  operation "redeclare_queue_with_deduplication" {
+    description = "Declare the jobs queue again with the rabbitmq-message-deduplication plugin's argument (x-message-deduplication: true), move its messages to it with a shovel and rebind it, while publishing and consuming go on. A queue declared with the argument already is left as it is."
+    aka         = ["redeclared the queue with deduplication", "redeclared the jobs queue", "re declared the queue", "recreated the queue with deduplication", "restored deduplication", "restored message deduplication", "re enabled deduplication", "reenabled deduplication", "enabled deduplication", "turned deduplication back on", "added x message deduplication", "x message deduplication"]
+    set {
+      queue_arguments = "\"x-message-deduplication: true, x-queue-type: classic\""
     }
   }
 
