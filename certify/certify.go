@@ -72,6 +72,9 @@ func Cached(inc Incident, c *Cache, body [sha256.Size]byte) Result {
 	}
 	r, hit := c.result(key)
 	if !hit {
+		if c != nil {
+			c.fresh.Add(1)
+		}
 		r = afresh(inc, false, c != nil && c.fixtures)
 		r.Apply(t)
 		// The task is final now; its hash goes in the cache, so a hit
