@@ -610,6 +610,29 @@ type serviceQuantity struct {
 // services is left out of the order: that read sees the last tick (a
 // service kind's own quantities have no cycle; lang checks that).
 func (b *build) quantityOrder() []serviceQuantity {
+	// The order is a function of the system and its services' kinds,
+	// which the module fixes: it is computed once per system.
+	w, key := b.opt.words, systemKey{b.m, b.sys}
+	if w != nil {
+		w.mu.Lock()
+		o, ok := w.orders[key]
+		w.mu.Unlock()
+		if ok {
+			b.quantityAt = o.at
+			return o.order
+		}
+	}
+	order := b.orderQuantities()
+	if w != nil {
+		w.mu.Lock()
+		w.orders[key] = quantityOrdering{order, b.quantityAt}
+		w.mu.Unlock()
+	}
+	return order
+}
+
+// orderQuantities is quantityOrder computed afresh.
+func (b *build) orderQuantities() []serviceQuantity {
 	var order []serviceQuantity
 	b.quantityAt = map[slotKey]int{}
 	const (
