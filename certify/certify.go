@@ -69,6 +69,9 @@ func Cached(inc Incident, c *Cache, body [sha256.Size]byte) Result {
 	key := certKey(inc, body)
 	r, hit := c.result(key)
 	if !hit {
+		if c != nil {
+			c.fresh.Add(1)
+		}
 		r = Afresh(inc, false)
 		r.Apply(t)
 		// The task is final now; its hash goes in the cache, so a hit

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/srezc/srezc"
 	"github.com/srezc/srezc/certify"
 	"github.com/srezc/srezc/internal/buildid"
 )
@@ -54,23 +55,26 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // (certify.NewDiskCache) under $SREZC_CACHE, or the user's cache folder's
 // srezc/certify when that is unset; SREZC_CACHE=off keeps them in memory.
 // A cache that cannot be opened is no cache: commands only get slower.
+//
+// Unless SREZC_CACHE=off, the cache also finds the embedded suite's
+// certification results shipped in the binary for this certifier's code
+// (certify/shipped.go), so a first run certifies only what was edited or
+// is not shipped. SREZC_CACHE=off certifies everything afresh.
 func certificationCache() *certify.Cache {
 	root := os.Getenv("SREZC_CACHE")
 	if root == "off" {
 		return certify.NewCache()
 	}
+	c := certify.NewCache()
 	if root == "" {
-		dir, err := os.UserCacheDir()
-		if err != nil {
-			return certify.NewCache()
+		if dir, err := os.UserCacheDir(); err == nil {
+			root = filepath.Join(dir, "srezc", "certify")
 		}
-		root = filepath.Join(dir, "srezc", "certify")
 	}
-	code, ok := buildid.Executable()
-	if !ok {
-		return certify.NewCache()
+	if code, ok := buildid.Executable(); ok && root != "" {
+		c, _ = certify.NewDiskCache(root, code)
 	}
-	c, _ := certify.NewDiskCache(root, code)
+	c.UseShipped(srezc.CertifierCode())
 	return c
 }
 

@@ -27,11 +27,11 @@ func (b *build) certify() {
 			// Its difficulty is estimated, from the alert derived above.
 			b.t.Difficulty = difficultyOf(b.t, b.alerting)
 		}
-		body := engine.BodyHash(b.t)
+		body := b.bodyHash()
 		b.t.Hash, b.t.Behaviour = engine.SealHash(body, b.t), hex.EncodeToString(body[:])
 		return
 	}
-	body := engine.BodyHash(b.t)
+	body := b.bodyHash()
 	r := certify.Cached(b, b.opt.Cache, body)
 	b.findings = r.Findings()
 	b.t.Behaviour = hex.EncodeToString(body[:])
@@ -57,8 +57,8 @@ func (b *build) certifyFixes() {
 		b.located[f.Detail] = f.At
 	}
 	t.Certified = false
-	body := engine.BodyHash(t)
-	t.Hash = engine.SealHash(body, t)
+	// Only certification results changed, which the body leaves out.
+	t.Hash = engine.SealHash(b.bodyHash(), t)
 }
 
 // Prepare compiles an incident up to certification, without certifying

@@ -213,9 +213,26 @@ func keyTopics(ck *lang.ConfigKey) []string {
 type keyWords struct {
 	mu sync.Mutex
 	m  map[*lang.ConfigKey][2][]string
+	// orders memoises quantityOrder per system: every incident on a
+	// system, and each of its site variants, orders the same quantities.
+	orders map[systemKey]quantityOrdering
 }
 
-func newKeyWords() *keyWords { return &keyWords{m: map[*lang.ConfigKey][2][]string{}} }
+// systemKey names a system of a module.
+type systemKey struct {
+	m   *lang.Module
+	sys *lang.System
+}
+
+// quantityOrdering is quantityOrder's result, shared read-only.
+type quantityOrdering struct {
+	order []serviceQuantity
+	at    map[slotKey]int
+}
+
+func newKeyWords() *keyWords {
+	return &keyWords{m: map[*lang.ConfigKey][2][]string{}, orders: map[systemKey]quantityOrdering{}}
+}
 
 // of returns ck's topics and gloss; a nil memo computes them afresh.
 func (w *keyWords) of(ck *lang.ConfigKey) (topics, gloss []string) {

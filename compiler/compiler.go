@@ -12,6 +12,7 @@
 package compiler
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"runtime"
 	"slices"
@@ -88,6 +89,13 @@ type build struct {
 	// history's entries until LowerChanges settles them (changes.go).
 	site    []siteChange
 	pending []pendingChange
+	// body is the task's engine.BodyHash once Certify has computed it
+	// (bodyKnown): no later stage changes what it covers, so sealing the
+	// task reuses it. siteHashes are the site variants' own semantic
+	// hashes, sealed when each was certified (compileSites).
+	body       [sha256.Size]byte
+	bodyKnown  bool
+	siteHashes []string
 }
 
 type edit struct {
@@ -310,7 +318,7 @@ func CompileIncident(m *lang.Module, in *lang.Incident, opt Options) (*engine.Ta
 	// the alert's checks included.
 	b.t.Prepare()
 	if b.t.Hash == "" || len(b.t.Sites) > 0 {
-		b.t.Hash = engine.ComputeHash(b.t)
+		b.t.Hash = engine.SealHashSites(b.bodyHash(), b.t, b.siteHashes)
 		for _, s := range b.t.Sites {
 			s.Hash = b.t.Hash
 		}
@@ -319,6 +327,14 @@ func CompileIncident(m *lang.Module, in *lang.Incident, opt Options) (*engine.Ta
 		return nil, diags
 	}
 	return b.t, diags
+}
+
+// bodyHash is the task's engine.BodyHash, computed once.
+func (b *build) bodyHash() [sha256.Size]byte {
+	if !b.bodyKnown {
+		b.body, b.bodyKnown = engine.BodyHash(b.t), true
+	}
+	return b.body
 }
 
 // NotCertified is the summary of every certification error.
@@ -620,6 +636,29 @@ type serviceQuantity struct {
 // services is left out of the order: that read sees the last tick (a
 // service kind's own quantities have no cycle; lang checks that).
 func (b *build) quantityOrder() []serviceQuantity {
+	// The order is a function of the system and its services' kinds,
+	// which the module fixes: it is computed once per system.
+	w, key := b.opt.words, systemKey{b.m, b.sys}
+	if w != nil {
+		w.mu.Lock()
+		o, ok := w.orders[key]
+		w.mu.Unlock()
+		if ok {
+			b.quantityAt = o.at
+			return o.order
+		}
+	}
+	order := b.orderQuantities()
+	if w != nil {
+		w.mu.Lock()
+		w.orders[key] = quantityOrdering{order, b.quantityAt}
+		w.mu.Unlock()
+	}
+	return order
+}
+
+// orderQuantities is quantityOrder computed afresh.
+func (b *build) orderQuantities() []serviceQuantity {
 	var order []serviceQuantity
 	b.quantityAt = map[slotKey]int{}
 	const (

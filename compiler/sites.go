@@ -153,6 +153,8 @@ func (b *build) compileSites(diags lang.Diagnostics) (lang.Diagnostics, bool) {
 		if st == nil {
 			return diags, true
 		}
+		// The variant's Hash is its own until the task's replaces it.
+		b.siteHashes = append(b.siteHashes, st.Hash)
 		t.Sites = append(t.Sites, st)
 	}
 	return diags, false

@@ -3,6 +3,7 @@ package compiler_test
 import (
 	"testing"
 
+	"github.com/srezc/srezc"
 	"github.com/srezc/srezc/certify"
 	"github.com/srezc/srezc/compiler"
 	"github.com/srezc/srezc/lang"
@@ -53,5 +54,23 @@ func BenchmarkSuiteCompileNoCertify(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		compiler.CompileIncident(m, m.Incidents[i%len(m.Incidents)], compiler.Options{SkipCertify: true})
+	}
+}
+
+// BenchmarkSuiteCompileShipped compiles the whole embedded suite from the
+// analysed module, its certification results found in the table shipped
+// in the binary (certify/shipped.go): the compile half of a cold srezc
+// validate of the unmodified suite.
+func BenchmarkSuiteCompileShipped(b *testing.B) {
+	m, _ := lang.Analyze(lang.ScenarioFiles())
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		cache := certify.NewCache()
+		cache.UseShipped(srezc.CertifierCode())
+		compiler.CompileWith(m, compiler.Options{Cache: cache})
+		if n := cache.Fresh(); n != 0 {
+			b.Fatalf("%d tasks certified afresh: the shipped table is stale (SREZC_UPDATE=1 go test ./compiler -run TestShippedCertificates)", n)
+		}
 	}
 }

@@ -43,7 +43,13 @@ func BodyHash(t *Task) [sha256.Size]byte {
 }
 
 // SealHash combines a body hash with t's certification results.
-func SealHash(body [sha256.Size]byte, t *Task) string {
+func SealHash(body [sha256.Size]byte, t *Task) string { return SealHashSites(body, t, nil) }
+
+// SealHashSites is SealHash given the semantic hashes of t's site
+// variants, in order, as ComputeHash returns them (nil: computed here).
+// A compiler that sealed each variant when it certified it passes those
+// hashes, so that no variant is hashed twice.
+func SealHashSites(body [sha256.Size]byte, t *Task, sites []string) string {
 	h := hashBufs.Get().(*hasher)
 	defer hashBufs.Put(h)
 	h.b = append(h.b[:0], body[:]...)
@@ -59,12 +65,15 @@ func SealHash(body [sha256.Size]byte, t *Task) string {
 	h.bl(t.Certified)
 	h.ss(t.Uncertified)
 	h.n(len(t.Sites))
-	for _, s := range t.Sites {
-		if s == nil {
+	for i, s := range t.Sites {
+		switch {
+		case s == nil:
 			h.s("")
-			continue
+		case i < len(sites):
+			h.s(sites[i])
+		default:
+			h.s(ComputeHash(s))
 		}
-		h.s(ComputeHash(s))
 	}
 	sum := sha256.Sum256(h.b)
 	return hex.EncodeToString(sum[:])

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/types"
@@ -798,6 +799,56 @@ func (c *checker) rubric(r *Rubric) {
 // engine applies to agent text, and turns punctuation runs into single
 // spaces.
 func NormalizePhrase(s string) string {
+	// Most phrases are ASCII, and many already normal (compiling reads
+	// every vocabulary phrase once per site variant): those take no rune
+	// decoding and, when normal, no allocation.
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return normalizePhraseRunes(s)
+		}
+	}
+	if isNormalASCII(s) {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	space := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
+			b = append(b, c)
+			space = false
+		} else if !space {
+			b = append(b, ' ')
+			space = true
+		}
+	}
+	if n := len(b); n > 0 && b[n-1] == ' ' {
+		b = b[:n-1]
+	}
+	return string(b)
+}
+
+// isNormalASCII reports whether the ASCII phrase s is its own
+// normal form: lower-case letters and digits in words one space apart.
+func isNormalASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == ' ' {
+			if i == 0 || i == len(s)-1 || s[i-1] == ' ' {
+				return false
+			}
+		} else if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// normalizePhraseRunes is NormalizePhrase for any text.
+func normalizePhraseRunes(s string) string {
 	var b strings.Builder
 	space := true
 	for _, r := range s {
