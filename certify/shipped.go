@@ -6,6 +6,7 @@ import (
 	_ "embed"
 	"encoding/hex"
 	"encoding/json"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -117,7 +118,22 @@ func (c *Cache) ShippedTable(code [sha256.Size]byte) []byte {
 	}
 	c.mu.Unlock()
 	slices.Sort(lines)
-	return []byte(shippedHeader + strings.Join(lines, "\n") + "\n")
+	return []byte(shippedHeader + shippedToolchainLine() + strings.Join(lines, "\n") + "\n")
+}
+
+// shippedToolchainLine names the toolchain and architecture the table's
+// keys were made with (they are part of the certifier's digest); the
+// index skips it, having no tab.
+func shippedToolchainLine() string {
+	return "toolchain " + runtime.Version() + " " + runtime.GOARCH + "\n"
+}
+
+// ShippedForThisToolchain reports whether the shipped table was made by
+// this binary's toolchain and architecture: a table made by another has
+// keys no lookup here can find, and cannot be checked here either.
+func ShippedForThisToolchain() bool {
+	rest, ok := bytes.CutPrefix(shippedTable, []byte(shippedHeader))
+	return ok && bytes.HasPrefix(rest, []byte(shippedToolchainLine()))
 }
 
 // ShippedTableBytes is the table this binary ships.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -31,11 +32,17 @@ func TestShippedCertificates(t *testing.T) {
 	table := fresh.ShippedTable(code)
 	path := filepath.Join("..", "certify", certify.ShippedFile)
 	if os.Getenv("SREZC_UPDATE") == "1" {
-		if err := os.WriteFile(path, table, 0o644); err != nil {
+		if err := os.WriteFile(path+".tmp", table, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(path+".tmp", path); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("wrote %s (%d bytes); rebuild to ship it", path, len(table))
 		return
+	}
+	if !certify.ShippedForThisToolchain() {
+		t.Skipf("%s was made with another Go toolchain or architecture than %s %s: its keys cannot be found or checked here (SREZC_UPDATE=1 rewrites it)", certify.ShippedFile, runtime.Version(), runtime.GOARCH)
 	}
 	if shipped := certify.ShippedTableBytes(); !bytes.Equal(shipped, table) {
 		lines := func(b []byte) []string {
