@@ -14,7 +14,7 @@ incident "storefront_double_trouble" {
 
   fault "db_index_disabled" {
     target = "database"
-    rows_m = 20.0
+    rows_m = 10.0
     change {
       at = "Sat 06:10"
     }

@@ -946,7 +946,7 @@ fault_kind "db_index_disabled" {
   param "rows_m" {
     type        = "float"
     default     = 40.0
-    domain      = [20.0, 30.0, 40.0, 60.0, 80.0]
+    domain      = [10.0, 20.0, 30.0, 40.0, 60.0, 80.0]
     description = "Size of the orders table in millions of rows."
   }
 
