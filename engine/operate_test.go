@@ -130,7 +130,7 @@ incident "rotated" {
 	tk := operateTask(t, src, "rotated")
 	ep := engine.NewEpisode(tk)
 	ep.Reset(1)
-	if logs := stepText(t, tk, ep, "inspect_logs(web_server)"); !strings.Contains(logs, "secret db/app-password version 17") {
+	if logs := stepText(t, tk, ep, "inspect_logs(web_server)"); !strings.Contains(logs, "db/app-password (version 17,") {
 		t.Errorf("web logs do not show the version it presents:\n%s", logs)
 	}
 	stepText(t, tk, ep, "reload_secrets(web_server)")

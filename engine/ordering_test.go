@@ -20,16 +20,19 @@ var orderedPolicies = []string{"expert", "fix_vague_diagnosis", "diagnosis_no_fi
 // policyActions builds a policy's text actions for a task from its
 // certified plan: its reads, its writes and its resolution.
 func policyActions(tk *engine.Task, policy string, rng *rand.Rand) []string {
-	var reads, writes []string
+	// The plan's steps in its order: a read after a write waits for the
+	// write to take effect (a rebuild, a drain) and stays after it.
+	var reads, steps []string
 	resolution := ""
 	for _, a := range tk.Plan {
 		switch {
 		case strings.HasPrefix(a, "resolve_incident("):
 			resolution = a
 		case isWrite(tk, a):
-			writes = append(writes, a)
+			steps = append(steps, a)
 		default:
 			reads = append(reads, a)
+			steps = append(steps, a)
 		}
 	}
 	vague := `resolve_incident("something in the configuration was wrong and is fixed now", "changed the settings that looked off")`
@@ -37,7 +40,7 @@ func policyActions(tk *engine.Task, policy string, rng *rand.Rand) []string {
 	case "expert":
 		return tk.Expert
 	case "fix_vague_diagnosis":
-		return append(append(append([]string{}, reads...), writes...), vague)
+		return append(append([]string{}, steps...), vague)
 	case "diagnosis_no_fix":
 		return append(append([]string{}, reads...), resolution)
 	case "investigate_escalate":
