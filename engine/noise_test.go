@@ -253,3 +253,68 @@ func TestNoiseLinesStayAfterTheFix(t *testing.T) {
 		}
 	}
 }
+
+// TestJitterKeepsRelationsAmongMetrics is the property that jitter, drawn
+// per service and unit, keeps what a real exporter's counters keep: on
+// every read along the expert plan of every shipped incident and site
+// variant, a load balancer's refused, timed-out and other 5xx shares add
+// up to its 5xx share and stay under its failed share, and a web tier's
+// 504 share stays under its 5xx share (to the rounding shown). A share is
+// never shown above 1, so where jitter would lift the largest past 1 the
+// sum is not checked.
+func TestJitterKeepsRelationsAmongMetrics(t *testing.T) {
+	_, tasks := shipped(t)
+	ids := make([]string, 0, len(tasks))
+	for id := range tasks {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	checked := 0
+	for _, id := range ids {
+		tk := tasks[id]
+		for seed := uint64(0); seed < uint64(tk.SiteCount()); seed++ {
+			ep := engine.NewEpisode(tk)
+			ep.Reset(seed)
+			plan := append([]string{""}, tk.Site(seed).Expert...)
+			for _, act := range plan {
+				if act != "" {
+					b := bind(t, tk, act)
+					if e := tk.Tools[b.Tool].Effect; e == engine.EffectResolve || e == engine.EffectEscalate {
+						break
+					}
+					ep.Step(&b)
+				}
+				for _, s := range tk.Services {
+					mc := metricsJSON(t, tk, ep, s.Name)
+					shown := map[string]float64{}
+					for _, m := range mc.Content.Metrics {
+						if n := len(m.Values); n > 0 && m.Values[n-1] != nil {
+							shown[m.Name] = *m.Values[n-1]
+						}
+					}
+					where := id + " seed " + strconv.FormatUint(seed, 10) + " after " + strings.TrimSpace(act) + ": " + s.Name
+					if all, ok := shown["http_5xx_rate"]; ok {
+						parts := shown["refused_503_rate"] + shown["timeout_504_rate"] + shown["other_5xx_rate"]
+						if all < 0.95 && math.Abs(parts-all) > 0.002 {
+							t.Errorf("%s: refused + timed out + other 5xx = %g, http_5xx_rate %g", where, parts, all)
+						}
+						if failed := shown["client_error_rate"]; all > failed+0.001 {
+							t.Errorf("%s: http_5xx_rate %g above client_error_rate %g", where, all, failed)
+						}
+						checked++
+					}
+					if e504, ok := shown["error_rate_504"]; ok {
+						if e5 := shown["error_rate_5xx"]; e504 > e5+0.001 {
+							t.Errorf("%s: error_rate_504 %g above error_rate_5xx %g", where, e504, e5)
+						}
+						checked++
+					}
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no read showed a 5xx split: the property tested nothing")
+	}
+	t.Logf("%d reads checked", checked)
+}

@@ -14,7 +14,7 @@ import (
 type prepared struct {
 	deps                depIndex
 	fast                []fastUpdate // each update's fast path (fastpath.go)
-	slotKey, serviceKey []uint64
+	jitterKey, serviceKey []uint64
 	// lexicon is the diagnosis reader's vocabulary (diagnose.go), found
 	// when an episode first resolves: most episodes of an unprepared task
 	// (certification's counterfactual worlds) never do.
@@ -119,11 +119,11 @@ func (p *prepared) bindAlert(t *Task) {
 func prepare(t *Task, like *prepared) *prepared {
 	p := &prepared{of: progOf(t)}
 	if like != nil && like.of.sameProgram(p.of) {
-		p.deps, p.slotKey, p.serviceKey, p.health, p.fast = like.deps, like.slotKey, like.serviceKey, like.health, like.fast
+		p.deps, p.jitterKey, p.serviceKey, p.health, p.fast = like.deps, like.jitterKey, like.serviceKey, like.health, like.fast
 	} else {
 		p.deps = buildDeps(t)
 		p.fast = fastUpdates(t)
-		p.slotKey, p.serviceKey = noiseKeys(t)
+		p.jitterKey, p.serviceKey = noiseKeys(t)
 		p.health = healthChecks(t)
 	}
 	if id, ok := t.StringID(StatusHealthy); ok {

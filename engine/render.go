@@ -40,9 +40,13 @@ func (e *Episode) uniform(tick int, key uint64, k int) float64 {
 	return float64(h>>11) / (1 << 53)
 }
 
-// noiseKeys hashes each slot's "service.name" and each service's name
-// (FNV-1a), the keys noise is drawn under.
-func noiseKeys(t *Task) (slots, services []uint64) {
+// noiseKeys hashes each slot's "service.unit" and each service's name
+// (FNV-1a), the keys noise is drawn under. Jitter is drawn per service and
+// unit, not per metric: a service's metrics of one unit wobble by the same
+// factor at a tick, so the sums, orderings and ratios a real exporter's
+// counters keep (5xx = 503 + 504 + other, p50 <= p95 <= p99) still hold in
+// what a read shows.
+func noiseKeys(t *Task) (jitter, services []uint64) {
 	fnv := func(parts ...string) uint64 {
 		h := uint64(14695981039346656037)
 		for i, p := range parts {
@@ -55,19 +59,19 @@ func noiseKeys(t *Task) (slots, services []uint64) {
 		}
 		return h
 	}
-	slots = make([]uint64, len(t.Slots))
+	jitter = make([]uint64, len(t.Slots))
 	for i, sl := range t.Slots {
 		svc := ""
 		if sl.Service >= 0 && int(sl.Service) < len(t.Services) {
 			svc = t.Services[sl.Service].Name
 		}
-		slots[i] = fnv(svc, sl.Name)
+		jitter[i] = fnv(svc, "unit", sl.Unit)
 	}
 	services = make([]uint64, len(t.Services))
 	for i, s := range t.Services {
 		services[i] = fnv(s.Name)
 	}
-	return slots, services
+	return jitter, services
 }
 
 func (e *Episode) noiseApplies(n *Noise, svc int16) bool {
@@ -108,7 +112,7 @@ func (e *Episode) metricAt(s SlotID, k int) float64 {
 			if sl.Noise == MetricNoiseSlow {
 				amp /= 10
 			}
-			v = float64(v * (1 + amp*(2*e.uniform(k, e.prep.slotKey[s], i)-1)))
+			v = float64(v * (1 + amp*(2*e.uniform(k, e.prep.jitterKey[s], i)-1)))
 		}
 	}
 	// Noise never takes a value out of its natural range: a count or a

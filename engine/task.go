@@ -13,7 +13,7 @@ import (
 const FormatVersion = 9
 
 // RendererVersion changes whenever an agent-visible rendering changes.
-const RendererVersion = "obs/9"
+const RendererVersion = "obs/10"
 
 // RubricVersion versions grading: how rewards, their components, the
 // metrics and success are computed from an episode. Bump it when any of

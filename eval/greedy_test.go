@@ -98,8 +98,12 @@ func TestGreedyBaseline(t *testing.T) {
 }
 
 // TestGreedyOrdersDifficulty: the greedy baseline is the independent
-// yardstick of the authors' difficulty labels. Over 5 seeds its success
-// must not rise from easy to medium to hard, and stay below 0.5 on hard.
+// yardstick of the authors' difficulty labels. Greedy is one of the
+// answer-blind policies issue 18 says must win nothing, so its success is
+// zero on every difficulty; what still orders the labels is how far it
+// gets, its marks (partial credit: evidence read, the right service
+// touched, a diagnosis half right), which must fall strictly from easy to
+// medium to hard over 5 seeds.
 func TestGreedyOrdersDifficulty(t *testing.T) {
 	m, diags := lang.Analyze(lang.ScenarioFiles())
 	tasks, more := compiler.CompileModule(m)
@@ -117,18 +121,18 @@ func TestGreedyOrdersDifficulty(t *testing.T) {
 		d := tasks[i/5].Difficulty
 		byDifficulty[d] = append(byDifficulty[d], ep.Record)
 	}
-	rate := map[string]float64{}
+	rate, marks := map[string]float64{}, map[string]float64{}
 	for d, rs := range byDifficulty {
-		rate[d] = record.Aggregate(rs).Get("success_rate")
+		agg := record.Aggregate(rs)
+		rate[d], marks[d] = agg.Get("success_rate"), agg.Get("marks")
 	}
-	// Greedy is one of the answer-blind policies issue 18 says must win
-	// nothing, so as the world is rebuilt its success goes to zero on every
-	// difficulty: it may not rise from easy to hard, and may not be above
-	// zero on hard or medium unless below easy.
-	if !(rate["easy"] >= rate["medium"] && rate["medium"] >= rate["hard"]) || (rate["easy"] > 0 && rate["easy"] == rate["hard"]) {
-		t.Errorf("greedy success by difficulty: easy %.3f, medium %.3f, hard %.3f; want falling from easy to hard", rate["easy"], rate["medium"], rate["hard"])
+	for _, d := range []string{"easy", "medium", "hard"} {
+		if rate[d] != 0 {
+			t.Errorf("greedy wins %.3f of %s incidents; an answer-blind policy must win nothing", rate[d], d)
+		}
 	}
-	if rate["hard"] >= 0.5 {
-		t.Errorf("greedy solves %.3f of hard incidents, want < 0.5", rate["hard"])
+	if !(marks["easy"] > marks["medium"] && marks["medium"] > marks["hard"]) {
+		t.Errorf("greedy marks by difficulty: easy %.1f, medium %.1f, hard %.1f; want falling from easy to hard", marks["easy"], marks["medium"], marks["hard"])
 	}
+	t.Logf("greedy by difficulty (success, marks): easy %.3f %.1f, medium %.3f %.1f, hard %.3f %.1f", rate["easy"], marks["easy"], rate["medium"], marks["medium"], rate["hard"], marks["hard"])
 }

@@ -393,9 +393,17 @@ service_kind "message_queue" {
     unit  = "queries/s"
   }
 
+  # A full queue with x-overflow reject-publish nacks what it cannot
+  # take: the publisher's confirms come back negative.
+  derived "nack_share" {
+    type  = "float"
+    value = "serving && state.depth >= state.max_length ? max(0.0, 1.0 - capacity_rps / max(work_rate, 0.001)) : 0.0"
+    unit  = "ratio"
+  }
+
   derived "error_rate" {
     type  = "float"
-    value = "serving ? clamp((state.depth >= state.max_length ? max(0.0, 1.0 - capacity_rps / max(work_rate, 0.001)) : 0.0) + blocked_share + (publish_auth_ok ? 0.0 : 1.0), 0.0, 1.0) : 1.0"
+    value = "serving ? clamp(nack_share + blocked_share + (publish_auth_ok ? 0.0 : 1.0), 0.0, 1.0) : 1.0"
     unit  = "ratio"
   }
 

@@ -1027,11 +1027,27 @@ service_kind "web_server" {
     text  = "10.0.1.4 - - \"GET /products/4411 HTTP/1.1\" 200 3310 \"-\" \"Mozilla/5.0\" request_id={@req} {int(latency_ms)}ms"
   }
 
-  # deps/rabbit/src/rabbit_reader.erl (connection.close, CONNECTION_FORCED 320) as pika raises it
-  log "publish_failed" {
+  # A publish fails the way pika reports its cause (pika/exceptions.py):
+  # the broker down refuses the connection (pika's connection workflow),
+  # a full queue with reject-publish nacks the confirm (NackError), and a
+  # resource alarm blocks the connection until blocked_connection_timeout
+  # (ConnectionBlockedTimeout). A refused login has its own lines above.
+  log "publish_refused" {
     level = "ERROR"
-    when  = "serving && queue.error_rate > 0.01"
-    text  = "[{@pid}] [ERROR] request_id={@req} pika.exceptions.ConnectionClosedByBroker: (320, \"CONNECTION_FORCED - broker forced connection closure with reason 'shutdown'\")"
+    when  = "serving && !queue.serving"
+    text  = "[{@pid}] [ERROR] request_id={@req} job publish failed: pika.exceptions.AMQPConnectionError: AMQPConnectionWorkflowFailed: 1 exceptions in all; last exception - AMQPConnectorSocketConnectError: ConnectionRefusedError(111, 'Connection refused'); first exception - None"
+  }
+
+  log "publish_nacked" {
+    level = "ERROR"
+    when  = "serving && queue.serving && queue.publish_auth_ok && queue.nack_share > 0.01"
+    text  = "[{@pid}] [ERROR] request_id={@req} job publish failed: pika.exceptions.NackError: 1 message(s) NACKed"
+  }
+
+  log "publish_blocked" {
+    level = "ERROR"
+    when  = "serving && queue.serving && queue.publish_auth_ok && queue.blocked_share > 0.01"
+    text  = "[{@pid}] [ERROR] request_id={@req} job publish failed: pika.exceptions.ConnectionBlockedTimeout"
   }
 
   # Python gc callbacks as an app logs them
