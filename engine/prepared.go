@@ -12,8 +12,8 @@ import (
 // computes it once; episodes of a prepared task share it instead of each
 // deriving its own, which cost more than playing a short episode.
 type prepared struct {
-	deps                depIndex
-	fast                []fastUpdate // each update's fast path (fastpath.go)
+	deps                  depIndex
+	fast                  []fastUpdate // each update's fast path (fastpath.go)
 	jitterKey, serviceKey []uint64
 	// lexicon is the diagnosis reader's vocabulary (diagnose.go), found
 	// when an episode first resolves: most episodes of an unprepared task
