@@ -157,7 +157,7 @@ func TestFairness(t *testing.T) {
 	for _, tk := range suiteTasks(t) {
 		tasks[tk.ID] = tk
 	}
-	for _, slice := range []string{"dev", "dev2", "dev3", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "holdout7", "adversarial", "migrated"} {
+	for _, slice := range []string{"dev", "dev2", "dev3", "dev4", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "holdout7", "adversarial", "migrated"} {
 		r := gradeFairness(t, tasks, readFairness(t, slice))
 		rr := float64(r.rightRejected) / float64(max(1, r.right))
 		wa := float64(r.wrongAccepted) / float64(max(1, r.wrong))
