@@ -61,6 +61,10 @@ of the viable space without compiling anything.`,
 				return fmt.Errorf("the module declares no mutation block")
 			}
 			for _, mu := range muts {
+				// The axes flags edit a copy: an embedded mutation is
+				// shared by every module of the process.
+				cp := *mu
+				mu := &cp
 				if allFaults {
 					mu.Faults, mu.HasFaults = faultNames(m), true
 				}
@@ -138,7 +142,7 @@ func (a *axisFlags) apply(m *lang.Module, mu *lang.Mutation) error {
 	for _, f := range m.FaultKinds {
 		kinds = append(kinds, f.Name)
 	}
-	if base := m.Incident(mu.From); base != nil {
+	if base := m.MutationBase(mu); base != nil {
 		if sys := m.System(base.System); sys != nil {
 			for _, s := range sys.Services {
 				services = append(services, s.Name)
