@@ -52,7 +52,8 @@ of the viable space without compiling anything.`,
 				for _, n := range names {
 					mu := m.Mutation(n)
 					if mu == nil {
-						return usageError{fmt.Errorf("no mutation named %q.%s", n, lang.DidYouMean(n, lang.MutationNames(m)))}
+						_, embedded := m.EmbeddedNames()
+						return usageError{fmt.Errorf("no mutation named %q.%s", n, lang.DidYouMean(n, append(lang.MutationNames(m), embedded...)))}
 					}
 					muts = append(muts, mu)
 				}
