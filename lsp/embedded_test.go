@@ -12,7 +12,9 @@ import (
 // TestEmbeddedBaseDiagnostics: the server resolves a mutation's base and
 // a suite spec's mutations among the embedded default's as the CLI does:
 // a misspelt base is a located error suggesting the embedded incident,
-// and once fixed the document has no diagnostic.
+// and once fixed the document has no diagnostic; go-to-definition on the
+// base, or on an embedded mutation, opens the embedded source at its
+// label.
 func TestEmbeddedBaseDiagnostics(t *testing.T) {
 	c := start(t)
 	var init protocol.InitializeResult
@@ -34,4 +36,19 @@ func TestEmbeddedBaseDiagnostics(t *testing.T) {
 		}},
 	})
 	c.wait(u, func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
+	fixed := strings.Replace(text, "mq_backlogg", "mq_backlog", 1)
+	for _, jump := range []struct{ after, file, label string }{
+		{`from   = "mq_back`, "scenarios/mq_backlog.srez.hcl", "mq_backlog"},
+		{`"mine", "queue_con`, "mutations/default.srez.hcl", "queue_consumers"},
+	} {
+		var locs []protocol.Location
+		c.call(protocol.MethodTextDocumentDefinition, &protocol.DefinitionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: positionAfter(t, fixed, jump.after)}}, &locs)
+		if len(locs) != 1 || !strings.HasSuffix(filepath.ToSlash(locs[0].URI.Filename()), jump.file) {
+			t.Fatalf("definition after %s: %+v; want %s", jump.after, locs, jump.file)
+		}
+		if got := textAt(t, locs[0]); got != jump.label {
+			t.Errorf("the definition after %s spans %q", jump.after, got)
+		}
+	}
 }
