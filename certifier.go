@@ -26,13 +26,13 @@ import (
 //go:embed go.mod go.sum
 //go:embed value/*.go record/*.go agents/*.go internal/snapshot/*.go srezero/*.go
 //go:embed engine/*.go action/*.go lang/*.go published/*.go certify/*.go compiler/*.go
-//go:embed stdlib/*.go scenarios/*.go
+//go:embed stdlib/*.go scenarios/*.go mutations/*.go
 var certifierSources embed.FS
 
 // CertifierPackages are the module's packages whose sources
 // CertifierCode hashes.
 var CertifierPackages = []string{"value", "record", "agents", "internal/snapshot", "srezero",
-	"engine", "action", "lang", "published", "certify", "compiler", "stdlib", "scenarios"}
+	"engine", "action", "lang", "published", "certify", "compiler", "stdlib", "scenarios", "mutations"}
 
 // CertifierCode is a digest of the code that compiles and certifies
 // incidents in this binary: the sources above, the stdlib, the embedded

@@ -103,7 +103,7 @@ func run(cache *certify.Cache, args []string, stdin io.Reader, stdout, stderr io
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(e.validateCmd(), e.compileCmd(), e.listCmd(), e.fmtCmd(), e.runCmd(), e.playCmd(), e.evalCmd(), e.certifyCmd(), e.diagnoseCmd(), e.showCmd(), e.importCmd(), e.exportCmd(), e.mutateCmd(), e.suiteCmd(), e.lspCmd(), e.toolsCmd(), e.regradeCmd(), e.reportCmd(), e.serveCmd(), e.mcpCmd(), e.versionCmd())
+	root.AddCommand(e.validateCmd(), e.compileCmd(), e.listCmd(), e.fmtCmd(), e.runCmd(), e.playCmd(), e.evalCmd(), e.certifyCmd(), e.diagnoseCmd(), e.showCmd(), e.importCmd(), e.exportCmd(), e.initCmd(), e.mutateCmd(), e.suiteCmd(), e.lspCmd(), e.toolsCmd(), e.regradeCmd(), e.reportCmd(), e.serveCmd(), e.mcpCmd(), e.versionCmd())
 	err := root.Execute()
 	switch {
 	case err == nil:

@@ -54,10 +54,11 @@ func (e *env) shown(diags lang.Diagnostics) lang.Diagnostics {
 	return out
 }
 
-// readInputs reads PATHs, or the embedded default suite when there are none.
+// readInputs reads PATHs, or the embedded default (the default suite's
+// incidents and the mutations over them) when there are none.
 func readInputs(paths []string) ([]*lang.File, lang.Diagnostics) {
 	if len(paths) == 0 {
-		return lang.ScenarioFiles(), nil
+		return lang.EmbeddedFiles(), nil
 	}
 	return lang.ReadPaths(paths)
 }

@@ -141,9 +141,16 @@ func (e *env) exportCmd() *cobra.Command {
 		replies                  bool
 	)
 	c := &cobra.Command{
-		Use:   "export sre-zero PATH... -o DIR | export trajectories RECORDS --format chat-jsonl -o FILE",
-		Short: "Write incidents as SRE-Zero task files, or recorded episodes as chat training data",
-		Long: `export sre-zero PATH... -o DIR writes incidents as SRE-Zero reference task
+		Use:   "export scenarios DIR | export sre-zero PATH... -o DIR | export trajectories RECORDS --format chat-jsonl -o FILE",
+		Short: "Write the embedded sources, incidents as SRE-Zero task files, or recorded episodes as chat training data",
+		Long: `export scenarios DIR writes the embedded default's sources to read and fork:
+DIR/scenarios (the default suite's incidents) and DIR/mutations (the
+mutations and suite specs over them), which srezc validate DIR reads as the
+default suite, and the stdlib under DIR/_stdlib, for reading only (the
+loader skips folders whose names start with _ or ., and every module has
+the embedded stdlib). Refuses, writing nothing, when any file exists.
+
+export sre-zero PATH... -o DIR writes incidents as SRE-Zero reference task
 files and a split manifest.
 
 export trajectories RECORDS --format chat-jsonl -o FILE writes the episodes
@@ -156,6 +163,15 @@ Thought included) where the record has it. Infrastructure errors and
 episodes with no trajectory are skipped.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if args[0] == "scenarios" {
+				switch {
+				case len(args) == 2 && out == "":
+					out = args[1]
+				case len(args) != 1 || out == "":
+					return usageError{fmt.Errorf("export scenarios takes one DIR (or -o DIR)")}
+				}
+				return e.exportScenarios(out)
+			}
 			if out == "" {
 				return usageError{fmt.Errorf("export needs -o")}
 			}

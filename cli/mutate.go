@@ -52,7 +52,8 @@ of the viable space without compiling anything.`,
 				for _, n := range names {
 					mu := m.Mutation(n)
 					if mu == nil {
-						return usageError{fmt.Errorf("no mutation named %q.%s", n, lang.DidYouMean(n, lang.MutationNames(m)))}
+						_, embedded := m.EmbeddedNames()
+						return usageError{fmt.Errorf("no mutation named %q.%s", n, lang.DidYouMean(n, append(lang.MutationNames(m), embedded...)))}
 					}
 					muts = append(muts, mu)
 				}
@@ -61,6 +62,10 @@ of the viable space without compiling anything.`,
 				return fmt.Errorf("the module declares no mutation block")
 			}
 			for _, mu := range muts {
+				// The axes flags edit a copy: an embedded mutation is
+				// shared by every module of the process.
+				cp := *mu
+				mu := &cp
 				if allFaults {
 					mu.Faults, mu.HasFaults = faultNames(m), true
 				}
@@ -138,7 +143,7 @@ func (a *axisFlags) apply(m *lang.Module, mu *lang.Mutation) error {
 	for _, f := range m.FaultKinds {
 		kinds = append(kinds, f.Name)
 	}
-	if base := m.Incident(mu.From); base != nil {
+	if base := m.MutationBase(mu); base != nil {
 		if sys := m.System(base.System); sys != nil {
 			for _, s := range sys.Services {
 				services = append(services, s.Name)

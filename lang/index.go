@@ -584,7 +584,7 @@ func (b *indexer) mutation(mu *Mutation) {
 	for i, name := range mu.Faults {
 		b.quoted(Symbol{Kind: SymFaultKind, Name: name}, elemRange(mu.FaultRanges, i, Range{}), false)
 	}
-	if base := b.m.Incident(mu.From); base != nil {
+	if base := b.m.MutationBase(mu); base != nil {
 		for i, name := range mu.Targets {
 			b.quoted(Symbol{Kind: SymService, Scope: base.System, Name: name}, elemRange(mu.TargetRanges, i, Range{}), false)
 		}

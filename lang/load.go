@@ -12,6 +12,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/srezc/srezc/mutations"
 	"github.com/srezc/srezc/scenarios"
 	"github.com/srezc/srezc/stdlib"
 )
@@ -31,6 +32,20 @@ const ScenarioPrefix = "scenarios/"
 // ScenarioFiles returns the embedded default suite, sorted by name; commands
 // given no PATH run it.
 func ScenarioFiles() []*File { return embeddedFiles(scenarios.FS, ScenarioPrefix, false) }
+
+// MutationPrefix names the embedded mutations' files in diagnostics.
+const MutationPrefix = "mutations/"
+
+// MutationFiles returns the embedded mutation blocks and suite specs over
+// the default suite, sorted by name. They declare no incident, so loading
+// them beside the scenarios leaves the default suite as it is.
+func MutationFiles() []*File { return embeddedFiles(mutations.FS, MutationPrefix, false) }
+
+// EmbeddedFiles returns the embedded default: the scenarios and the
+// mutations over them (not the stdlib, which every analysis has). Commands
+// given no PATH read it; a user's module may name its incidents and
+// mutations as bases (Module.MutationBase, Module.Mutation).
+func EmbeddedFiles() []*File { return append(ScenarioFiles(), MutationFiles()...) }
 
 func embeddedFiles(fsys fs.FS, prefix string, std bool) []*File {
 	var out []*File
@@ -78,6 +93,9 @@ func ReadPaths(paths []string) ([]*File, Diagnostics) {
 		}
 		var found []string
 		_ = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+			if err == nil && d.IsDir() && q != p && skippedDir(d.Name()) {
+				return filepath.SkipDir
+			}
 			if err == nil && !d.IsDir() && strings.HasSuffix(q, Ext) {
 				found = append(found, q)
 			}
@@ -89,6 +107,18 @@ func ReadPaths(paths []string) ([]*File, Diagnostics) {
 		}
 	}
 	return files, diags
+}
+
+// ExportedStdlibDir is where srezc export scenarios writes the stdlib's
+// sources, for reading: a folder the loader skips.
+const ExportedStdlibDir = "_stdlib"
+
+// skippedDir reports whether a folder met while walking a PATH is left
+// out of the module, as the go tool leaves them out: names starting with
+// "_" (a copy of the stdlib for reading, which would otherwise declare
+// everything twice) or "." (.git, an editor's folder).
+func skippedDir(name string) bool {
+	return strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".")
 }
 
 // readLimited reads a file, or its first MaxFileBytes+1 bytes when it is
@@ -110,15 +140,23 @@ func readLimited(p string) ([]byte, error) {
 // of every analysis, every keystroke in the language server and every
 // fuzz input.
 func Analyze(files []*File) (*Module, Diagnostics) {
-	return embeddedBase().Analyze(files)
+	return analyze(embeddedBase(), files, embeddedDefault)
 }
 
 var embeddedBase = sync.OnceValue(func() *Base { return NewBase(StdlibFiles()) })
 
+// embeddedDefault is the embedded default analysed once per process, and
+// only when a module looks up a name it does not declare. It has no
+// embedded fallback of its own.
+var embeddedDefault = sync.OnceValue(func() *Module {
+	m, _ := embeddedBase().Analyze(EmbeddedFiles())
+	return m
+})
+
 // AnalyzeWith is Analyze with another standard library, for tests and tools
 // that bring their own.
 func AnalyzeWith(std, files []*File) (*Module, Diagnostics) {
-	return analyze(nil, append(append([]*File(nil), std...), files...))
+	return analyze(nil, append(append([]*File(nil), std...), files...), nil)
 }
 
 // Base is a standard library analysed once, for analyses of other files
@@ -136,7 +174,7 @@ type Base struct {
 // NewBase analyses a standard library on its own.
 func NewBase(std []*File) *Base {
 	std = append([]*File(nil), std...)
-	m, diags := analyze(nil, std)
+	m, diags := analyze(nil, std, nil)
 	b := &Base{files: std, m: m, diags: diags, decls: map[*Decl]bool{}, firsts: map[string]map[string]*Decl{}}
 	for _, d := range m.decls() {
 		b.decls[d] = true
@@ -150,10 +188,12 @@ func NewBase(std []*File) *Base {
 // Analyze is AnalyzeWith for the base's standard library, which is not
 // decoded or checked again: the result is the same.
 func (b *Base) Analyze(files []*File) (*Module, Diagnostics) {
-	return analyze(b, files)
+	return analyze(b, files, nil)
 }
 
-func analyze(base *Base, files []*File) (*Module, Diagnostics) {
+// analyze is Analyze over base (nil: files hold their own stdlib), whose
+// mutations may name embedded's incidents and mutations (nil: none).
+func analyze(base *Base, files []*File, embedded func() *Module) (*Module, Diagnostics) {
 	var all []*File
 	m := &Module{}
 	var diags Diagnostics
@@ -171,6 +211,7 @@ func analyze(base *Base, files []*File) (*Module, Diagnostics) {
 		all = files
 	}
 	m.Files = all
+	m.embedded = embedded
 	byName := map[string]*File{}
 	for _, f := range all {
 		byName[f.Name] = f

@@ -564,6 +564,11 @@ type Module struct {
 	Suites          []*Suite
 	Mutations       []*Mutation
 	SuiteSpecs      []*SuiteSpec
+	// embedded loads the embedded default (scenarios and mutations) when a
+	// name the module does not declare is looked up as a mutation or a
+	// mutation's base; nil when the module was analysed against another
+	// standard library, or is the embedded default itself.
+	embedded func() *Module
 }
 
 // File is one source file.
@@ -595,10 +600,64 @@ func (m *Module) DistractorKind(name string) *DistractorKind {
 }
 func (m *Module) NoisePattern(name string) *NoisePattern { return findDecl(m.NoisePatterns, name) }
 func (m *Module) Suite(name string) *Suite               { return findDecl(m.Suites, name) }
-func (m *Module) Mutation(name string) *Mutation         { return findDecl(m.Mutations, name) }
 func (m *Module) SuiteSpec(name string) *SuiteSpec       { return findDecl(m.SuiteSpecs, name) }
 func (m *Module) Rubric(name string) *Rubric             { return findDecl(m.Rubrics, name) }
 func (m *Module) Incident(name string) *Incident         { return findDecl(m.Incidents, name) }
+
+// Mutation is the module's mutation of that name, else the embedded
+// default's: a module may name the embedded mutations (in a suite_spec,
+// with srezc mutate --mutation) without copying them, and its own
+// declaration of a name shadows the embedded one.
+func (m *Module) Mutation(name string) *Mutation {
+	if mu := findDecl(m.Mutations, name); mu != nil || m.embedded == nil {
+		return mu
+	}
+	return findDecl(m.embedded().Mutations, name)
+}
+
+// MutationBase is the incident a mutation varies. A mutation of the module
+// names its base among the module's incidents, else the embedded default's
+// (so "from = \"mq_backlog\"" works in any folder, and a local mq_backlog
+// shadows the embedded one). An embedded mutation keeps the embedded base
+// it was written for, whatever the module declares.
+func (m *Module) MutationBase(mu *Mutation) *Incident {
+	if m.embedded == nil {
+		return m.Incident(mu.From)
+	}
+	// Compared by position, not pointer: srezc mutate overrides a
+	// copy's axes.
+	if own := findDecl(m.Mutations, mu.Name); own == nil || own.DefRange != mu.DefRange {
+		return m.embedded().Incident(mu.From)
+	}
+	if in := m.Incident(mu.From); in != nil {
+		return in
+	}
+	return m.embedded().Incident(mu.From)
+}
+
+// IsEmbedded reports whether an incident or mutation the module resolved
+// comes from the embedded default rather than from the module's files.
+func (m *Module) IsEmbedded(d *Decl) bool {
+	if m.embedded == nil {
+		return false
+	}
+	for _, x := range m.decls() {
+		if x == d {
+			return false
+		}
+	}
+	return true
+}
+
+// EmbeddedNames are the names of the embedded default's incidents and
+// mutations a module may use as bases; none when the module cannot.
+func (m *Module) EmbeddedNames() (incidents, mutations []string) {
+	if m.embedded == nil {
+		return nil, nil
+	}
+	e := m.embedded()
+	return names(e.Incidents), MutationNames(e)
+}
 
 // Names of a kind's items, used for did-you-mean and completion.
 func (k *ServiceKind) ConfigKey(name string) *ConfigKey { return findDecl(k.Config, name) }

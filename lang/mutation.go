@@ -129,9 +129,15 @@ func whereEnv(v *Variant) map[string]any {
 func (c *checker) checkMutation(mu *Mutation) {
 	m := c.m
 	errorsBefore := len(c.diags)
-	base := m.Incident(mu.From)
+	base := m.MutationBase(mu)
 	if base == nil {
-		c.unknown(mu.FromRange, "incident", mu.From, names(m.Incidents))
+		embedded, _ := m.EmbeddedNames()
+		if embedded == nil {
+			c.unknown(mu.FromRange, "incident", mu.From, names(m.Incidents))
+			return
+		}
+		c.errRange(mu.FromRange, "Unknown incident", fmt.Sprintf("There is no incident named %q in the module or the embedded default (srezc export scenarios writes the embedded incidents).%s",
+			mu.From, didYouMean(mu.From, append(names(m.Incidents), embedded...))))
 		return
 	}
 	if m.Profile(base) != ProfileNative {
@@ -306,7 +312,7 @@ func orNone(xs []string) []string {
 // variant is viable when its fault applies to its target, its distractor to
 // a service without the fault, and the constraint holds.
 func (m *Module) Space(mu *Mutation, yield func(v *Variant) bool) {
-	base := m.Incident(mu.From)
+	base := m.MutationBase(mu)
 	if base == nil {
 		return
 	}
@@ -392,7 +398,7 @@ func (mu *Mutation) paramCombos(fk *FaultKind) [][]Field {
 // distractor placement and noise.
 func (m *Module) Sizes(mu *Mutation) AxisSizes {
 	var s AxisSizes
-	base := m.Incident(mu.From)
+	base := m.MutationBase(mu)
 	if base == nil {
 		return s
 	}
@@ -430,7 +436,7 @@ func (m *Module) Sizes(mu *Mutation) AxisSizes {
 // distractor and noise, no alert and no expert plan (the compiler derives
 // both).
 func (m *Module) VariantIncident(mu *Mutation, v *Variant) *Incident {
-	base := m.Incident(mu.From)
+	base := m.MutationBase(mu)
 	in := &Incident{Decl: Decl{Name: mu.VariantName(v), DefRange: mu.DefRange, NameRange: mu.NameRange}, File: mu.DefRange.Filename,
 		Difficulty: base.Difficulty, Split: base.Split, Budget: base.Budget, BudgetRange: base.BudgetRange, System: base.System, SystemRange: base.SystemRange,
 		Rubric: base.Rubric, RubricRange: base.RubricRange, Traffic: base.Traffic, TrafficSet: base.TrafficSet, Warmup: base.Warmup, Hold: base.Hold,
@@ -717,8 +723,16 @@ func (c *checker) checkSuiteSpec(s *SuiteSpec) {
 		c.errRange(s.DefRange, "Empty axis", "The suite_spec lists no mutation.")
 	}
 	for i, n := range s.Mutations {
-		if c.m.Mutation(n) == nil {
-			c.unknown(s.MutationRanges[i], "mutation", n, MutationNames(c.m))
+		mu := c.m.Mutation(n)
+		if mu == nil {
+			_, embedded := c.m.EmbeddedNames()
+			c.unknown(s.MutationRanges[i], "mutation", n, append(MutationNames(c.m), embedded...))
+			continue
+		}
+		if own := c.m.Incident(mu.From); own != nil && c.m.IsEmbedded(&mu.Decl) {
+			r := s.MutationRanges[i]
+			c.diags = append(c.diags, &Diagnostic{Severity: Warning, Subject: &r, Summary: "Embedded mutation over a shadowed base", Detail: fmt.Sprintf("The embedded mutation %q varies the embedded incident %q, not this module's %q (%s): a module's names shadow the embedded default's only in its own declarations. Copy the mutation into the module (srezc export scenarios) to vary yours.",
+				n, mu.From, mu.From, own.DefRange)})
 		}
 	}
 	if s.Reserve != "" {

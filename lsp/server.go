@@ -46,7 +46,10 @@ type Server struct {
 	// generation must not overwrite newer diagnostics.
 	generation int
 	stdlibDir  string
-	shutdown   bool
+	// embeddedDir holds the embedded default's sources, for definitions
+	// of the embedded incidents and mutations a module names.
+	embeddedDir string
+	shutdown    bool
 	// last is the most recent analysis, which hover and completion read:
 	// analysing again per keystroke would cost 40 ms. lastIndex is its
 	// index, built on first use.
@@ -62,6 +65,7 @@ type Server struct {
 func Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	s := &Server{docs: map[uri.URI]string{}, published: map[uri.URI]bool{}, certified: certify.NewCache()}
 	s.stdlibDir = materializeStdlib()
+	s.embeddedDir = materializeEmbedded()
 	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
 	s.conn.Go(ctx, s.handle)
 	select {
@@ -298,6 +302,9 @@ func (s *Server) locate(byPath map[string]uri.URI, name string) (uri.URI, bool) 
 	}
 	if rest, ok := strings.CutPrefix(name, lang.StdlibPrefix); ok && s.stdlibDir != "" {
 		return uri.File(filepath.Join(s.stdlibDir, rest)), true
+	}
+	if (strings.HasPrefix(name, lang.ScenarioPrefix) || strings.HasPrefix(name, lang.MutationPrefix)) && s.embeddedDir != "" {
+		return uri.File(filepath.Join(s.embeddedDir, filepath.FromSlash(name))), true
 	}
 	return "", false
 }
