@@ -7,7 +7,7 @@ import (
 )
 
 // The operations adversary: it has read the published operations
-// (renew_certificate, reload_secrets, drop_replication_slot,
+// (renew_certificate, reload_secrets, drop_replication_slot, create_index,
 // replace_failing_instance, block_top_client, delete_orphaned_queues) and
 // the fault kinds they remedy, and applies every operation whose trigger
 // its own reads show, as a careless operator would: renew a certificate
@@ -15,8 +15,9 @@ import (
 // secrets of a service whose logs show a refused login, drop a slot the
 // database reports inactive, replace an instance that fails requests,
 // block the top client when the edge's traffic looks high, delete queues
-// that have no consumer. It names, for each operation, the mechanism the
-// docs remedy with it. blind-operate-rollback also rolls back every change
+// that have no consumer, index every column the logged statements filter
+// on, on every table they read. It names, for each operation, the
+// mechanism the docs remedy with it. blind-operate-rollback also rolls back every change
 // of the history first; blind-operate-warnings looks for triggers in
 // warning and error lines only.
 
@@ -80,6 +81,17 @@ func (b *Blind) afterOperationReads() {
 					causes = append(causes, c)
 				}
 			}
+			if op == "create_index" {
+				// The tool wants a table and a column: index every column
+				// the logged statements filter on, on every table they
+				// read, as a careless operator who reads no plan would.
+				for _, tc := range sqlColumns(b.allLogs[s]) {
+					b.queue = append(b.queue, move{action: op + "(" + s + ", " + tc[0] + ", " + tc[1] + ")", write: true,
+						cause: strings.Join(causes, "; "), change: "created an index on " + tc[0] + "(" + tc[1] + ") on " + s})
+					causes = nil
+				}
+				continue
+			}
 			b.queue = append(b.queue, move{action: op + "(" + s + ")", write: true,
 				cause: strings.Join(causes, "; "), change: strings.ReplaceAll(op, "_", " ") + " on " + s})
 		}
@@ -135,6 +147,8 @@ func (b *Blind) triggered(op, s string) ([]string, bool) {
 		return []string{s}, ok && seen && v > band.High
 	case "delete_orphaned_queues":
 		return []string{s}, has("0 consumers", "no consumers", "disk resource alarm")
+	case "create_index":
+		return []string{s}, has("seq scan", "duration:", "statement timeout")
 	}
 	return nil, false
 }
@@ -210,4 +224,39 @@ func (b *Blind) metricNewest(s, name string) (float64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// sqlColumns pairs every table the logged statements read with every
+// column they filter, group or sort on, in the order the lines show them.
+func sqlColumns(lines []string) [][2]string {
+	var tables, columns []string
+	add := func(list *[]string, w string) {
+		w = strings.Trim(w, "(),;")
+		if i := strings.LastIndexByte(w, '.'); i >= 0 {
+			w = w[i+1:]
+		}
+		if w != "" && !slices.Contains(*list, w) && strings.IndexFunc(w, func(r rune) bool {
+			return !(r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+		}) < 0 {
+			*list = append(*list, w)
+		}
+	}
+	for _, l := range lines {
+		f := strings.Fields(l)
+		for i := 0; i+1 < len(f); i++ {
+			switch {
+			case f[i] == "FROM" || f[i] == "JOIN" || f[i] == "UPDATE" || (f[i] == "on" && i > 0 && f[i-1] == "Scan"):
+				add(&tables, f[i+1])
+			case f[i] == "WHERE" || f[i] == "Filter:" || f[i] == "AND" || (f[i] == "BY" && i > 0 && (f[i-1] == "GROUP" || f[i-1] == "ORDER")):
+				add(&columns, f[i+1])
+			}
+		}
+	}
+	var out [][2]string
+	for _, t := range tables {
+		for _, c := range columns {
+			out = append(out, [2]string{t, c})
+		}
+	}
+	return out
 }

@@ -134,11 +134,13 @@ tool "reindex_invalid_indexes" {
   arg "service" { type = "service" }
 }
 
-tool "create_missing_indexes" {
-  description = "Create a database's indexes that the application's schema declares and its catalog lacks (CREATE INDEX CONCURRENTLY); reads and writes go on meanwhile, and a build takes time in proportion to its table's size. Services whose catalog holds every declared index are left as they are."
+tool "create_index" {
+  description = "Create a btree index on one column of a database's table (CREATE INDEX CONCURRENTLY); reads and writes go on meanwhile, and a build takes time in proportion to its table's size. The statement is acknowledged whatever the table and column."
   effect      = "operate"
-  operation   = "create_missing_indexes"
+  operation   = "create_index"
   arg "service" { type = "service" }
+  arg "table" { type = "identifier" }
+  arg "column" { type = "identifier" }
 }
 
 tool "terminate_idle_transactions" {
