@@ -8,7 +8,7 @@ import (
 
 // The operations adversary: it has read the published operations
 // (renew_certificate, reload_secrets, drop_replication_slot, create_index,
-// replace_failing_instance, block_top_client, delete_orphaned_queues) and
+// replace_failing_instance, block_client, delete_orphaned_queues) and
 // the fault kinds they remedy, and applies every operation whose trigger
 // its own reads show, as a careless operator would: renew a certificate
 // that expires within the docs' renewal window or has expired, reload the
@@ -37,7 +37,7 @@ func (b *Blind) operationReads() []move {
 			continue
 		}
 		logs = append(logs, move{action: "inspect_logs(" + s + ")", reserve: 1})
-		if slices.Contains(ops, "renew_certificate") || slices.Contains(ops, "block_top_client") {
+		if slices.Contains(ops, "renew_certificate") || slices.Contains(ops, "block_client") {
 			metrics = append(metrics, move{action: "inspect_metrics(" + s + ")", reserve: 1})
 		}
 	}
@@ -80,6 +80,16 @@ func (b *Blind) afterOperationReads() {
 					blamed[c] = true
 					causes = append(causes, c)
 				}
+			}
+			if op == "block_client" {
+				// The tool wants an address: deny every client address
+				// the edge's logs show.
+				for _, addr := range logAddresses(b.allLogs[s]) {
+					b.queue = append(b.queue, move{action: op + "(" + s + ", " + addr + ")", write: true,
+						cause: strings.Join(causes, "; "), change: "blocked " + addr + " on " + s})
+					causes = nil
+				}
+				continue
 			}
 			if op == "create_index" {
 				// The tool wants a table and a column: index every column
@@ -138,7 +148,7 @@ func (b *Blind) triggered(op, s string) ([]string, bool) {
 		return []string{s}, slices.ContainsFunc(b.logs[s], func(l string) bool {
 			return strings.HasPrefix(l, "ERROR ") && instanceTag(l)
 		})
-	case "block_top_client":
+	case "block_client":
 		if has("top client") {
 			return []string{s}, true
 		}
@@ -256,6 +266,33 @@ func sqlColumns(lines []string) [][2]string {
 	for _, t := range tables {
 		for _, c := range columns {
 			out = append(out, [2]string{t, c})
+		}
+	}
+	return out
+}
+
+// logAddresses are the IPv4 client addresses the lines show, each once,
+// in the order they first appear (a "ADDR:PORT" or a bare "ADDR").
+func logAddresses(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		for _, f := range strings.Fields(l) {
+			f = strings.Trim(f, "(),;[]")
+			if host, _, ok := strings.Cut(f, ":"); ok {
+				f = host
+			}
+			parts := strings.Split(f, ".")
+			if len(parts) != 4 || slices.Contains(out, f) || strings.HasPrefix(f, "10.") {
+				continue
+			}
+			ok := true
+			for _, p := range parts {
+				n, err := strconv.Atoi(p)
+				ok = ok && err == nil && n >= 0 && n <= 255
+			}
+			if ok {
+				out = append(out, f)
+			}
 		}
 	}
 	return out

@@ -1546,7 +1546,8 @@ fault_kind "lb_flooding_address" {
   fixed_when = "state.abuser_rps <= 0.0 && state.blocked_share <= 0.0"
 
   remedy "operate" {
-    operation = "block_top_client"
+    operation = "block_client"
+    args      = ["203.0.113.57"]
   }
 }
 

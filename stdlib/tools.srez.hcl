@@ -99,11 +99,12 @@ tool "replace_failing_instance" {
   arg "service" { type = "service" }
 }
 
-tool "block_top_client" {
-  description = "Deny, at a load balancer's listener, the client address that sends the most requests. Services without a listener are left as they are."
+tool "block_client" {
+  description = "Deny, at a load balancer's listener, the client address given (as access logs print it); its requests are answered 403 from then on. The deny is acknowledged whatever the address; services without a listener are left as they are."
   effect      = "operate"
-  operation   = "block_top_client"
+  operation   = "block_client"
   arg "service" { type = "service" }
+  arg "client" { type = "ip_address" }
 }
 
 tool "delete_orphaned_queues" {
