@@ -7,16 +7,17 @@ import (
 )
 
 // The operations adversary: it has read the published operations
-// (renew_certificate, reload_secrets, drop_replication_slot,
-// replace_failing_instance, block_top_client, delete_orphaned_queues) and
+// (renew_certificate, reload_secrets, drop_replication_slot, create_index,
+// replace_failing_instance, block_client, delete_orphaned_queues) and
 // the fault kinds they remedy, and applies every operation whose trigger
 // its own reads show, as a careless operator would: renew a certificate
 // that expires within the docs' renewal window or has expired, reload the
 // secrets of a service whose logs show a refused login, drop a slot the
 // database reports inactive, replace an instance that fails requests,
 // block the top client when the edge's traffic looks high, delete queues
-// that have no consumer. It names, for each operation, the mechanism the
-// docs remedy with it. blind-operate-rollback also rolls back every change
+// that have no consumer, index every column the logged statements filter
+// on, on every table they read. It names, for each operation, the
+// mechanism the docs remedy with it. blind-operate-rollback also rolls back every change
 // of the history first; blind-operate-warnings looks for triggers in
 // warning and error lines only.
 
@@ -36,7 +37,7 @@ func (b *Blind) operationReads() []move {
 			continue
 		}
 		logs = append(logs, move{action: "inspect_logs(" + s + ")", reserve: 1})
-		if slices.Contains(ops, "renew_certificate") || slices.Contains(ops, "block_top_client") {
+		if slices.Contains(ops, "renew_certificate") || slices.Contains(ops, "block_client") {
 			metrics = append(metrics, move{action: "inspect_metrics(" + s + ")", reserve: 1})
 		}
 	}
@@ -79,6 +80,27 @@ func (b *Blind) afterOperationReads() {
 					blamed[c] = true
 					causes = append(causes, c)
 				}
+			}
+			if op == "block_client" {
+				// The tool wants an address: deny every client address
+				// the edge's logs show.
+				for _, addr := range logAddresses(b.allLogs[s]) {
+					b.queue = append(b.queue, move{action: op + "(" + s + ", " + addr + ")", write: true,
+						cause: strings.Join(causes, "; "), change: "blocked " + addr + " on " + s})
+					causes = nil
+				}
+				continue
+			}
+			if op == "create_index" {
+				// The tool wants a table and a column: index every column
+				// the logged statements filter on, on every table they
+				// read, as a careless operator who reads no plan would.
+				for _, tc := range sqlColumns(b.allLogs[s]) {
+					b.queue = append(b.queue, move{action: op + "(" + s + ", " + tc[0] + ", " + tc[1] + ")", write: true,
+						cause: strings.Join(causes, "; "), change: "created an index on " + tc[0] + "(" + tc[1] + ") on " + s})
+					causes = nil
+				}
+				continue
 			}
 			b.queue = append(b.queue, move{action: op + "(" + s + ")", write: true,
 				cause: strings.Join(causes, "; "), change: strings.ReplaceAll(op, "_", " ") + " on " + s})
@@ -126,7 +148,7 @@ func (b *Blind) triggered(op, s string) ([]string, bool) {
 		return []string{s}, slices.ContainsFunc(b.logs[s], func(l string) bool {
 			return strings.HasPrefix(l, "ERROR ") && instanceTag(l)
 		})
-	case "block_top_client":
+	case "block_client":
 		if has("top client") {
 			return []string{s}, true
 		}
@@ -135,6 +157,8 @@ func (b *Blind) triggered(op, s string) ([]string, bool) {
 		return []string{s}, ok && seen && v > band.High
 	case "delete_orphaned_queues":
 		return []string{s}, has("0 consumers", "no consumers", "disk resource alarm")
+	case "create_index":
+		return []string{s}, has("seq scan", "duration:", "statement timeout")
 	}
 	return nil, false
 }
@@ -210,4 +234,66 @@ func (b *Blind) metricNewest(s, name string) (float64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// sqlColumns pairs every table the logged statements read with every
+// column they filter, group or sort on, in the order the lines show them.
+func sqlColumns(lines []string) [][2]string {
+	var tables, columns []string
+	add := func(list *[]string, w string) {
+		w = strings.Trim(w, "(),;")
+		if i := strings.LastIndexByte(w, '.'); i >= 0 {
+			w = w[i+1:]
+		}
+		if w != "" && !slices.Contains(*list, w) && strings.IndexFunc(w, func(r rune) bool {
+			return !(r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+		}) < 0 {
+			*list = append(*list, w)
+		}
+	}
+	for _, l := range lines {
+		f := strings.Fields(l)
+		for i := 0; i+1 < len(f); i++ {
+			switch {
+			case f[i] == "FROM" || f[i] == "JOIN" || f[i] == "UPDATE" || (f[i] == "on" && i > 0 && f[i-1] == "Scan"):
+				add(&tables, f[i+1])
+			case f[i] == "WHERE" || f[i] == "Filter:" || f[i] == "AND" || (f[i] == "BY" && i > 0 && (f[i-1] == "GROUP" || f[i-1] == "ORDER")):
+				add(&columns, f[i+1])
+			}
+		}
+	}
+	var out [][2]string
+	for _, t := range tables {
+		for _, c := range columns {
+			out = append(out, [2]string{t, c})
+		}
+	}
+	return out
+}
+
+// logAddresses are the IPv4 client addresses the lines show, each once,
+// in the order they first appear (a "ADDR:PORT" or a bare "ADDR").
+func logAddresses(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		for _, f := range strings.Fields(l) {
+			f = strings.Trim(f, "(),;[]")
+			if host, _, ok := strings.Cut(f, ":"); ok {
+				f = host
+			}
+			parts := strings.Split(f, ".")
+			if len(parts) != 4 || slices.Contains(out, f) || strings.HasPrefix(f, "10.") {
+				continue
+			}
+			ok := true
+			for _, p := range parts {
+				n, err := strconv.Atoi(p)
+				ok = ok && err == nil && n >= 0 && n <= 255
+			}
+			if ok {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
 }

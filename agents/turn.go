@@ -108,7 +108,7 @@ type ToolSpec struct {
 }
 
 // ArgSpec is one argument of a tool. Type is the stdlib's argument type:
-// service, config_key, value or text.
+// service, config_key, value, text, identifier or ip_address.
 type ArgSpec struct {
 	Name     string `json:"name"`
 	Type     string `json:"type"`

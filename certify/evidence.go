@@ -495,7 +495,7 @@ func (d *derived) findWrites(t *engine.Task) {
 			}
 			dup := false
 			for _, x := range fixes {
-				dup = dup || x == r
+				dup = dup || (x.Effect == r.Effect && x.Service == r.Service && x.Slot == r.Slot && x.Value == r.Value && x.Operation == r.Operation && slices.Equal(x.Args, r.Args))
 			}
 			if !dup {
 				fixes = append(fixes, r)
@@ -668,7 +668,11 @@ func bindRemedy(t *engine.Task, r engine.Remedy) engine.Action {
 		return t.Bind(toolName(t, r.Effect), []value.Value{svc})
 	}
 	if r.Effect == engine.EffectOperate {
-		return t.Bind(operationTool(t, r.Operation), []value.Value{svc})
+		args := []value.Value{svc}
+		for _, a := range r.Args {
+			args = append(args, value.OfString(a))
+		}
+		return t.Bind(operationTool(t, r.Operation), args)
 	}
 	sl := &t.Slots[r.Slot]
 	return t.Bind(toolName(t, engine.EffectUpdate), []value.Value{svc, value.OfString(sl.Name), t.ValueOf(sl.Kind, r.Value)})

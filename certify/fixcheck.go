@@ -190,7 +190,11 @@ func applyRemedies(ep *engine.Episode, fi, swept int, v value.Value, restartTool
 			if ri == swept && v.K != value.Null {
 				continue
 			}
-			a = t.Bind(operationTool(t, r.Operation), []value.Value{svc})
+			args := []value.Value{svc}
+			for _, x := range r.Args {
+				args = append(args, value.OfString(x))
+			}
+			a = t.Bind(operationTool(t, r.Operation), args)
 		case engine.EffectUpdate:
 			x := t.ValueOf(t.Slots[r.Slot].Kind, r.Value)
 			if ri == swept {

@@ -10,7 +10,7 @@ func init() {
 	// (the cause's and the responder's), resolve.
 	handCounted["jobs_late_after_first_response"] = handCount{4, "inspect_logs(message_queue) shows both the consumers falling behind (deliver_get below publish) and deliveries timing out unacknowledged; two writes (consumer_concurrency, visibility_timeout_ms); resolve"}
 	handCounted["workers_cut_during_leak"] = handCount{4, "inspect_logs(web_server) shows both the new build's OOM kills and the workers overflowing at the peak; one rollback and one write (max_workers); resolve"}
-	handCounted["edge_limit_cut_during_flood"] = handCount{4, "inspect_logs(load_balancer) shows both the top client and the full connection table; one operation (block_top_client) and one write (max_connections); resolve"}
+	handCounted["edge_limit_cut_during_flood"] = handCount{4, "inspect_logs(load_balancer) shows both the top client and the full connection table; one operation (block_client of that address) and one write (max_connections); resolve"}
 	// class:symptom-masking: one read of the cause, its one fix, resolve;
 	// the masking write is never on the path.
 	handCounted["disk_freed_slot_keeps_growing"] = handCount{3, "inspect_logs(database) shows the inactive slot retaining WAL beside the full volume, unlike wal_keep_size_gb; one operation (drop_replication_slot); resolve"}

@@ -613,7 +613,7 @@ func (b *build) lowerRules() {
 				if st == nil {
 					continue
 				}
-				if sp, ok := b.lowerExpr(set.Value, &scope{b: b, svc: i, prevAll: true}, st.Kind); ok {
+				if sp, ok := b.lowerExpr(set.Value, &scope{b: b, svc: i, prevAll: true, opArgs: op.Args}, st.Kind); ok {
 					so.Assigns = append(so.Assigns, engine.Assign{Slot: b.slotIndex[slotKey{i, "state", set.Name}], Code: sp})
 				}
 			}
@@ -838,7 +838,7 @@ func (b *build) lowerFaults() {
 				if r.Role != "" {
 					on = b.roleTarget(svc, r.Role)
 				}
-				f.Remedies = append(f.Remedies, engine.Remedy{Effect: engine.EffectOperate, Service: int16(on), Slot: engine.NoSlot, Operation: b.operationIndex(r.Operation)})
+				f.Remedies = append(f.Remedies, engine.Remedy{Effect: engine.EffectOperate, Service: int16(on), Slot: engine.NoSlot, Operation: b.operationIndex(r.Operation), Args: r.Args})
 			case "update_config":
 				slot := b.slotIndex[slotKey{svc, "config", r.Key}]
 				v := r.Value

@@ -23,6 +23,9 @@ type scope struct {
 	// otherwise. Zero reads the last tick's, as a state's next value does.
 	at     int
 	params map[string]value.Value
+	// opArgs are the args of the operation whose sets are lowered
+	// (arg.NAME loads the call's argument).
+	opArgs []string
 }
 
 type lowerError struct {
@@ -392,6 +395,15 @@ func (s *scope) path(n ast.Node, p []string) (value.Kind, *lowerError) {
 		}
 		b.emitValue(v)
 		return v.K, nil
+	}
+	if p[0] == "arg" && len(p) == 2 {
+		for i, a := range s.opArgs {
+			if a == p[1] {
+				b.emit(engine.OpArg, int32(i), 0)
+				return value.String, nil
+			}
+		}
+		return 0, &lowerError{n, "unknown operation argument " + p[1]}
 	}
 	if p[0] == "traffic" && len(p) == 1 {
 		b.emit(engine.OpConst, 0, math.Float64bits(b.traffic))

@@ -19,6 +19,7 @@ const (
 	ErrValueType
 	ErrEmptyText
 	ErrEpisodeDone
+	ErrArgFormat
 )
 
 var errText = [...]string{
@@ -31,6 +32,7 @@ var errText = [...]string{
 	ErrValueType:      "the value has the wrong type for this config key",
 	ErrEmptyText:      "a text argument is empty",
 	ErrEpisodeDone:    "the episode is over",
+	ErrArgFormat:      "an identifier must be a name like orders or web-2 (letters, digits, _ . -), an ip_address four numbers like 192.0.2.7",
 }
 
 func (c ErrCode) String() string {
@@ -40,7 +42,7 @@ func (c ErrCode) String() string {
 	return "invalid action"
 }
 
-var errNames = [...]string{"ok", "syntax", "unknown_tool", "arity", "unknown_service", "unknown_key", "value_type", "empty_text", "episode_done"}
+var errNames = [...]string{"ok", "syntax", "unknown_tool", "arity", "unknown_service", "unknown_key", "value_type", "empty_text", "episode_done", "arg_format"}
 
 // Name is the stable machine name of the code.
 func (c ErrCode) Name() string {
@@ -58,6 +60,9 @@ type Action struct {
 	Key     SlotID
 	Value   value.Value
 	Text    [2]string
+	// Names are the identifiers and addresses given to an operate tool,
+	// in order.
+	Names [MaxOperationArgs]string
 	// Ref is the action as the sre_zero grammar parsed it, for a task
 	// under that profile (package srezero); nil otherwise.
 	Ref *srezero.Action
@@ -119,7 +124,7 @@ func (t *Task) Bind(tool string, args []value.Value) Action {
 		a.Canon = hashWord(h, uint64(len(args))|1<<40)
 		return a
 	}
-	text := 0
+	text, names := 0, 0
 	for i, arg := range args {
 		switch tl.Args[i].Type {
 		case ArgService:
@@ -151,6 +156,20 @@ func (t *Task) Bind(tool string, args []value.Value) Action {
 				a.Err = ErrEmptyText
 			}
 			h = hashString(h, s)
+		case ArgIdentifier, ArgAddress:
+			s := arg.String()
+			if names < len(a.Names) {
+				a.Names[names] = s
+				names++
+			}
+			ok := arg.K == value.String && validIdentifier(s)
+			if tl.Args[i].Type == ArgAddress {
+				ok = arg.K == value.String && validIPv4(s)
+			}
+			if a.Err == OK && !ok {
+				a.Err = ErrArgFormat
+			}
+			h = hashString(h, s)
 		}
 	}
 	a.Canon = h
@@ -158,6 +177,46 @@ func (t *Task) Bind(tool string, args []value.Value) Action {
 		a.Canon ^= uint64(a.Err) << 56
 	}
 	return a
+}
+
+// validIdentifier accepts a name as systems print them: 1 to 63 letters,
+// digits, "_", "." and "-", beginning with a letter or "_". Whether the
+// system has such a thing is not checked: an operation on a name nothing
+// has is acknowledged as any other is.
+func validIdentifier(s string) bool {
+	if len(s) == 0 || len(s) > 63 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+		if !letter && (i == 0 || !(c >= '0' && c <= '9' || c == '.' || c == '-')) {
+			return false
+		}
+	}
+	return true
+}
+
+// validIPv4 accepts a dotted-quad IPv4 address without leading zeros.
+func validIPv4(s string) bool {
+	parts, n, digits := 0, 0, 0
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == '.' {
+			if digits == 0 || n > 255 {
+				return false
+			}
+			parts++
+			n, digits = 0, 0
+			continue
+		}
+		c := s[i]
+		if c < '0' || c > '9' || (digits == 1 && n == 0) || digits == 3 {
+			return false
+		}
+		n = n*10 + int(c-'0')
+		digits++
+	}
+	return parts == 4
 }
 
 func trimSpace(s string) string {

@@ -253,6 +253,9 @@ func (t *Task) Validate() error {
 			if (op.Code == OpLoad || op.Code == OpLoadPrev) && !slotOK(SlotID(op.A)) {
 				return fmt.Errorf("%s: load of slot %d out of range", what, op.A)
 			}
+			if op.Code == OpArg && (op.A < 0 || op.A >= MaxOperationArgs) {
+				return fmt.Errorf("%s: operation argument %d out of range", what, op.A)
+			}
 			pop, push := stackEffect(op.Code)
 			if depth < pop {
 				return fmt.Errorf("%s: stack underflow", what)
@@ -467,10 +470,20 @@ func (t *Task) Validate() error {
 // the first, required, argument, and an update takes a required service,
 // config key and value, in that order.
 func (tl *Tool) checkSignature() error {
+	names := 0
 	for _, a := range tl.Args {
-		if a.Type > ArgText {
+		if a.Type > ArgAddress {
 			return errors.New("bad argument type")
 		}
+		if a.Type.IsName() {
+			names++
+			if tl.Effect != EffectOperate || a.Optional {
+				return errors.New("only an operate tool takes identifiers or addresses, none optional")
+			}
+		}
+	}
+	if names > MaxOperationArgs {
+		return errors.New("too many operation arguments")
 	}
 	required := func(i int, typ ArgType) bool {
 		return i < len(tl.Args) && tl.Args[i].Type == typ && !tl.Args[i].Optional
@@ -484,6 +497,10 @@ func (tl *Tool) checkSignature() error {
 	case EffectUpdate:
 		if !required(0, ArgService) || !required(1, ArgConfigKey) || !required(2, ArgValue) {
 			return errors.New("an update tool takes a service, a config key and a value")
+		}
+	case EffectOperate:
+		if !required(0, ArgService) || len(tl.Args) != 1+names {
+			return errors.New("an operate tool takes a service, then only identifiers and addresses")
 		}
 	default:
 		if !required(0, ArgService) {

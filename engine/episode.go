@@ -104,10 +104,13 @@ type Episode struct {
 
 	scratch []uint64
 	stack   [maxStack]uint64
-	norm    []byte
-	wordAt  []int32
-	text    []byte
-	line    []byte
+	// opArgs are the words of the operation being applied's arguments
+	// (OpArg).
+	opArgs [MaxOperationArgs]uint64
+	norm   []byte
+	wordAt []int32
+	text   []byte
+	line   []byte
 	// spans and spanDur are a trace read's nodes and their durations
 	// (trace.go).
 	spans   []traceNode
@@ -364,7 +367,7 @@ func (e *Episode) stepNative(a *Action) StepResult {
 			e.rollback(int(a.Service))
 			e.Advance()
 		case EffectOperate:
-			e.operate(int(a.Service), t.Tools[a.Tool].Operation)
+			e.operate(int(a.Service), t.Tools[a.Tool].Operation, &a.Names)
 			e.Advance()
 		case EffectEscalate:
 			e.escalate(a)
@@ -609,9 +612,15 @@ func (e *Episode) rollback(svc int) {
 // changed is judged as a config write is (prepared.judged); applied to a
 // healthy service where it is no remedy and changes nothing judged, it is a
 // needless operation, penalised as a restart of a healthy service.
-func (e *Episode) operate(svc int, op int16) {
+func (e *Episode) operate(svc int, op int16, names *[MaxOperationArgs]string) {
 	t := e.t
 	row := e.Row()
+	for i := range names {
+		e.opArgs[i] = 0
+		if names[i] != "" {
+			e.opArgs[i] = e.word(value.OfString(names[i]))
+		}
+	}
 	e.beginRemediation(int16(svc))
 	before := e.fixedCount(row)
 	wasHealthy := e.healthy(row, svc)
@@ -633,7 +642,7 @@ func (e *Episode) operate(svc int, op int16) {
 			e.ticks.force(as.Slot)
 		}
 	}
-	correct := e.fixedCount(row) > before || isOperationRemedy(t, svc, op)
+	correct := e.fixedCount(row) > before || isOperationRemedy(t, svc, op, names)
 	wrong := e.wrongChanges() > wrongBefore
 	if wrong {
 		e.rec.WrongChange = true
@@ -646,16 +655,31 @@ func (e *Episode) operate(svc int, op int16) {
 	e.judgeRemediation(correct)
 }
 
-// isOperationRemedy reports whether some fault's remedy applies op to svc.
-func isOperationRemedy(t *Task, svc int, op int16) bool {
+// isOperationRemedy reports whether some fault's remedy applies op to svc
+// with these arguments; nil names match any.
+func isOperationRemedy(t *Task, svc int, op int16, names *[MaxOperationArgs]string) bool {
 	for i := range t.Faults {
 		for _, r := range t.Faults[i].Remedies {
-			if r.Effect == EffectOperate && int(r.Service) == svc && r.Operation == op {
+			if r.Effect == EffectOperate && int(r.Service) == svc && r.Operation == op && (names == nil || sameArgs(r.Args, names)) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// sameArgs reports whether an operation's arguments are a remedy's.
+func sameArgs(want []string, names *[MaxOperationArgs]string) bool {
+	for i := range names {
+		w := ""
+		if i < len(want) {
+			w = want[i]
+		}
+		if names[i] != w {
+			return false
+		}
+	}
+	return true
 }
 
 func (e *Episode) judgeRemediation(correct bool) {

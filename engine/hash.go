@@ -237,6 +237,15 @@ func (h *hasher) body(t *Task) {
 			h.slot(r.Slot)
 			h.u(r.Value)
 			h.i(int64(r.Operation))
+			// Hashed only when present, so remedies without them keep
+			// their hash.
+			if len(r.Args) > 0 {
+				h.s("args")
+				h.n(len(r.Args))
+				for _, a := range r.Args {
+					h.s(a)
+				}
+			}
 		}
 	}
 	h.i(int64(t.AlertMinute))

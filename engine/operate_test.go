@@ -154,8 +154,12 @@ incident "rotated" {
 
 	ep = engine.NewEpisode(tk)
 	ep.Reset(1)
-	stepText(t, tk, ep, "block_top_client(load_balancer)")
+	stepText(t, tk, ep, "block_client(load_balancer, 192.0.2.250)")
+	if rec := ep.Record(); rec.WrongChange {
+		t.Error("blocking an address that sends nothing is a wrong change")
+	}
+	stepText(t, tk, ep, "block_client(load_balancer, 198.51.100.41)")
 	if rec := ep.Record(); !rec.WrongChange {
-		t.Error("blocking a real client where none abuses is no wrong change")
+		t.Error("blocking a real client the access log shows is no wrong change")
 	}
 }

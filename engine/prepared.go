@@ -186,7 +186,7 @@ func assignsSlot(as []Assign, s SlotID) bool {
 // operation that sets slot s.
 func operationRemedySets(t *Task, svc int, s SlotID) bool {
 	for _, so := range t.Services[svc].Operations {
-		if isOperationRemedy(t, svc, so.Op) && assignsSlot(so.Assigns, s) {
+		if isOperationRemedy(t, svc, so.Op, nil) && assignsSlot(so.Assigns, s) {
 			return true
 		}
 	}

@@ -229,9 +229,22 @@ const (
 	ArgConfigKey
 	ArgValue
 	ArgText
+	// ArgIdentifier is a name an operation acts on (a table, a column, an
+	// instance, a replication slot), written as the system prints it.
+	ArgIdentifier
+	// ArgAddress is a client's IPv4 address, as access logs print it.
+	ArgAddress
 )
 
-var argTypeNames = [...]string{"service", "config_key", "value", "text"}
+var argTypeNames = [...]string{"service", "config_key", "value", "text", "identifier", "ip_address"}
+
+// IsName reports whether an argument of the type is passed to an
+// operation (Action.Names).
+func (a ArgType) IsName() bool { return a == ArgIdentifier || a == ArgAddress }
+
+// MaxOperationArgs bounds the identifiers and addresses an operation
+// takes (Action.Names, OpArg).
+const MaxOperationArgs = 3
 
 func (a ArgType) String() string {
 	if int(a) < len(argTypeNames) {
@@ -278,6 +291,10 @@ type Remedy struct {
 	Value   uint64 `json:"value"`
 	// Operation is the Task.Operations index an EffectOperate remedy applies.
 	Operation int16 `json:"operation,omitempty"`
+	// Args are the identifiers and addresses an EffectOperate remedy passes
+	// its operation, in the tool's order: the right table, client or
+	// instance. Only that call is the remedy.
+	Args []string `json:"args,omitempty"`
 }
 
 // Change is one entry of the site's recent change history, which a tool

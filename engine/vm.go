@@ -43,7 +43,10 @@ const (
 	OpPowF
 	OpSelect // c ? a : b, with stack [c a b]; both arms are evaluated
 	OpTruncF // float → int toward zero
-	OpCount  // number of opcodes, for validation
+	// OpArg pushes argument A of the operation being applied (a string
+	// word); only an operation's assignments use it.
+	OpArg
+	OpCount // number of opcodes, for validation
 )
 
 var opNames = [...]string{
@@ -53,7 +56,7 @@ var opNames = [...]string{
 	OpLtI: "lti", OpLeI: "lei", OpLtF: "ltf", OpLeF: "lef", OpEq: "eq", OpEqF: "eqf", OpEqS: "eqs",
 	OpNot: "not", OpAnd: "and", OpOr: "or", OpMinI: "mini", OpMaxI: "maxi", OpMinF: "minf",
 	OpMaxF: "maxf", OpAbsI: "absi", OpAbsF: "absf", OpFloor: "floor", OpPowF: "powf",
-	OpSelect: "select", OpTruncF: "truncf",
+	OpSelect: "select", OpTruncF: "truncf", OpArg: "arg",
 }
 
 func (c OpCode) String() string {
@@ -109,6 +112,9 @@ func (e *Episode) eval(code []Op, cur, prev []uint64) uint64 {
 			sp++
 		case OpLoadPrev:
 			stack[sp] = prev[op.A]
+			sp++
+		case OpArg:
+			stack[sp] = e.opArgs[op.A]
 			sp++
 		case OpIntToFloat:
 			stack[sp-1] = f2w(float64(int64(stack[sp-1])))
@@ -248,7 +254,7 @@ func safeInt(f float64) int64 {
 // prove that no program can under- or overflow the fixed stack.
 func stackEffect(c OpCode) (pop, push int) {
 	switch c {
-	case OpConst, OpLoad, OpLoadPrev:
+	case OpConst, OpLoad, OpLoadPrev, OpArg:
 		return 0, 1
 	case OpIntToFloat, OpNegI, OpNegF, OpNot, OpAbsI, OpAbsF, OpFloor, OpTruncF:
 		return 1, 1

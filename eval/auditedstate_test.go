@@ -21,7 +21,7 @@ func TestAuditedStateChanges(t *testing.T) {
 			"redeclare_queue_with_deduplication(message_queue)"},
 		{"storefront_double_trouble", "database", "orders_indexes",
 			"database       orders_indexes: orders_pkey, orders_uid_idx, orders_created_at_idx -> orders_pkey, orders_created_at_idx",
-			"create_missing_indexes(database)"},
+			"create_index(database, orders, user_id)"},
 	}
 	for _, c := range cases {
 		t.Run(c.incident, func(t *testing.T) {

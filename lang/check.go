@@ -304,6 +304,19 @@ func (c *checker) serviceKind(k *ServiceKind) {
 		if len(op.Sets) > MaxOperationSets {
 			c.errRange(op.Sets[MaxOperationSets].Range, "Too many states", fmt.Sprintf("An operation sets at most %d states.", MaxOperationSets))
 		}
+		if len(op.Args) > MaxOperationArgs {
+			c.errRange(op.ArgsRange, "Too many arguments", fmt.Sprintf("An operation takes at most %d args.", MaxOperationArgs))
+		}
+		for i, a := range op.Args {
+			if !validName(a) || contains(op.Args[:i], a) {
+				c.errRange(op.ArgsRange, "Invalid argument name", fmt.Sprintf("%q is not a name, or is listed twice: an operation's args are distinct names like table or client.", a))
+			}
+			for _, other := range c.m.ServiceKinds {
+				if o := other.Operation(op.Name); o != nil && o != op && !slices.Equal(o.Args, op.Args) {
+					c.errRange(op.ArgsRange, "Operation arguments differ", fmt.Sprintf("The operation %q of %s takes %s; every kind's %q takes the same args, since one tool applies it.", op.Name, other.Name, strings.Join(o.Args, ", "), op.Name))
+				}
+			}
+		}
 		seen := map[string]bool{}
 		for _, set := range op.Sets {
 			if seen[set.Name] {
@@ -474,9 +487,22 @@ func (c *checker) serviceKindExprs(k *ServiceKind) {
 		c.checkExpr(s.When, env, value.Bool, "condition of status "+s.Name)
 	}
 	for _, op := range k.Operations {
+		opEnv := env
+		if len(op.Args) > 0 {
+			withArgs := types.Map{}
+			for n, t := range c.m.KindEnv(k) {
+				withArgs[n] = t
+			}
+			args := types.Map{}
+			for _, a := range op.Args {
+				args[a] = types.String
+			}
+			withArgs["arg"] = args
+			opEnv = newExprScope(withArgs)
+		}
 		for _, set := range op.Sets {
 			if s := k.State(set.Name); s != nil && s.Kind != value.Null {
-				c.checkExpr(set.Value, env, s.Kind, "value operation "+op.Name+" sets for state "+set.Name)
+				c.checkExpr(set.Value, opEnv, s.Kind, "value operation "+op.Name+" sets for state "+set.Name)
 			}
 		}
 	}
@@ -691,7 +717,12 @@ func (c *checker) siteVary(ss *SystemService, k *ServiceKind) {
 }
 
 var effectNames = []string{"logs", "metrics", "config", "status", "traces", "dependencies", "changes", "restart", "update", "escalate", "resolve", "rollback", "operate"}
-var argTypes = []string{"service", "config_key", "value", "text"}
+var argTypes = []string{"service", "config_key", "value", "text", "identifier", "ip_address"}
+
+// isNameType reports whether a tool argument type is passed to an
+// operation (an operation's args).
+func isNameType(t string) bool { return t == "identifier" || t == "ip_address" }
+
 var noiseEffects = []string{"spike", "jitter", "stale", "phantom_restart", "health_check_flap", "retry", "warning"}
 
 func (c *checker) tool(t *Tool) {
@@ -725,8 +756,25 @@ func (c *checker) tool(t *Tool) {
 		} else if ops := c.operationNames(); !contains(ops, t.Operation) {
 			c.unknown(t.OperationRng, "operation of any service kind", t.Operation, ops)
 		}
-		if len(t.Args) != 1 || !required(0, "service") {
-			c.errRange(t.EffectRng, "Signature does not fit the effect", `A tool with the effect "operate" takes one service, not optional: the service the operation is applied to.`)
+		if len(t.Args) == 0 || !required(0, "service") {
+			c.errRange(t.EffectRng, "Signature does not fit the effect", `A tool with the effect "operate" takes a service, not optional: the service the operation is applied to, then the operation's args.`)
+			break
+		}
+		want := c.operationArgs(t.Operation)
+		var got []string
+		bad := false
+		for i, a := range t.Args[1:] {
+			if !isNameType(a.Type) || a.Optional {
+				bad = true
+				c.errRange(a.TypeRng, "Signature does not fit the effect", `After the service, a tool with the effect "operate" takes only its operation's args, each an identifier or an ip_address, none optional.`)
+			}
+			if i < len(want) && a.Name != want[i] {
+				c.errRange(a.NameRange, "Argument is not the operation's", fmt.Sprintf("The operation %q takes %s, in that order; this argument is %q.", t.Operation, strings.Join(want, ", "), a.Name))
+			}
+			got = append(got, a.Name)
+		}
+		if !bad && len(got) != len(want) {
+			c.errRange(t.EffectRng, "Signature does not fit the effect", fmt.Sprintf("The operation %q takes %d args (%s); the tool passes it %d.", t.Operation, len(want), strings.Join(want, ", "), len(got)))
 		}
 	case "changes":
 		if len(t.Args) != 1 || t.Args[0].Type != "service" || !t.Args[0].Optional {
@@ -737,6 +785,11 @@ func (c *checker) tool(t *Tool) {
 			c.errRange(t.EffectRng, "Signature does not fit the effect", `A tool with the effect "update" takes a service, a config_key and a value, in that order and none optional.`)
 		}
 	default:
+		for _, a := range t.Args {
+			if isNameType(a.Type) {
+				c.errRange(a.TypeRng, "Argument type does not fit the effect", fmt.Sprintf("Only a tool with the effect \"operate\" takes an %s: it names what the operation acts on.", a.Type))
+			}
+		}
 		if contains(effectNames, t.Effect) && !required(0, "service") {
 			c.errRange(t.EffectRng, "Signature does not fit the effect", fmt.Sprintf("A tool with the effect %q acts on a service: its first argument must be a service, not optional.", t.Effect))
 		}
@@ -755,6 +808,17 @@ func (c *checker) operationNames() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// operationArgs is the args of the named operation, as the first kind
+// declaring it lists them (operationsAgree checks the others).
+func (c *checker) operationArgs(op string) []string {
+	for _, k := range c.m.ServiceKinds {
+		if o := k.Operation(op); o != nil {
+			return o.Args
+		}
+	}
+	return nil
 }
 
 // toolApplies reports whether some tool applies the named operation.
@@ -955,10 +1019,13 @@ func (c *checker) faultKind(f *FaultKind) {
 						continue
 					}
 				}
-				if on.Operation(r.Operation) == nil {
+				if o := on.Operation(r.Operation); o == nil {
 					c.unknown(r.OperationRange, "operation of "+on.Name, r.Operation, names(on.Operations))
 				} else if !c.toolApplies(r.Operation) {
 					c.errRange(r.OperationRange, "No tool applies the operation", fmt.Sprintf("No tool with the effect \"operate\" applies %q, so no agent could perform this remedy.", r.Operation))
+				} else if len(r.Args) != len(o.Args) {
+					rng := r.ArgsRange
+					c.errRange(rng, "Remedy arguments do not fit the operation", fmt.Sprintf("The operation %q takes %d args (%s); this remedy gives %d.", r.Operation, len(o.Args), strings.Join(o.Args, ", "), len(r.Args)))
 				}
 			}
 			if r.Effect != "update_config" || r.Key == "" {

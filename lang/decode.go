@@ -952,6 +952,7 @@ func (d *decoder) faultKind(blk *hclsyntax.Block) *FaultKind {
 			}
 			r.OperationRange = attrRange(rc, "operation", r.Range)
 			r.Role, r.RoleRange = d.str(rc, "role"), attrRange(rc, "role", r.Range)
+			r.Args, r.ArgsRange = d.strList(rc, "args"), attrRange(rc, "args", r.Range)
 			if a, ok := rc.attrs["value"]; ok {
 				if v, ok := d.eval(a, nil); ok {
 					r.Value = ctyLiteral(v, d.writtenAsFloat(a.Expr))
@@ -986,6 +987,9 @@ func (d *decoder) faultKind(blk *hclsyntax.Block) *FaultKind {
 				}
 			default:
 				d.errAt(b.LabelRanges[0], "Unknown remedy", fmt.Sprintf("%q is not a remedy; use restart_service, update_config, rollback, operate or escalate.%s", r.Effect, didYouMean(r.Effect, []string{"restart_service", "update_config", "rollback", "operate", "escalate"})))
+			}
+			if r.Effect != "operate" && rc.has("args") {
+				d.errAt(b.DefRange(), "Unexpected arguments", "Only an operate remedy takes args: the arguments of its operation's tool.")
 			}
 			f.Remedies = append(f.Remedies, r)
 		}
@@ -1030,6 +1034,7 @@ func (d *decoder) operation(blk *hclsyntax.Block) *Operation {
 	c := d.content(blk.Body, blk.DefRange(), schemaAt("service_kind/operation"))
 	op.Description = d.str(c, "description")
 	op.Aka = d.strList(c, "aka")
+	op.Args, op.ArgsRange = d.strList(c, "args"), attrRange(c, "args", op.DefRange)
 	sets := 0
 	for _, b := range c.blocks {
 		sets++

@@ -118,13 +118,21 @@ type Assignment struct {
 type Operation struct {
 	Decl
 	// Aka are phrases a fix statement may use to say it was done.
-	Aka  []string
-	Sets []OperationSet
+	Aka []string
+	// Args name what it acts on (arg.NAME in its sets), passed by its
+	// tool after the service.
+	Args      []string
+	ArgsRange Range
+	Sets      []OperationSet
 }
 
 // MaxOperationSets bounds the states one operation sets (the runtime
 // applies them without allocating; engine.MaxOperationSets is the same).
 const MaxOperationSets = 16
+
+// MaxOperationArgs bounds an operation's args (engine.MaxOperationArgs is
+// the same).
+const MaxOperationArgs = 3
 
 // OperationSet is one state an operation sets.
 type OperationSet struct {
@@ -303,6 +311,9 @@ type Remedy struct {
 	// empty: the target itself.
 	Role      string
 	RoleRange Range
+	// Args are an "operate" remedy's arguments after the service.
+	Args      []string
+	ArgsRange Range
 	Value     value.Value // null: the site's value before the fault
 	Range     Range
 	KeyRange  Range

@@ -73,6 +73,7 @@ type Schema struct {
 	Type        any               `json:"type,omitempty"`
 	Description string            `json:"description,omitempty"`
 	Enum        []string          `json:"enum,omitempty"`
+	Pattern     string            `json:"pattern,omitempty"`
 	Properties  map[string]Schema `json:"properties,omitempty"`
 	Required    []string          `json:"required,omitempty"`
 	// AdditionalProperties is false for an object: a model that invents an
@@ -109,6 +110,15 @@ var argDoc = map[string]string{
 	"config_key": "A configuration key of the service.",
 	"value":      "The new value: a number, true or false, or text.",
 	"text":       "Free text.",
+	"identifier": "A name as the system prints it (a table, a column, an instance, a replication slot): letters, digits, _ . -, up to 63 characters.",
+	"ip_address": "A client's IPv4 address as access logs print it, like 192.0.2.7.",
+}
+
+// argPattern is the JSON-schema pattern of an argument type the runtime
+// checks the form of (engine.Task.Bind).
+var argPattern = map[string]string{
+	"identifier": `^[A-Za-z_][A-Za-z0-9_.-]{0,62}$`,
+	"ip_address": `^(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}$`,
 }
 
 // Schemas turns the tools' specifications into OpenAI tool definitions.
@@ -121,7 +131,7 @@ func Schemas(specs []agents.ToolSpec, services []string) []Tool {
 	for _, s := range specs {
 		params := Schema{Type: "object", Properties: map[string]Schema{}, Required: []string{}, AdditionalProperties: &f}
 		for _, a := range s.Args {
-			p := Schema{Type: "string", Description: argDoc[a.Type]}
+			p := Schema{Type: "string", Description: argDoc[a.Type], Pattern: argPattern[a.Type]}
 			switch a.Type {
 			case "service":
 				if len(services) > 0 {

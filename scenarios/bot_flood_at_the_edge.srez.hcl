@@ -31,7 +31,7 @@ incident "bot_flood_at_the_edge" {
   expert = [
     "inspect_metrics(load_balancer)",
     "inspect_logs(load_balancer)",
-    "block_top_client(load_balancer)",
-    "resolve_incident(\"load_balancer: an abusive client floods the listener, one address sends most of the requests\", \"blocked the top client at the listener\")",
+    "block_client(load_balancer, 203.0.113.57)",
+    "resolve_incident(\"load_balancer: an abusive client floods the listener, one address sends most of the requests\", \"blocked the flooding address 203.0.113.57 at the listener\")",
   ]
 }

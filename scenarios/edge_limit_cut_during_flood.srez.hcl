@@ -37,8 +37,8 @@ incident "edge_limit_cut_during_flood" {
   expert = [
     "inspect_logs(load_balancer)",
     "list_changes(load_balancer)",
-    "block_top_client(load_balancer)",
+    "block_client(load_balancer, 203.0.113.57)",
     "update_config(load_balancer, max_connections, $before)",
-    "resolve_incident(\"load_balancer: an abusive client floods the listener, one address sends most of the requests; load_balancer: connection limit too low for the site's traffic since the on-call cut it\", \"blocked the top client at the listener and set max_connections back to its value before the on-call's change\")",
+    "resolve_incident(\"load_balancer: an abusive client floods the listener, one address sends most of the requests; load_balancer: connection limit too low for the site's traffic since the on-call cut it\", \"blocked the flooding address 203.0.113.57 at the listener and set max_connections back to its value before the on-call's change\")",
   ]
 }

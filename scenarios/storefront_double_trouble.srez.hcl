@@ -37,7 +37,7 @@ incident "storefront_double_trouble" {
   expert = [
     "inspect_logs(web_server)",
     "inspect_logs(database)",
-    "create_missing_indexes(database)",
+    "create_index(database, orders, user_id)",
     "inspect_metrics(cache)",
     "inspect_config(cache, ttl_seconds)",
     "update_config(cache, ttl_seconds, $before)",

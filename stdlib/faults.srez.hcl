@@ -935,8 +935,9 @@ fault_kind "db_maintenance_mode" {
 fault_kind "db_index_disabled" {
   # The index on orders(user_id) is not in the catalog: a migration dropped
   # it (DROP INDEX) or a restore never created it. Lookups by user scan the
-  # table. The fix creates it again, CONCURRENTLY, which takes ticks in
-  # proportion to the table; rebuilding invalid indexes finds none.
+  # table. The fix creates it again on the table and column the slow plans
+  # name, CONCURRENTLY, which takes ticks in proportion to the table;
+  # rebuilding invalid indexes finds none.
   description    = "The index on orders(user_id) is missing from the catalog; lookups scan the table, hold connections far longer and slow every caller."
   applies_to     = ["database"]
   conflicts_with = ["db_index_invalid"]
@@ -958,7 +959,8 @@ fault_kind "db_index_disabled" {
   fixed_when = "user_id_indexed && (!state.orders_index_invalid || state.index_build_ticks > 0)"
 
   remedy "operate" {
-    operation = "create_missing_indexes"
+    operation = "create_index"
+    args      = ["orders", "user_id"]
   }
 }
 
@@ -1544,7 +1546,8 @@ fault_kind "lb_flooding_address" {
   fixed_when = "state.abuser_rps <= 0.0 && state.blocked_share <= 0.0"
 
   remedy "operate" {
-    operation = "block_top_client"
+    operation = "block_client"
+    args      = ["203.0.113.57"]
   }
 }
 

@@ -99,11 +99,12 @@ tool "replace_failing_instance" {
   arg "service" { type = "service" }
 }
 
-tool "block_top_client" {
-  description = "Deny, at a load balancer's listener, the client address that sends the most requests. Services without a listener are left as they are."
+tool "block_client" {
+  description = "Deny, at a load balancer's listener, the client address given (as access logs print it); its requests are answered 403 from then on. The deny is acknowledged whatever the address; services without a listener are left as they are."
   effect      = "operate"
-  operation   = "block_top_client"
+  operation   = "block_client"
   arg "service" { type = "service" }
+  arg "client" { type = "ip_address" }
 }
 
 tool "delete_orphaned_queues" {
@@ -134,11 +135,13 @@ tool "reindex_invalid_indexes" {
   arg "service" { type = "service" }
 }
 
-tool "create_missing_indexes" {
-  description = "Create a database's indexes that the application's schema declares and its catalog lacks (CREATE INDEX CONCURRENTLY); reads and writes go on meanwhile, and a build takes time in proportion to its table's size. Services whose catalog holds every declared index are left as they are."
+tool "create_index" {
+  description = "Create a btree index on one column of a database's table (CREATE INDEX CONCURRENTLY); reads and writes go on meanwhile, and a build takes time in proportion to its table's size. The statement is acknowledged whatever the table and column."
   effect      = "operate"
-  operation   = "create_missing_indexes"
+  operation   = "create_index"
   arg "service" { type = "service" }
+  arg "table" { type = "identifier" }
+  arg "column" { type = "identifier" }
 }
 
 tool "terminate_idle_transactions" {

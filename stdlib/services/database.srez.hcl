@@ -827,14 +827,19 @@ service_kind "database" {
   # CREATE INDEX CONCURRENTLY enters the index in the catalog INVALID at
   # once, builds it at the declared rate while reads and writes go on, and
   # marks it valid at the end: the same build a REINDEX CONCURRENTLY runs.
-  operation "create_missing_indexes" {
-    description = "Create, with CREATE INDEX CONCURRENTLY, the indexes the application's schema declares that the database's catalog lacks; reads and writes go on meanwhile. The index is listed at once, INVALID until its build, which takes time in proportion to its table's size, ends."
+  # The responder names the table and the column, as the plans the slow
+  # lookups log show them. Only the index the lookups by user need changes
+  # what the world does; an index on any other column, or on a table the
+  # database does not have, is a statement that changes nothing here.
+  operation "create_index" {
+    description = "Create, with CREATE INDEX CONCURRENTLY, a btree index on one column of a table; reads and writes go on meanwhile. The index is listed at once, INVALID until its build, which takes time in proportion to its table's size, ends."
+    args        = ["table", "column"]
     aka         = ["created the missing index", "created the index", "recreated the index", "recreated the dropped index", "rebuilt the missing index", "added the index", "added the missing index", "added back the index", "restored the index", "create index concurrently", "created orders_uid_idx"]
     set {
-      orders_indexes        = "\"orders_pkey, orders_uid_idx, orders_created_at_idx\""
-      orders_index_invalid  = "!user_id_indexed || state.orders_index_invalid"
-      index_build_ticks     = "!user_id_indexed && state.index_build_ticks == 0 ? 1 + int(state.orders_rows_m / state.index_build_mrows_per_tick) : state.index_build_ticks"
-      index_build_statement = "!user_id_indexed && state.index_build_ticks == 0 ? \"CREATE INDEX CONCURRENTLY orders_uid_idx ON public.orders USING btree (user_id)\" : state.index_build_statement"
+      orders_indexes        = "arg.table == \"orders\" && arg.column == \"user_id\" ? \"orders_pkey, orders_uid_idx, orders_created_at_idx\" : state.orders_indexes"
+      orders_index_invalid  = "(arg.table == \"orders\" && arg.column == \"user_id\" && !user_id_indexed) || state.orders_index_invalid"
+      index_build_ticks     = "arg.table == \"orders\" && arg.column == \"user_id\" && !user_id_indexed && state.index_build_ticks == 0 ? 1 + int(state.orders_rows_m / state.index_build_mrows_per_tick) : state.index_build_ticks"
+      index_build_statement = "arg.table == \"orders\" && arg.column == \"user_id\" && !user_id_indexed && state.index_build_ticks == 0 ? \"CREATE INDEX CONCURRENTLY orders_uid_idx ON public.orders USING btree (user_id)\" : state.index_build_statement"
     }
   }
 
