@@ -293,7 +293,11 @@ func (e *Episode) RowAt(k int) []uint64 {
 // A nil mask runs every update; otherwise only those whose bit is set
 // (the grader's look-ahead, which needs only what its checks read).
 func (e *Episode) advanceRing(ring []uint64, tick int, s *tickState, mask []uint64) int {
-	h := e.t.History
+	return e.advanceRows(ring, e.t.History, tick, s, mask)
+}
+
+// advanceRows is advanceRing over a ring of h rows.
+func (e *Episode) advanceRows(ring []uint64, h, tick int, s *tickState, mask []uint64) int {
 	ci := (tick % h) * e.n
 	cur := ring[ci : ci+e.n : ci+e.n]
 	tick++

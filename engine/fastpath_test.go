@@ -10,34 +10,13 @@ import (
 
 // TestFastUpdatesMatchTheMachine: every update program of every shipped
 // incident that a fast path recognises gives the machine's word, on the
-// rows of the expert's episode and on rows of random and extreme words
-// (zero, negative, NaN and infinite floats, huge ints).
+// rows testRows makes.
 func TestFastUpdatesMatchTheMachine(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
-	extremes := []uint64{0, 1, math.MaxUint64, 1 << 63, math.Float64bits(0), math.Float64bits(-1.5), math.Float64bits(math.NaN()), math.Float64bits(math.Inf(1)), math.Float64bits(math.Inf(-1)), math.Float64bits(1e300), math.Float64bits(-2.5e19)}
 	recognised := 0
 	for _, p := range boundPlans(t) {
 		tk := p.ep.Task()
-		p.ep.Reset(1)
-		rows := [][]uint64{append([]uint64(nil), p.ep.Row()...)}
-		for _, a := range p.acts(1) {
-			p.ep.Step(&a)
-			rows = append(rows, append([]uint64(nil), p.ep.Row()...))
-		}
-		for k := 0; k < 20; k++ {
-			r := make([]uint64, len(tk.Slots))
-			for i := range r {
-				switch rng.IntN(3) {
-				case 0:
-					r[i] = extremes[rng.IntN(len(extremes))]
-				case 1:
-					r[i] = math.Float64bits(rng.NormFloat64() * 1e4)
-				default:
-					r[i] = uint64(rng.Int64N(1<<20) - 1<<19)
-				}
-			}
-			rows = append(rows, r)
-		}
+		rows := testRows(p, rng)
 		for i := 1; i < len(rows); i++ {
 			n, diff := engine.FastMismatch(tk, rows[i], rows[i-1])
 			if diff != "" {
@@ -49,4 +28,55 @@ func TestFastUpdatesMatchTheMachine(t *testing.T) {
 	if recognised == 0 {
 		t.Fatal("no update of the suite has a fast path: the test checks nothing")
 	}
+}
+
+// TestFusedUpdatesMatchTheMachine: every update program of every shipped
+// incident, with its instructions fused as episodes run it, gives the
+// compiled program's word on the rows TestFastUpdatesMatchTheMachine uses.
+func TestFusedUpdatesMatchTheMachine(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	fused := 0
+	for _, p := range boundPlans(t) {
+		tk := p.ep.Task()
+		rows := testRows(p, rng)
+		for i := 1; i < len(rows); i++ {
+			n, diff := engine.FusedMismatch(tk, rows[i], rows[i-1])
+			if diff != "" {
+				t.Fatalf("%s row %d: %s", tk.ID, i, diff)
+			}
+			fused = max(fused, n)
+		}
+	}
+	if fused == 0 {
+		t.Fatal("no update of the suite has a fused instruction: the test checks nothing")
+	}
+}
+
+// testRows are the rows of the expert's episode of seed 1 and rows of
+// random and extreme words (zero, negative, NaN and infinite floats, huge
+// ints).
+func testRows(p boundPlan, rng *rand.Rand) [][]uint64 {
+	extremes := []uint64{0, 1, math.MaxUint64, 1 << 63, math.Float64bits(0), math.Float64bits(-1.5), math.Float64bits(math.NaN()), math.Float64bits(math.Inf(1)), math.Float64bits(math.Inf(-1)), math.Float64bits(1e300), math.Float64bits(-2.5e19)}
+	tk := p.ep.Task()
+	p.ep.Reset(1)
+	rows := [][]uint64{append([]uint64(nil), p.ep.Row()...)}
+	for _, a := range p.acts(1) {
+		p.ep.Step(&a)
+		rows = append(rows, append([]uint64(nil), p.ep.Row()...))
+	}
+	for k := 0; k < 20; k++ {
+		r := make([]uint64, len(tk.Slots))
+		for i := range r {
+			switch rng.IntN(3) {
+			case 0:
+				r[i] = extremes[rng.IntN(len(extremes))]
+			case 1:
+				r[i] = math.Float64bits(rng.NormFloat64() * 1e4)
+			default:
+				r[i] = uint64(rng.Int64N(1<<20) - 1<<19)
+			}
+		}
+		rows = append(rows, r)
+	}
+	return rows
 }

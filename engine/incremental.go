@@ -149,16 +149,17 @@ func (s *tickState) mark(u int32) { s.need[u>>6] |= 1 << (uint(u) & 63) }
 // so no update it runs reads a slot it skips.
 func (e *Episode) advance(next, cur []uint64, s *tickState, mask []uint64) {
 	t := e.t
-	code := t.Code
+	code := e.prep.fused
 	d := &e.prep.deps
 	fast := e.prep.fast[:len(t.Updates)]
+	spans := e.prep.fusedSpan[:len(t.Updates)]
 	s.next = s.next[:0]
 	if s.full || e.alwaysFull || !d.ok {
 		for i, u := range t.Updates {
 			if mask != nil && mask[i>>6]&(1<<(uint(i)&63)) == 0 {
 				continue
 			}
-			v := e.evalUpdate(&fast[i], code[u.Code.Start:u.Code.End], next, cur)
+			v := e.evalUpdate(&fast[i], code[spans[i].Start:spans[i].End], next, cur)
 			if v != cur[u.Slot] {
 				s.next = append(s.next, int32(u.Slot))
 			}
@@ -187,8 +188,9 @@ func (e *Episode) advance(next, cur []uint64, s *tickState, mask []uint64) {
 			if mask != nil && mask[w]&(1<<uint(b)) == 0 {
 				continue
 			}
-			u := &t.Updates[w<<6+b]
-			v := e.evalUpdate(&fast[w<<6+b], code[u.Code.Start:u.Code.End], next, cur)
+			i := w<<6 + b
+			u := &t.Updates[i]
+			v := e.evalUpdate(&fast[i], code[spans[i].Start:spans[i].End], next, cur)
 			if v == cur[u.Slot] {
 				next[u.Slot] = v
 				continue

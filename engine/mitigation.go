@@ -142,17 +142,19 @@ func (e *Episode) mitigated() bool {
 	t := e.t
 	extra := t.Code[t.Resolved.Start:t.Resolved.End]
 	// Ticks after the current one are written before they are read, so
-	// only the current row needs copying.
-	h := t.History
+	// only the current row needs copying. A tick reads its row and the one
+	// before, and so do the checks: two rows of scratch are the whole
+	// look-ahead, which then stays in cache however long the ring is.
+	h := min(t.History, 2)
 	tick := e.tick
-	if e.scratch == nil {
+	if len(e.scratch) != h*e.n {
 		// Allocated at the first resolution: most forks (certification's
 		// counterfactual worlds) never resolve.
 		e.scratch = make([]uint64, h*e.n)
 		e.lookahead = newTickState(t)
 	}
 	ri := (tick % h) * e.n
-	copy(e.scratch[ri:ri+e.n], e.ring[ri:ri+e.n])
+	copy(e.scratch[ri:ri+e.n], e.row(tick))
 	e.lookahead.copyFrom(&e.ticks)
 	hold := max(t.Hold, 1)
 	// Full ticks (SetIncremental(false)) run every update here too, which
@@ -165,7 +167,7 @@ func (e *Episode) mitigated() bool {
 		mask = b.watched
 	}
 	for i := 0; i < 2*hold; i++ {
-		tick = e.advanceRing(e.scratch, tick, &e.lookahead, mask)
+		tick = e.advanceRows(e.scratch, h, tick, &e.lookahead, mask)
 		if i < hold {
 			continue
 		}

@@ -12,8 +12,12 @@ import (
 // computes it once; episodes of a prepared task share it instead of each
 // deriving its own, which cost more than playing a short episode.
 type prepared struct {
-	deps                  depIndex
-	fast                  []fastUpdate // each update's fast path (fastpath.go)
+	deps depIndex
+	fast []fastUpdate // each update's fast path (fastpath.go)
+	// fused holds the updates' programs with fused instructions
+	// (fused.go), update i's at fusedSpan[i].
+	fused                 []Op
+	fusedSpan             []Span
 	jitterKey, serviceKey []uint64
 	// lexicon is the diagnosis reader's vocabulary (diagnose.go), found
 	// when an episode first resolves: most episodes of an unprepared task
@@ -120,9 +124,11 @@ func prepare(t *Task, like *prepared) *prepared {
 	p := &prepared{of: progOf(t)}
 	if like != nil && like.of.sameProgram(p.of) {
 		p.deps, p.jitterKey, p.serviceKey, p.health, p.fast = like.deps, like.jitterKey, like.serviceKey, like.health, like.fast
+		p.fused, p.fusedSpan = like.fused, like.fusedSpan
 	} else {
 		p.deps = buildDeps(t)
 		p.fast = fastUpdates(t)
+		p.fused, p.fusedSpan = fusedUpdates(t)
 		p.jitterKey, p.serviceKey = noiseKeys(t)
 		p.health = healthChecks(t)
 	}

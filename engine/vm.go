@@ -94,7 +94,7 @@ func f2w(f float64) uint64 { return math.Float64bits(f) }
 func w2f(w uint64) float64 { return math.Float64frombits(w) }
 
 // eval runs one program over the episode's rows and returns the top of the
-// stack. Products are rounded to
+// stack. It also runs the prepared updates' fused instructions (fused.go). Products are rounded to
 // float64 explicitly so no platform fuses a multiply and an add.
 func (e *Episode) eval(code []Op, cur, prev []uint64) uint64 {
 	// The stack lives in the episode: a local array would be zeroed on
@@ -222,6 +222,94 @@ func (e *Episode) eval(code []Op, cur, prev []uint64) uint64 {
 				stack[sp-1] = stack[sp]
 			} else {
 				stack[sp-1] = stack[sp+1]
+			}
+		case opAddIL:
+			stack[sp-1] = uint64(int64(stack[sp-1]) + int64(cur[op.A]))
+		case opAddIK:
+			stack[sp-1] = uint64(int64(stack[sp-1]) + int64(op.K))
+		case opSubIL:
+			stack[sp-1] = uint64(int64(stack[sp-1]) - int64(cur[op.A]))
+		case opSubIK:
+			stack[sp-1] = uint64(int64(stack[sp-1]) - int64(op.K))
+		case opMulIL:
+			stack[sp-1] = uint64(int64(stack[sp-1]) * int64(cur[op.A]))
+		case opMulIK:
+			stack[sp-1] = uint64(int64(stack[sp-1]) * int64(op.K))
+		case opAddFL:
+			stack[sp-1] = f2w(w2f(stack[sp-1]) + w2f(cur[op.A]))
+		case opAddFK:
+			stack[sp-1] = f2w(w2f(stack[sp-1]) + w2f(op.K))
+		case opSubFL:
+			stack[sp-1] = f2w(w2f(stack[sp-1]) - w2f(cur[op.A]))
+		case opSubFK:
+			stack[sp-1] = f2w(w2f(stack[sp-1]) - w2f(op.K))
+		case opMulFL:
+			stack[sp-1] = f2w(float64(w2f(stack[sp-1]) * w2f(cur[op.A])))
+		case opMulFK:
+			stack[sp-1] = f2w(float64(w2f(stack[sp-1]) * w2f(op.K)))
+		case opDivFL:
+			if d := w2f(cur[op.A]); d != 0 {
+				stack[sp-1] = f2w(w2f(stack[sp-1]) / d)
+			} else {
+				stack[sp-1] = f2w(0)
+			}
+		case opDivFK:
+			if d := w2f(op.K); d != 0 {
+				stack[sp-1] = f2w(w2f(stack[sp-1]) / d)
+			} else {
+				stack[sp-1] = f2w(0)
+			}
+		case opLtIL:
+			stack[sp-1] = b2w(int64(stack[sp-1]) < int64(cur[op.A]))
+		case opLtIK:
+			stack[sp-1] = b2w(int64(stack[sp-1]) < int64(op.K))
+		case opLeIL:
+			stack[sp-1] = b2w(int64(stack[sp-1]) <= int64(cur[op.A]))
+		case opLeIK:
+			stack[sp-1] = b2w(int64(stack[sp-1]) <= int64(op.K))
+		case opLtFL:
+			stack[sp-1] = b2w(w2f(stack[sp-1]) < w2f(cur[op.A]))
+		case opLtFK:
+			stack[sp-1] = b2w(w2f(stack[sp-1]) < w2f(op.K))
+		case opLeFL:
+			stack[sp-1] = b2w(w2f(stack[sp-1]) <= w2f(cur[op.A]))
+		case opLeFK:
+			stack[sp-1] = b2w(w2f(stack[sp-1]) <= w2f(op.K))
+		case opEqL:
+			stack[sp-1] = b2w(stack[sp-1] == cur[op.A])
+		case opEqK:
+			stack[sp-1] = b2w(stack[sp-1] == op.K)
+		case opAndL:
+			stack[sp-1] &= cur[op.A]
+		case opAndK:
+			stack[sp-1] &= op.K
+		case opOrL:
+			stack[sp-1] |= cur[op.A]
+		case opOrK:
+			stack[sp-1] |= op.K
+		case opMinFL:
+			stack[sp-1] = f2w(math.Min(w2f(stack[sp-1]), w2f(cur[op.A])))
+		case opMinFK:
+			stack[sp-1] = f2w(math.Min(w2f(stack[sp-1]), w2f(op.K)))
+		case opMaxFL:
+			stack[sp-1] = f2w(math.Max(w2f(stack[sp-1]), w2f(cur[op.A])))
+		case opMaxFK:
+			stack[sp-1] = f2w(math.Max(w2f(stack[sp-1]), w2f(op.K)))
+		case opMinIL:
+			if y := cur[op.A]; int64(y) < int64(stack[sp-1]) {
+				stack[sp-1] = y
+			}
+		case opMinIK:
+			if y := op.K; int64(y) < int64(stack[sp-1]) {
+				stack[sp-1] = y
+			}
+		case opMaxIL:
+			if y := cur[op.A]; int64(y) > int64(stack[sp-1]) {
+				stack[sp-1] = y
+			}
+		case opMaxIK:
+			if y := op.K; int64(y) > int64(stack[sp-1]) {
+				stack[sp-1] = y
 			}
 		}
 	}
