@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -110,10 +111,51 @@ func readLimited(p string) ([]byte, error) {
 // of every analysis, every keystroke in the language server and every
 // fuzz input.
 func Analyze(files []*File) (*Module, Diagnostics) {
-	return embeddedBase().Analyze(files)
+	return baseFor(files).Analyze(files)
 }
 
-var embeddedBase = sync.OnceValue(func() *Base { return NewBase(StdlibFiles()) })
+// baseFor is the embedded stdlib's Base. The first analysis of a process
+// parses the stdlib and its own files together on every core before
+// analysing the stdlib (a validate's first and only analysis is mostly
+// parsing).
+func baseFor(files []*File) *Base {
+	embeddedOnce.Do(func() {
+		std := StdlibFiles()
+		parseAll(append(append([]*File(nil), std...), files...))
+		embedded = NewBase(std)
+	})
+	return embedded
+}
+
+var (
+	embeddedOnce sync.Once
+	embedded     *Base
+)
+
+// parseAll puts the files' syntax trees in the parse cache, parsing those
+// missing in parallel: each file parses alone, so the trees are the ones
+// parsing in turn would make.
+func parseAll(files []*File) {
+	if len(files) > maxParsedFiles {
+		return // they would evict each other
+	}
+	next := make(chan *File)
+	var wg sync.WaitGroup
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(files)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for f := range next {
+				parseCached(f)
+			}
+		}()
+	}
+	for _, f := range files {
+		next <- f
+	}
+	close(next)
+	wg.Wait()
+}
 
 // AnalyzeWith is Analyze with another standard library, for tests and tools
 // that bring their own.
@@ -180,6 +222,7 @@ func analyze(base *Base, files []*File) (*Module, Diagnostics) {
 	// are unreliable (an invalid expression evaluates to an unknown value).
 	unparsed := map[string]bool{}
 	var fresh Diagnostics
+	parseAll(files)
 	for _, f := range files {
 		syn, ds, over := parseCached(f)
 		if over.HasErrors() {
