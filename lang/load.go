@@ -115,14 +115,19 @@ func Analyze(files []*File) (*Module, Diagnostics) {
 }
 
 // baseFor is the embedded stdlib's Base. The first analysis of a process
-// parses the stdlib and its own files together on every core before
-// analysing the stdlib (a validate's first and only analysis is mostly
-// parsing).
+// parses the stdlib on every core, then its own files while the stdlib is
+// checked (a validate's first and only analysis is mostly parsing).
 func baseFor(files []*File) *Base {
 	embeddedOnce.Do(func() {
 		std := StdlibFiles()
-		parseAll(append(append([]*File(nil), std...), files...))
+		parseAll(std)
+		parsed := make(chan struct{})
+		go func() {
+			defer close(parsed)
+			parseAll(files)
+		}()
 		embedded = NewBase(std)
+		<-parsed
 	})
 	return embedded
 }
