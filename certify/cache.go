@@ -19,9 +19,9 @@ type Cache struct {
 	// dir holds the entries on disk (see NewDiskCache); "" keeps them in
 	// memory only.
 	dir string
-	// code, when set, is the certifier digest whose shipped results the
-	// cache may use (UseShipped, shipped.go).
-	code *[sha256.Size]byte
+	// code, when set, gives the certifier digest whose shipped results
+	// the cache may use (UseShipped, shipped.go).
+	code func() [sha256.Size]byte
 	cacheCounters
 }
 

@@ -59,8 +59,16 @@ var shippedIndex = sync.OnceValue(func() map[string][]byte {
 // its memory and disk miss. Commands use it; tests and benchmarks that
 // measure certification do not.
 func (c *Cache) UseShipped(code [sha256.Size]byte) {
+	c.UseShippedLazily(func() [sha256.Size]byte { return code })
+}
+
+// UseShippedLazily is UseShipped with the digest computed by code on the
+// first lookup that reaches the shipped table, once: a command that
+// certifies nothing (a validate found in its own shipped table) does not
+// pay for hashing the certifier's code.
+func (c *Cache) UseShippedLazily(code func() [sha256.Size]byte) {
 	c.mu.Lock()
-	c.code = &code
+	c.code = sync.OnceValue(code)
 	c.mu.Unlock()
 }
 
@@ -78,7 +86,7 @@ func (c *Cache) shipped(table, key string, v any) bool {
 	if c == nil || c.code == nil {
 		return false
 	}
-	b, ok := shippedIndex()[shippedKey(*c.code, table, key)]
+	b, ok := shippedIndex()[shippedKey(c.code(), table, key)]
 	if !ok || json.Unmarshal(b, v) != nil {
 		return false
 	}

@@ -74,7 +74,7 @@ func certificationCache() *certify.Cache {
 	if code, ok := buildid.Executable(); ok && root != "" {
 		c, _ = certify.NewDiskCache(root, code)
 	}
-	c.UseShipped(srezc.CertifierCode())
+	c.UseShippedLazily(srezc.CertifierCode)
 	return c
 }
 

@@ -235,44 +235,55 @@ func CompileModule(m *lang.Module) ([]*engine.Task, lang.Diagnostics) {
 
 // CompileWith compiles with options.
 func CompileWith(m *lang.Module, opt Options) ([]*engine.Task, lang.Diagnostics) {
-	if opt.words == nil {
-		opt.words = newKeyWords()
-	}
-	// Incidents compile independently (the module is only read), so they
-	// compile in parallel; results are gathered in source order.
-	type result struct {
-		t     *engine.Task
-		diags lang.Diagnostics
-	}
-	results := make([]result, len(m.Incidents))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < min(runtime.GOMAXPROCS(0), len(m.Incidents)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				t, ds := CompileIncident(m, m.Incidents[i], opt)
-				results[i] = result{t, ds}
-			}
-		}()
-	}
-	for i, in := range m.Incidents {
+	var healthy []*lang.Incident
+	for _, in := range m.Incidents {
 		if !in.Broken {
-			next <- i
+			healthy = append(healthy, in)
 		}
 	}
-	close(next)
-	wg.Wait()
 	var tasks []*engine.Task
 	var diags lang.Diagnostics
-	for _, r := range results {
+	for _, r := range compileEach(m, healthy, opt) {
 		diags = append(diags, r.diags...)
 		if r.t != nil {
 			tasks = append(tasks, r.t)
 		}
 	}
 	return tasks, diags.Sort()
+}
+
+// compiled is what CompileIncident returned.
+type compiled struct {
+	t     *engine.Task
+	diags lang.Diagnostics
+}
+
+// compileEach compiles the incidents of m in parallel, sharing opt's
+// memos; results are in the list's order.
+func compileEach(m *lang.Module, list []*lang.Incident, opt Options) []compiled {
+	if opt.words == nil {
+		opt.words = newKeyWords()
+	}
+	// Incidents compile independently (the module is only read).
+	results := make([]compiled, len(list))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(list)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				t, ds := CompileIncident(m, list[i], opt)
+				results[i] = compiled{t, ds}
+			}
+		}()
+	}
+	for i := range list {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return results
 }
 
 func newBuild(m *lang.Module, in *lang.Incident) *build {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -140,16 +141,62 @@ func readLimited(p string) ([]byte, error) {
 // of every analysis, every keystroke in the language server and every
 // fuzz input.
 func Analyze(files []*File) (*Module, Diagnostics) {
-	return analyze(embeddedBase(), files, embeddedDefault)
+	return analyze(baseFor(files), files, embeddedDefault)
 }
 
-var embeddedBase = sync.OnceValue(func() *Base { return NewBase(StdlibFiles()) })
+// baseFor is the embedded stdlib's Base. The first analysis of a process
+// parses the stdlib on every core, then its own files while the stdlib is
+// checked (a validate's first and only analysis is mostly parsing).
+func baseFor(files []*File) *Base {
+	embeddedOnce.Do(func() {
+		std := StdlibFiles()
+		parseAll(std)
+		parsed := make(chan struct{})
+		go func() {
+			defer close(parsed)
+			parseAll(files)
+		}()
+		embedded = NewBase(std)
+		<-parsed
+	})
+	return embedded
+}
+
+var (
+	embeddedOnce sync.Once
+	embedded     *Base
+)
+
+// parseAll puts the files' syntax trees in the parse cache, parsing those
+// missing in parallel: each file parses alone, so the trees are the ones
+// parsing in turn would make.
+func parseAll(files []*File) {
+	if len(files) > maxParsedFiles {
+		return // they would evict each other
+	}
+	next := make(chan *File)
+	var wg sync.WaitGroup
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(files)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for f := range next {
+				parseCached(f)
+			}
+		}()
+	}
+	for _, f := range files {
+		next <- f
+	}
+	close(next)
+	wg.Wait()
+}
 
 // embeddedDefault is the embedded default analysed once per process, and
 // only when a module looks up a name it does not declare. It has no
 // embedded fallback of its own.
 var embeddedDefault = sync.OnceValue(func() *Module {
-	m, _ := embeddedBase().Analyze(EmbeddedFiles())
+	m, _ := baseFor(nil).Analyze(EmbeddedFiles())
 	return m
 })
 
@@ -221,6 +268,7 @@ func analyze(base *Base, files []*File, embedded func() *Module) (*Module, Diagn
 	// are unreliable (an invalid expression evaluates to an unknown value).
 	unparsed := map[string]bool{}
 	var fresh Diagnostics
+	parseAll(files)
 	for _, f := range files {
 		syn, ds, over := parseCached(f)
 		if over.HasErrors() {
