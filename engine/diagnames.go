@@ -1,6 +1,11 @@
 package engine
 
-import "slices"
+import (
+	"slices"
+	"strings"
+
+	"github.com/srezc/srezc/value"
+)
 
 // Settings named by a phrase around another name: "a ceiling on how many
 // clients" is the client ceiling, "the cache at an old name" the caller's
@@ -77,4 +82,86 @@ func (r *reader) hostOfTopics(lx *diagLexicon) {
 			break
 		}
 	}
+}
+
+// isVersion reports whether w is a version ("v4.4.0", "v17", "2.14.1"):
+// a "v" and a number, or three or more dotted numbers. A decimal
+// ("2.5") is a value, not a version.
+func isVersion(w []byte) bool {
+	if len(w) > 1 && w[0] == 'v' && w[1] >= '0' && w[1] <= '9' {
+		w = w[1:]
+		for _, c := range w {
+			if !(c >= '0' && c <= '9' || c == '.') {
+				return false
+			}
+		}
+		return w[len(w)-1] != '.'
+	}
+	dots := 0
+	for _, c := range w {
+		switch {
+		case c == '.':
+			dots++
+		case c < '0' || c > '9':
+			return false
+		}
+	}
+	return dots >= 2 && w[0] != '.' && w[len(w)-1] != '.'
+}
+
+// metricIdentifiers lists, folded, the names of the system's metrics that
+// are not also a config key's: an answer quoting one quotes a reading.
+func metricIdentifiers(t *Task) map[string]bool {
+	config := map[string]bool{}
+	for i := range t.Slots {
+		if t.Slots[i].Class == ClassConfig {
+			config[value.Fold(t.Slots[i].Name)] = true
+		}
+	}
+	out := map[string]bool{}
+	for i := range t.Slots {
+		if n := value.Fold(t.Slots[i].Name); t.Slots[i].Class == ClassMetric && strings.IndexByte(n, '_') > 0 && !config[n] {
+			out[n] = true
+		}
+	}
+	return out
+}
+
+// headOfCompound reports whether a service name ending at token last may
+// name the service: outside a compound written with '-', at its end, or
+// before a part that only says which side of it ("web-tier", "db-side").
+// Elsewhere in a compound it modifies another noun ("app-role",
+// "db-migration").
+func (r *reader) headOfCompound(lx *diagLexicon, last int) bool {
+	if last >= len(r.toks) || !r.toks[last].dash || r.toks[last].dashLast {
+		return true
+	}
+	next := lx.byFirst[r.word(last+1)]
+	return next != nil && onlyIdioms(next)
+}
+
+// failVerbs say that their subject fails, with no word of why.
+var failVerbs = map[string]bool{"fails": true, "fail": true, "failing": true, "raises": true, "raising": true,
+	"errors": true, "erroring": true, "crashes": true}
+
+// failsAfter reports whether the words from token i say their subject
+// fails ("fails", "is failing", "keeps raising").
+func (r *reader) failsAfter(i int) bool {
+	if r.literalAt(i) == '.' {
+		i++ // "the provider api.paylane.example fails": its host name
+	}
+	switch r.word(i) {
+	case "is", "are", "keeps", "kept", "now", "also", "still":
+		i++
+	}
+	// "the release raises nothing": it does not fail.
+	return failVerbs[r.word(i)] && r.word(i+1) != "nothing" && r.word(i+1) != "no"
+}
+
+// isPart reports whether claim c is about a part of its service a fault
+// kind's mechanism names ("release", "payment provider", "startup"), not a
+// setting, and a part that can be down or wrong: a part of it that fails
+// is in its fault's state.
+func isPart(c *Claim) bool {
+	return c.Kind != "" && c.Mechanism >= 0 && !c.HasBand && len(c.Gloss) == 0 && c.Unit == "" && c.States&(StateDown|StateWrong) != 0
 }

@@ -437,3 +437,12 @@ var hostLinks = map[string]bool{"at": true, "under": true, "up": true, "by": tru
 
 // pronouns stand for the setting named before them ("it is set to 20 ms").
 var pronouns = map[string]bool{"it": true, "which": true, "that": true, "this": true}
+
+// countDims are the dimensions of things counted whole: a fraction ("workers
+// 0.40") is a reading of them, never their number.
+var countDims = map[dimension]bool{dimConnections: true, dimAttempts: true, dimConsumers: true, dimWorkers: true, dimMessages: true}
+
+// ordinalNouns before a number say which one of a series it is ("attempt
+// 9", "restart 12"), not how many there are.
+var ordinalNouns = map[string]bool{"attempt": true, "retry": true, "try": true, "restart": true, "run": true,
+	"delivery": true, "redelivery": true, "boot": true, "respawn": true, "round": true, "pass": true}
