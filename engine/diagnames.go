@@ -147,8 +147,13 @@ var failVerbs = map[string]bool{"fails": true, "fail": true, "failing": true, "r
 // failsAfter reports whether the words from token i say their subject
 // fails ("fails", "is failing", "keeps raising").
 func (r *reader) failsAfter(i int) bool {
-	if r.literalAt(i) == '.' {
-		i++ // "the provider api.paylane.example fails": its host name
+	// "the provider api.paylane.example fails", "the build deployed at
+	// 14:05 fails": a few words that name nothing may stand between.
+	for n := 0; n < 3 && i < len(r.tokInfo) && r.toks[i].punct == 0 && !r.tokInfo[i].covered && !failVerbs[r.word(i)]; n++ {
+		if n > 0 && r.literalAt(i) == 0 && !r.untold(i) {
+			break
+		}
+		i++
 	}
 	switch r.word(i) {
 	case "is", "are", "keeps", "kept", "now", "also", "still":
@@ -164,4 +169,28 @@ func (r *reader) failsAfter(i int) bool {
 // is in its fault's state.
 func isPart(c *Claim) bool {
 	return c.Kind != "" && c.Mechanism >= 0 && !c.HasBand && len(c.Gloss) == 0 && c.Unit == "" && c.States&(StateDown|StateWrong) != 0
+}
+
+// untold reports whether token i is a word the lexicon does not know.
+func (r *reader) untold(i int) bool { return r.word(i) != "" && !r.tokInfo[i].covered }
+
+// shareOfBackend reports whether a share of the traffic ("95% of requests")
+// is said of a backend: its sentence names one and nothing else in its
+// clause (a setting, a part, a mechanism) is said to send it. A client's
+// share ("one address, 90% of all requests") is not a weight.
+func (r *reader) shareOfBackend(it item) bool {
+	for _, o := range r.items {
+		if o.cl == it.cl && !o.neg && (o.kind == lexTopic || o.kind == lexMech) {
+			return false
+		}
+	}
+	for i := range r.toks {
+		if i < len(r.tokInfo) && int(r.tokInfo[i].seg) == it.seg && r.toks[i].punct == 0 {
+			w := r.word(i)
+			if backendWords[w] || strings.IndexByte(w, '-') > 0 && w[len(w)-1] >= '0' && w[len(w)-1] <= '9' {
+				return true
+			}
+		}
+	}
+	return false
 }

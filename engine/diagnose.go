@@ -169,7 +169,7 @@ var comparatives = map[string]bool{
 // auxiliary, what happened to it ("pool_size was reduced to 10").
 var changeVerbs = map[string]bool{
 	"reduced": true, "lowered": true, "decreased": true, "shrunk": true, "shrank": true, "cut": true,
-	"halved": true, "capped": true, "raised": true, "increased": true, "bumped": true, "doubled": true,
+	"halved": true, "capped": true, "trimmed": true, "slashed": true, "dialled down": true, "dialed down": true, "raised": true, "increased": true, "bumped": true, "doubled": true,
 	"tripled": true, "inflated": true, "scaled up": true, "scaled down": true, "re enabled": true, "reenabled": true,
 }
 
@@ -1585,7 +1585,7 @@ func (r *reader) fixVerb(k int) bool {
 var valueWords = map[string]bool{"is": true, "was": true, "are": true, "were": true, "of": true, "at": true, "to": true,
 	"set": true, "now": true, "just": true, "still": true, "from": true, "only": true, "left": true, "a": true,
 	"cut": true, "lowered": true, "raised": true, "reduced": true, "dropped": true, "increased": true, "been": true,
-	"has": true, "had": true, "currently": true, "configured": true, "down": true, "up": true}
+	"has": true, "had": true, "currently": true, "configured": true, "down": true, "up": true, "went": true, "go": true, "goes": true}
 
 // valueWordsBetween reports whether every word strictly between word
 // indexes a and b is a value word.
@@ -1830,6 +1830,9 @@ func (r *reader) quantityClaim(t *Task, lx *diagLexicon, k int, fixed int16) {
 		return
 	}
 	if !it.limit {
+		return
+	}
+	if it.dim == dimPercent && !r.shareOfBackend(it) {
 		return
 	}
 	svc := r.subject(k, fixed)
