@@ -961,6 +961,9 @@ func (r *reader) scan(lx *diagLexicon) {
 			// "the balancer then gives up after ...": an adverb between
 			// a subject and its verb tells what the subject did next.
 			adverb := e.adverb && len(r.items) > 0 && r.items[len(r.items)-1].kind == lexService && r.items[len(r.items)-1].end == wordIdx-1
+			// "Then at 15:10 the pool was cut": opening a sentence, it
+			// tells what happened next, not what an earlier cause did.
+			adverb = adverb || e.adverb && (i == 0 || toks[i-1].punct == '.')
 			eff = !adverb && (!e.causative || r.causeBefore(seg))
 		case lexClause:
 			cl++

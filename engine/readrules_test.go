@@ -137,6 +137,8 @@ func TestModifiersAndParts(t *testing.T) {
 		{"checkout_release_errors", "web_server: the build deployed this morning raises nothing; the payment provider is failing", false},
 		// Ordinary wording.
 		{"mq_backlog", "message_queue consumers trimmed from 8 to 1", true},
+		// "Then" opening a sentence is the next event, not an effect.
+		{"checkout_db_refusals", "Traffic was normal all day. Then at 16:05 someone cut max_connections on the database 300 -> 20.", true},
 		{"cache_refuses_to_start", "The cache hasn't been able to start since the change to its eviction policy.", true},
 		{"backlog_after_consumer_retune", "message_queue: faulty consumer release, invoice jobs throw and cause a retry storm", true},
 		{"backlog_after_consumer_retune", "message_queue: retry storm", false},
