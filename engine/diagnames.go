@@ -194,3 +194,20 @@ func (r *reader) shareOfBackend(it item) bool {
 	}
 	return false
 }
+
+// hostGap is the number of tokens from i that name a host the phrase
+// around them is about: a host name, perhaps after "for", "of", "on" or
+// "to" ("DNS for db.internal failing"); 0 if none.
+func (r *reader) hostGap(i int) int {
+	switch r.word(i) {
+	case "for", "of", "on", "to":
+		if r.literalAt(i+1) == '.' {
+			return 2
+		}
+		return 0
+	}
+	if r.literalAt(i) == '.' {
+		return 1
+	}
+	return 0
+}

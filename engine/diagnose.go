@@ -904,7 +904,7 @@ func (r *reader) scan(lx *diagLexicon) {
 				entries, from = lx.byFirst[k], 1
 			}
 		}
-		best := -1
+		best, span := -1, 0
 		if w := r.norm[tk.start]; w >= '0' && w <= '9' && entries != nil {
 			// "500 ms" is a quantity, not the status code "500".
 			if _, ok := unitWords[r.word(i+1)]; ok {
@@ -918,12 +918,23 @@ func (r *reader) scan(lx *diagLexicon) {
 			if tk.metric && (entries[k].kind == lexTopic || entries[k].kind == lexState) {
 				continue
 			}
+			if entries[k].kind == lexService && tk.field && len(entries[k].words) == 1 {
+				continue // "app=jobs-worker": a log field's name, not the web tier
+			}
 			if entries[k].kind == lexService && !r.headOfCompound(lx, i+len(entries[k].words)-1) {
 				continue // "the db app-role password": "app" modifies "role"
 			}
 			if (from == 0 || entries[k].kind <= lexTopic) && r.matchWordsFrom(i, entries[k].words, from, entries[k].kind == lexState || entries[k].kind == lexTopic) {
 				best = k
 				break
+			}
+			// "DNS for db.internal failing": a host name the phrase is
+			// about may stand after its first word.
+			if ws := entries[k].words; entries[k].kind == lexMech && from == 0 && len(ws) >= 2 {
+				if gap := r.hostGap(i + 1); gap > 0 && r.matchWords(i+1+gap, ws[1:]) {
+					best, span = k, gap
+					break
+				}
 			}
 		}
 		if best < 0 {
@@ -946,7 +957,8 @@ func (r *reader) scan(lx *diagLexicon) {
 			continue
 		}
 		e := &entries[best]
-		it := item{kind: e.kind, id: e.id, comp: e.comp, change: e.change, pos: wordIdx, end: wordIdx + len(e.words) - 1, seg: seg, cl: cl, ident: tk.ident, tok: int32(i)}
+		n := len(e.words) + span
+		it := item{kind: e.kind, id: e.id, comp: e.comp, change: e.change, pos: wordIdx, end: wordIdx + n - 1, seg: seg, cl: cl, ident: tk.ident, tok: int32(i)}
 		if e.kind == lexService {
 			it.prep = r.afterPreposition(i)
 			it.callee = i > 0 && calleeMarks[r.word(i-1)]
@@ -975,11 +987,11 @@ func (r *reader) scan(lx *diagLexicon) {
 			r.items = append(r.items, it)
 		}
 		named := e.kind == lexService || e.kind == lexTopic || e.kind == lexMech
-		for j := range e.words {
+		for j := 0; j < n; j++ {
 			r.tokInfo = append(r.tokInfo, tokInfo{seg: int32(seg), cl: int32(it.cl), word: int32(wordIdx + j), neg: neg, eff: eff, covered: named})
 		}
-		i += len(e.words)
-		wordIdx += len(e.words)
+		i += n
+		wordIdx += n
 	}
 	// "evictions 0", "0 evictions": a count of zero denies what it counts.
 	for k := range r.items {
@@ -1362,6 +1374,11 @@ func (r *reader) claimAt(t *Task, lx *diagLexicon, k int, fixed int16) {
 		}
 	case lexState:
 		if r.slowedDown(it) {
+			return
+		}
+		if next := int(it.tok) + it.end - it.pos + 1; it.comp && !it.change && next < len(r.toks) && (r.toks[next].field || r.literalAt(next) != 0) {
+			// "under app=jobs-worker", "over api.example": where, not how
+			// much.
 			return
 		}
 		// "autovacuum_enabled true -> false": the old value, then the new.

@@ -135,6 +135,11 @@ func TestModifiersAndParts(t *testing.T) {
 		{"card_payments_failing", "web_server: the payment provider pay.example.net is failing half the charges", true},
 		{"checkout_release_errors", "web_server: the build deployed this morning fails on checkout", true},
 		{"checkout_release_errors", "web_server: the build deployed this morning raises nothing; the payment provider is failing", false},
+		// A log field's name is not a service; a comparative before a
+		// field or a host name is a place.
+		{"invoice_jobs_failing", "Workers log KeyError under app=worker-pool (v4.4.0): the message_queue consumer build fails invoice jobs", true},
+		// A host name after a phrase's first word is what it is about.
+		{"orders_name_lookups_fail", "resolver for pg.prod.internal failing now and then; the database itself is fine; escalated to the network team", true},
 		// Ordinary wording.
 		{"mq_backlog", "message_queue consumers trimmed from 8 to 1", true},
 		// "Then" opening a sentence is the next event, not an effect.
