@@ -146,11 +146,13 @@ var failVerbs = map[string]bool{"fails": true, "fail": true, "failing": true, "r
 
 // failsAfter reports whether the words from token i say their subject
 // fails ("fails", "is failing", "keeps raising").
-func (r *reader) failsAfter(i int) bool {
-	// "the provider api.paylane.example fails", "the build deployed at
-	// 14:05 fails": a few words that name nothing may stand between.
+func (r *reader) failsAfter(lx *diagLexicon, i int) bool {
+	// "the provider api.paylane.example fails", "the build deployed
+	// yesterday fails": a few words the lexicon does not know may stand
+	// between ("a service was misconfigured and failing" says no more than
+	// its states).
 	for n := 0; n < 3 && i < len(r.tokInfo) && r.toks[i].punct == 0 && !r.tokInfo[i].covered && !failVerbs[r.word(i)]; n++ {
-		if n > 0 && r.literalAt(i) == 0 && !r.untold(i) {
+		if r.literalAt(i) == 0 && lx.byFirst[r.word(i)] != nil {
 			break
 		}
 		i++
@@ -168,11 +170,10 @@ func (r *reader) failsAfter(i int) bool {
 // setting, and a part that can be down or wrong: a part of it that fails
 // is in its fault's state.
 func isPart(c *Claim) bool {
-	return c.Kind != "" && c.Mechanism >= 0 && !c.HasBand && len(c.Gloss) == 0 && c.Unit == "" && c.States&(StateDown|StateWrong) != 0
+	// The service itself ("the service is failing") is too vague a part.
+	return c.Kind != "" && c.Mechanism >= 0 && !c.HasBand && len(c.Gloss) == 0 && c.Unit == "" && c.States&(StateDown|StateWrong) != 0 &&
+		!slices.Contains(c.Topics, "")
 }
-
-// untold reports whether token i is a word the lexicon does not know.
-func (r *reader) untold(i int) bool { return r.word(i) != "" && !r.tokInfo[i].covered }
 
 // shareOfBackend reports whether a share of the traffic ("95% of requests")
 // is said of a backend: its sentence names one and nothing else in its

@@ -1348,7 +1348,7 @@ func (r *reader) claimAt(t *Task, lx *diagLexicon, k int, fixed int16) {
 			r.quantityClaim(t, lx, k, fixed)
 		}
 	case lexTopic:
-		if r.failsAfter(int(it.tok) + it.end - it.pos + 1) {
+		if r.failsAfter(lx, int(it.tok)+it.end-it.pos+1) {
 			// "the consumer release fails invoice jobs", "the provider is
 			// failing": a part that fails is in its fault's state.
 			svc := r.attribute(t, lx, k, lx.owner[it.id], fixed)

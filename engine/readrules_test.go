@@ -133,7 +133,9 @@ func TestModifiersAndParts(t *testing.T) {
 		{"canary_weight_left_behind", "load_balancer still sends 90% of requests to web-1 since the canary", true},
 		// A part that fails, with a name or a time between.
 		{"card_payments_failing", "web_server: the payment provider pay.example.net is failing half the charges", true},
-		{"checkout_release_errors", "web_server: the build deployed this morning fails on checkout", true},
+		{"checkout_release_errors", "web_server: the build deployed yesterday fails on checkout", true},
+		{"db_crash", "a service was misconfigured and failing", false},
+		{"db_crash", "the service is failing", false},
 		{"checkout_release_errors", "web_server: the build deployed this morning raises nothing; the payment provider is failing", false},
 		// A log field's name is not a service; a comparative before a
 		// field or a host name is a place.
