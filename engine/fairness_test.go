@@ -137,9 +137,9 @@ var fairnessCeiling = map[string][2]int{
 	// dev3 31, holdout7 47 (its disagreements unread). Rubric 6 (versions,
 	// metric names and compounds' first parts read as modifiers, a part
 	// that fails, ordinals, fractions and zero counts, shares said of a
-	// client, log fields, host names inside a phrase): dev3 12, holdout7 42
+	// client, log fields, host names inside a phrase): dev3 13, holdout7 42
 	// (count lines only).
-	"dev3":     {12, 0},
+	"dev3":     {13, 0},
 	"holdout7": {42, 1},
 	// adversarial holds only wrong answers, written against the reader's
 	// own rules (sibling settings, wrong direction, wrong service for a
