@@ -150,6 +150,10 @@ type diagLexicon struct {
 	// topicID maps every topic phrase, other names of limits included, to
 	// its topic.
 	topicID map[string]int32
+	// metrics are the identifiers of the system's metrics that name no
+	// setting ("cert_days_to_expiry", "retries_per_s"): a reading, never a
+	// setting or a part, so their words are not read.
+	metrics map[string]bool
 }
 
 var comparatives = map[string]bool{
@@ -165,7 +169,7 @@ var comparatives = map[string]bool{
 // auxiliary, what happened to it ("pool_size was reduced to 10").
 var changeVerbs = map[string]bool{
 	"reduced": true, "lowered": true, "decreased": true, "shrunk": true, "shrank": true, "cut": true,
-	"halved": true, "capped": true, "raised": true, "increased": true, "bumped": true, "doubled": true,
+	"halved": true, "capped": true, "trimmed": true, "slashed": true, "dialled down": true, "dialed down": true, "raised": true, "increased": true, "bumped": true, "doubled": true,
 	"tripled": true, "inflated": true, "scaled up": true, "scaled down": true, "re enabled": true, "reenabled": true,
 }
 
@@ -243,6 +247,7 @@ func buildLexicon(t *Task) *diagLexicon {
 		}
 	}
 	lx.topicID = topicID
+	lx.metrics = metricIdentifiers(t)
 	lx.buildGloss(t)
 	lx.mechOwner = make([]int16, len(t.Mechanisms))
 	for i := range lx.mechOwner {
@@ -412,6 +417,12 @@ type token struct {
 	// field is a name written right before '=' ("active=6/6"): a log
 	// field's name, not a word of the sentence.
 	field bool
+	// dash marks a part of a compound written with '-' ("app-role");
+	// dashLast its last part.
+	dash, dashLast bool
+	// metric marks a part of a metric's name ("cert_days_to_expiry"): a
+	// reading, whose words name no setting or part and say no state.
+	metric bool
 }
 
 // reader holds the buffers one reading reuses, so an episode's grader
@@ -440,6 +451,11 @@ type reader struct {
 	phrase       []byte
 	glossStems   []string
 	stems        map[string]string
+	// metrics is the lexicon's: identifiers read as one opaque word.
+	metrics map[string]bool
+	// droppedVersion says the last word flushed was a version, dropped:
+	// an arrow after it ("v4.3.0 -> v4.4.0") goes with it.
+	droppedVersion bool
 }
 
 // tokInfo is a token's place in the answer as scan found it: its segment,
@@ -458,6 +474,7 @@ type tokInfo struct {
 // parts are never read as services.
 func (r *reader) tokenize(text string) {
 	r.norm, r.toks = r.norm[:0], r.toks[:0]
+	r.droppedVersion = false
 	wStart := -1 // start of the current word in norm
 	opaque, hasDash := false, false
 	quoted := false // inside "...": a quoted log line is one clause of its segment
@@ -569,6 +586,8 @@ func (r *reader) tokenize(text string) {
 				start := len(r.norm)
 				r.norm = append(r.norm, w...)
 				r.flush(start, false)
+			case (c == '→' || c == '>' && prev == '-') && r.droppedVersion:
+				// "v4.3.0 -> v4.4.0": an upgrade, dropped with its versions.
 			case (c == '→' || c == '>' && prev == '-') && r.transitionAt(text[i+n:]):
 				// "max_connections 300 -> 20", "true → false": a change
 				// history's old and new value, read as "300 to 20".
@@ -634,12 +653,22 @@ func (r *reader) flush(start int, opaque bool) {
 		return
 	}
 	end := len(r.norm)
+	if isVersion(r.norm[start:end]) {
+		// "release v4.4.0 fails", "stale v17 secret": a version is a
+		// modifier of the noun before it, read as if absent.
+		r.norm = r.norm[:start]
+		r.droppedVersion = true
+		return
+	}
+	r.droppedVersion = false
+	ident := bytes.IndexByte(r.norm[start:end], '_') >= 0
 	if opaque {
 		r.toks = append(r.toks, token{start: int32(start), end: int32(end)})
 		return
 	}
+	metric := ident && r.metrics[string(r.norm[start:end])]
 	s := start
-	ident := bytes.IndexByte(r.norm[start:end], '_') >= 0
+	dashed := !ident && bytes.IndexByte(r.norm[start:end], '-') >= 0
 	for i := start; i <= end; i++ {
 		if i == end || r.norm[i] == '_' || r.norm[i] == '-' {
 			if i > s {
@@ -647,7 +676,7 @@ func (r *reader) flush(start int, opaque bool) {
 				if long, ok := shorthand[string(r.norm[s:i])]; ok && !ident {
 					r.expand(long)
 				} else {
-					r.toks = append(r.toks, token{start: int32(s), end: int32(i), ident: ident})
+					r.toks = append(r.toks, token{start: int32(s), end: int32(i), ident: ident, metric: metric, dash: dashed, dashLast: dashed && i == end})
 				}
 			}
 			s = i + 1
@@ -828,6 +857,7 @@ func (r *reader) serviceByName(t *Task, lx *diagLexicon, name string) int16 {
 	if i := t.ServiceIndex(strings.TrimSpace(name)); i >= 0 {
 		return int16(i)
 	}
+	r.metrics = lx.metrics
 	r.tokenize(name)
 	r.scan(lx)
 	for _, it := range r.items {
@@ -874,7 +904,7 @@ func (r *reader) scan(lx *diagLexicon) {
 				entries, from = lx.byFirst[k], 1
 			}
 		}
-		best := -1
+		best, span := -1, 0
 		if w := r.norm[tk.start]; w >= '0' && w <= '9' && entries != nil {
 			// "500 ms" is a quantity, not the status code "500".
 			if _, ok := unitWords[r.word(i+1)]; ok {
@@ -885,9 +915,26 @@ func (r *reader) scan(lx *diagLexicon) {
 			if tk.field && entries[k].kind > lexTopic && len(entries[k].words) == 1 {
 				continue // "active=6/6" says no state
 			}
+			if tk.metric && (entries[k].kind == lexTopic || entries[k].kind == lexState) {
+				continue
+			}
+			if entries[k].kind == lexService && tk.field && len(entries[k].words) == 1 {
+				continue // "app=jobs-worker": a log field's name, not the web tier
+			}
+			if entries[k].kind == lexService && !r.headOfCompound(lx, i+len(entries[k].words)-1) {
+				continue // "the db app-role password": "app" modifies "role"
+			}
 			if (from == 0 || entries[k].kind <= lexTopic) && r.matchWordsFrom(i, entries[k].words, from, entries[k].kind == lexState || entries[k].kind == lexTopic) {
 				best = k
 				break
+			}
+			// "DNS for db.internal failing": a host name the phrase is
+			// about may stand after its first word.
+			if ws := entries[k].words; entries[k].kind == lexMech && from == 0 && len(ws) >= 2 {
+				if gap := r.hostGap(i + 1); gap > 0 && r.matchWords(i+1+gap, ws[1:]) {
+					best, span = k, gap
+					break
+				}
 			}
 		}
 		if best < 0 {
@@ -910,7 +957,8 @@ func (r *reader) scan(lx *diagLexicon) {
 			continue
 		}
 		e := &entries[best]
-		it := item{kind: e.kind, id: e.id, comp: e.comp, change: e.change, pos: wordIdx, end: wordIdx + len(e.words) - 1, seg: seg, cl: cl, ident: tk.ident, tok: int32(i)}
+		n := len(e.words) + span
+		it := item{kind: e.kind, id: e.id, comp: e.comp, change: e.change, pos: wordIdx, end: wordIdx + n - 1, seg: seg, cl: cl, ident: tk.ident, tok: int32(i)}
 		if e.kind == lexService {
 			it.prep = r.afterPreposition(i)
 			it.callee = i > 0 && calleeMarks[r.word(i-1)]
@@ -925,6 +973,9 @@ func (r *reader) scan(lx *diagLexicon) {
 			// "the balancer then gives up after ...": an adverb between
 			// a subject and its verb tells what the subject did next.
 			adverb := e.adverb && len(r.items) > 0 && r.items[len(r.items)-1].kind == lexService && r.items[len(r.items)-1].end == wordIdx-1
+			// "Then at 15:10 the pool was cut": opening a sentence, it
+			// tells what happened next, not what an earlier cause did.
+			adverb = adverb || e.adverb && (i == 0 || toks[i-1].punct == '.')
 			eff = !adverb && (!e.causative || r.causeBefore(seg))
 		case lexClause:
 			cl++
@@ -936,11 +987,11 @@ func (r *reader) scan(lx *diagLexicon) {
 			r.items = append(r.items, it)
 		}
 		named := e.kind == lexService || e.kind == lexTopic || e.kind == lexMech
-		for j := range e.words {
+		for j := 0; j < n; j++ {
 			r.tokInfo = append(r.tokInfo, tokInfo{seg: int32(seg), cl: int32(it.cl), word: int32(wordIdx + j), neg: neg, eff: eff, covered: named})
 		}
-		i += len(e.words)
-		wordIdx += len(e.words)
+		i += n
+		wordIdx += n
 	}
 	// "evictions 0", "0 evictions": a count of zero denies what it counts.
 	for k := range r.items {
@@ -1178,6 +1229,7 @@ const (
 // readClaims reads text into assertions; fixed >= 0 fixes the subject (a
 // structured cause).
 func (r *reader) readClaims(t *Task, lx *diagLexicon, text string, fixed int16) {
+	r.metrics = lx.metrics
 	r.tokenize(text)
 	r.scan(lx)
 	items := r.items
@@ -1296,6 +1348,16 @@ func (r *reader) claimAt(t *Task, lx *diagLexicon, k int, fixed int16) {
 			r.quantityClaim(t, lx, k, fixed)
 		}
 	case lexTopic:
+		if r.failsAfter(lx, int(it.tok)+it.end-it.pos+1) {
+			// "the consumer release fails invoice jobs", "the provider is
+			// failing": a part that fails is in its fault's state.
+			svc := r.attribute(t, lx, k, lx.owner[it.id], fixed)
+			for _, ci := range lx.topicClaims[it.id] {
+				if c := &t.Claims[ci]; (c.Service == svc || svc == eachOwner) && isPart(c) {
+					r.appendClaim(t, c.Service, ci, c.States&(StateDown|StateWrong))
+				}
+			}
+		}
 		// "health_check_path=/status (web serves /healthz)": a path or
 		// host quoted for a setting, with more said, says it is wrong.
 		if lit := r.literalAt(int(it.tok) + it.end - it.pos + 1); lit != 0 && (it.ident || lit == '/') && r.saysMore() {
@@ -1312,6 +1374,11 @@ func (r *reader) claimAt(t *Task, lx *diagLexicon, k int, fixed int16) {
 		}
 	case lexState:
 		if r.slowedDown(it) {
+			return
+		}
+		if next := int(it.tok) + it.end - it.pos + 1; it.comp && !it.change && next < len(r.toks) && (r.toks[next].field || r.literalAt(next) != 0) {
+			// "under app=jobs-worker", "over api.example": where, not how
+			// much.
 			return
 		}
 		// "autovacuum_enabled true -> false": the old value, then the new.
@@ -1538,7 +1605,7 @@ func (r *reader) fixVerb(k int) bool {
 var valueWords = map[string]bool{"is": true, "was": true, "are": true, "were": true, "of": true, "at": true, "to": true,
 	"set": true, "now": true, "just": true, "still": true, "from": true, "only": true, "left": true, "a": true,
 	"cut": true, "lowered": true, "raised": true, "reduced": true, "dropped": true, "increased": true, "been": true,
-	"has": true, "had": true, "currently": true, "configured": true, "down": true, "up": true}
+	"has": true, "had": true, "currently": true, "configured": true, "down": true, "up": true, "went": true, "go": true, "goes": true}
 
 // valueWordsBetween reports whether every word strictly between word
 // indexes a and b is a value word.
@@ -1584,6 +1651,15 @@ func (r *reader) valueClaim(t *Task, lx *diagLexicon, k int, fixed int16) bool {
 	}
 	if tj < 0 {
 		return false
+	}
+	if tj == k+1 && it.num == 0 {
+		// "0 consumers on jobs.audit-export": a count of none says there
+		// are none of them there, not what a setting is.
+		return true
+	}
+	if tj == k-1 && items[tj].end == it.pos-1 && ordinalNouns[r.word(int(it.tok)-1)] && !(k+1 < len(items) && items[k+1].kind == lexNumber && items[k+1].pos <= it.pos+2) {
+		// "attempt 9", "retry 3 of 5": which one, not how many.
+		return true
 	}
 	// "max_connections 300 -> 20", "from 8 to 3": a change's old and new
 	// values say which way it moved; after a fix verb ("raised pool_size
@@ -1730,6 +1806,10 @@ func (r *reader) bandClaim(t *Task, lx *diagLexicon, svc int16, ci int32, it ite
 	if it.dim != dimNone && u.dim == it.dim && u.scale > 0 {
 		x = it.base / u.scale
 	}
+	if countDims[u.dim] && x != math.Trunc(x) {
+		// "workers 0.40": a share or a utilisation, not a count.
+		return
+	}
 	switch {
 	case x < c.Low:
 		r.appendClaim(t, svc, ci, StateLow)
@@ -1770,6 +1850,9 @@ func (r *reader) quantityClaim(t *Task, lx *diagLexicon, k int, fixed int16) {
 		return
 	}
 	if !it.limit {
+		return
+	}
+	if it.dim == dimPercent && !r.shareOfBackend(it) {
 		return
 	}
 	svc := r.subject(k, fixed)
@@ -2321,6 +2404,12 @@ func lexiconFor(t *Task) *diagLexicon {
 		for _, g := range c.Gloss {
 			key.WriteString(g)
 			key.WriteByte(3)
+		}
+	}
+	key.WriteByte(2)
+	for i := range t.Slots {
+		if t.Slots[i].Class == ClassMetric || t.Slots[i].Class == ClassConfig {
+			fmt.Fprintf(&key, "%d%s\x00", t.Slots[i].Class, t.Slots[i].Name)
 		}
 	}
 	k := key.String()

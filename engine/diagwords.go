@@ -97,7 +97,7 @@ var statePhrases = []struct {
 	{"low", StateLow}, {"lower", StateLow}, {"small", StateLow}, {"smaller", StateLow}, {"few", StateLow},
 	{"short", StateLow}, {"shorter", StateLow}, {"tiny", StateLow}, {"limited", StateLow},
 	{"reduced", StateLow}, {"lowered", StateLow}, {"shortened", StateLow}, {"decreased", StateLow}, {"shrunk", StateLow},
-	{"shrank", StateLow}, {"cut", StateLow}, {"halved", StateLow}, {"capped", StateLow}, {"tight", StateLow},
+	{"shrank", StateLow}, {"cut", StateLow}, {"trimmed", StateLow}, {"slashed", StateLow}, {"dialled down", StateLow}, {"dialed down", StateLow}, {"halved", StateLow}, {"capped", StateLow}, {"tight", StateLow},
 	{"aggressive", StateLow}, {"aggressively", StateLow}, {"bottleneck", StateLow}, {"bottlenecked", StateLow},
 	{"overwhelmed", StateLow}, {"overloaded", StateLow}, {"can t keep up", StateLow}, {"cannot keep up", StateLow},
 	{"couldn t keep up", StateLow}, {"not keeping up", StateLow}, {"can t keep pace", StateLow},
@@ -426,7 +426,7 @@ var restoreWords = map[string]bool{"restored": true, "reverted": true, "restore"
 // short names are the stdlib's (component phrases, config aka).
 var shorthand = map[string][]string{
 	"conn": {"connection"}, "conns": {"connections"}, "hc": {"health", "check"}, "idx": {"index"},
-	"cfg": {"config"}, "conf": {"config"},
+	"cfg": {"config"}, "conf": {"config"}, "vis": {"visibility"},
 }
 
 // hostNouns name where a service is found; hostLinks may stand between
@@ -437,3 +437,16 @@ var hostLinks = map[string]bool{"at": true, "under": true, "up": true, "by": tru
 
 // pronouns stand for the setting named before them ("it is set to 20 ms").
 var pronouns = map[string]bool{"it": true, "which": true, "that": true, "this": true}
+
+// countDims are the dimensions of things counted whole: a fraction ("workers
+// 0.40") is a reading of them, never their number.
+var countDims = map[dimension]bool{dimConnections: true, dimAttempts: true, dimConsumers: true, dimWorkers: true, dimMessages: true}
+
+// ordinalNouns before a number say which one of a series it is ("attempt
+// 9", "restart 12"), not how many there are.
+var ordinalNouns = map[string]bool{"attempt": true, "retry": true, "try": true, "restart": true, "run": true,
+	"delivery": true, "redelivery": true, "boot": true, "respawn": true, "round": true, "pass": true}
+
+// backendWords name a backend a share of the traffic may go to.
+var backendWords = map[string]bool{"backend": true, "backends": true, "server": true, "servers": true, "host": true,
+	"hosts": true, "instance": true, "instances": true, "node": true, "nodes": true, "replica": true, "replicas": true}

@@ -121,21 +121,26 @@ var fairnessCeiling = map[string][2]int{
 	// First blind counts: holdout2 30 of 198 right rejected, 4 of 160
 	// wrong accepted; holdout3 39 of 195, 0 of 148; holdout4 31 of 195,
 	// 3 of 148.
-	"holdout2": {7, 3}, // right rejected, wrong accepted
-	"holdout3": {19, 0},
-	"holdout4": {11, 2},
+	"holdout2": {7, 1}, // right rejected, wrong accepted
+	"holdout3": {18, 0},
+	"holdout4": {9, 2},
 	// holdout5 after the rules opening holdout4 drove (its disagreements
-	// unread), and holdout6's first count.
-	"holdout5": {26, 4},
-	"holdout6": {19, 2},
+	// unread), and holdout6's first count; both lowered to rubric 6's
+	// counts (their count lines only).
+	"holdout5": {24, 4},
+	"holdout6": {15, 2},
 	// dev3 and holdout7 (2026-11-25) answer the 31 incidents the world
 	// issue added, which no slice had covered. First counts: both 60 of
 	// 127 right rejected (47%), 0 and 1 of 96 wrong accepted. After the
 	// rules dev3 drove (external providers and relays, bad builds, link
 	// faults named with no service, crash loops, slots, orphaned queues):
-	// dev3 31, holdout7 47 (its disagreements unread).
-	"dev3":     {31, 0},
-	"holdout7": {47, 1},
+	// dev3 31, holdout7 47 (its disagreements unread). Rubric 6 (versions,
+	// metric names and compounds' first parts read as modifiers, a part
+	// that fails, ordinals, fractions and zero counts, shares said of a
+	// client, log fields, host names inside a phrase): dev3 13, holdout7 42
+	// (count lines only).
+	"dev3":     {13, 0},
+	"holdout7": {42, 1},
 	// adversarial holds only wrong answers, written against the reader's
 	// own rules (sibling settings, wrong direction, wrong service for a
 	// paraphrased setting or a quantity): none may be accepted.
@@ -144,7 +149,7 @@ var fairnessCeiling = map[string][2]int{
 	// cause beyond the crash, written by the migration's author (not blind
 	// to the matcher), so measured, not gated. The corpus's answers that
 	// named only the crash were relabelled wrong in every slice.
-	"migrated": {5, 0},
+	"migrated": {3, 0},
 }
 
 // TestFairness grades the corpus and reports every slice against the

@@ -107,3 +107,47 @@ func TestWarmReadingAllocatesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestModifiersAndParts: how engineers name things around a cause. A
+// version, a compound's first part and a metric's name modify a noun and
+// name nothing themselves; a part that fails is in its fault's state; a
+// number that says which one of a series, a fraction of a count and a
+// count of none are not a setting's value; a share of the traffic is a
+// backend's weight only when said of a backend.
+func TestModifiersAndParts(t *testing.T) {
+	checkReadings(t, []readCase{
+		// Versions and compounds.
+		{"invoice_jobs_failing", "the job consumers' release v4.4.0 is failing, every invoice is retried", true},
+		{"invoice_jobs_failing", "message_queue build 4.4.0 keeps failing on invoices", true},
+		{"invoice_jobs_failing", "message_queue: release v4.4.0 raises nothing; the retry limit is far too high", false},
+		{"app_logins_refused", "pg app-login password rotated server side, clients still on the old one", true},
+		// A metric's name is a reading, not a setting ("expiry" is the
+		// cache TTL's other name).
+		{"cache_handshake_expired", "cache: certificate expired, cert_days_to_expiry is -3 and every client handshake fails", true},
+		// Fractions, ordinals, zero counts.
+		{"checkout_declines_after_release", "the payment provider is failing 40% of charges; web workers at 0.35 utilisation", true},
+		{"app_boot_loop", "web_server cannot boot. The supervisor is on attempt 12, and log_level holds a value the app does not know.", true},
+		{"order_mails_stalled", "message_queue: an orphaned queue with 0 consumers fills the broker's disk", true},
+		// Shares of the traffic.
+		{"bot_flood_at_the_edge", "load_balancer: one client address sends 88% of all requests and fills the connection table", true},
+		{"canary_weight_left_behind", "load_balancer still sends 90% of requests to web-1 since the canary", true},
+		// A part that fails, with a name or a time between.
+		{"card_payments_failing", "web_server: the payment provider pay.example.net is failing half the charges", true},
+		{"checkout_release_errors", "web_server: the build deployed yesterday fails on checkout", true},
+		{"db_crash", "a service was misconfigured and failing", false},
+		{"db_crash", "the service is failing", false},
+		{"checkout_release_errors", "web_server: the build deployed this morning raises nothing; the payment provider is failing", false},
+		// A log field's name is not a service; a comparative before a
+		// field or a host name is a place.
+		{"invoice_jobs_failing", "Workers log KeyError under app=worker-pool (v4.4.0): the message_queue consumer build fails invoice jobs", true},
+		// A host name after a phrase's first word is what it is about.
+		{"orders_name_lookups_fail", "resolver for pg.prod.internal failing now and then; the database itself is fine; escalated to the network team", true},
+		// Ordinary wording.
+		{"mq_backlog", "message_queue consumers trimmed from 8 to 1", true},
+		// "Then" opening a sentence is the next event, not an effect.
+		{"checkout_db_refusals", "Traffic was normal all day. Then at 16:05 someone cut max_connections on the database 300 -> 20.", true},
+		{"cache_refuses_to_start", "The cache hasn't been able to start since the change to its eviction policy.", true},
+		{"backlog_after_consumer_retune", "message_queue: faulty consumer release, invoice jobs throw and cause a retry storm", true},
+		{"backlog_after_consumer_retune", "message_queue: retry storm", false},
+	})
+}

@@ -1122,7 +1122,10 @@ fault_kind "mq_bad_deploy_exception" {
   applies_to     = ["message_queue"]
   conflicts_with = []
   mechanism      = "bad_deploy"
-  detail         = "jobs fail on the new consumer build"
+  # Every failure is retried: the retry storm is what the build does to
+  # the queue, said beside the cause.
+  symptom_mechanisms = ["retry_storm"]
+  detail             = "jobs fail on the new consumer build"
 
   param "version" {
     type        = "string"
