@@ -89,6 +89,7 @@ func TestPastedLogLines(t *testing.T) {
 var realErrors = []struct{ text, source string }{
 	{"WRONGPASS invalid username-password pair or user is disabled.", "redis src/acl.c, the -WRONGPASS reply (Redis 6+), raised by redis-py as AuthenticationError"},
 	{"PLAIN login refused: user 'app' - invalid credentials", "rabbitmq deps/rabbit/src/rabbit_reader.erl, auth_fail for the PLAIN mechanism"},
+	{"inconsistencies between private key and certificate loaded from PEM file", "haproxy src/ssl_ckch.c, the check of a PEM's key against its certificate when a bind line loads it"},
 }
 
 func quotesRealError(line string) bool {
