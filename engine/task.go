@@ -10,7 +10,7 @@ import (
 
 // FormatVersion changes whenever the meaning or encoding of the IR changes;
 // DecodeTask rejects any other version.
-const FormatVersion = 9
+const FormatVersion = 10
 
 // RendererVersion changes whenever an agent-visible rendering changes.
 const RendererVersion = "obs/10"
