@@ -32,13 +32,7 @@ func TestShippedCertificates(t *testing.T) {
 	table := fresh.ShippedTable(code)
 	path := filepath.Join("..", "certify", certify.ShippedFile)
 	if os.Getenv("SREZC_UPDATE") == "1" {
-		if err := os.WriteFile(path+".tmp", table, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Rename(path+".tmp", path); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("wrote %s (%d bytes); rebuild to ship it", path, len(table))
+		rewriteShippedTable(t, path, table)
 		return
 	}
 	if !certify.ShippedForThisToolchain() {
@@ -82,4 +76,17 @@ func TestShippedCertificates(t *testing.T) {
 			t.Errorf("%s: through the shipped table hash %s certified %v; afresh %s certified %v", want[i].ID, got[i].Hash, got[i].Certified, want[i].Hash, want[i].Certified)
 		}
 	}
+}
+
+// rewriteShippedTable writes an embedded table through a temporary file
+// and a rename, so that an interrupted update leaves the old table whole.
+func rewriteShippedTable(t *testing.T, path string, table []byte) {
+	t.Helper()
+	if err := os.WriteFile(path+".tmp", table, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path+".tmp", path); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %s (%d bytes); rebuild to ship it", path, len(table))
 }

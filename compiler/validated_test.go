@@ -36,13 +36,7 @@ func TestShippedValidations(t *testing.T) {
 	table := compiler.ValidationTable(srezc.CompilerCode(), m, compiler.Options{Cache: shippedCertificates()})
 	path := compiler.ValidatedFile
 	if os.Getenv("SREZC_UPDATE") == "1" {
-		if err := os.WriteFile(path+".tmp", table, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Rename(path+".tmp", path); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("wrote %s (%d bytes); rebuild to ship it", path, len(table))
+		rewriteShippedTable(t, path, table)
 		return
 	}
 	if !compiler.ValidationsForThisToolchain() {
