@@ -705,7 +705,11 @@ func remedyText(t *engine.Task, r engine.Remedy) (action, words string) {
 		if len(op.Aka) > 0 {
 			words = op.Aka[0]
 		}
-		return operationTool(t, r.Operation) + "(" + svc + ")", words + " on " + svc
+		call := operationTool(t, r.Operation) + "(" + svc
+		for _, a := range r.Args {
+			call += ", " + a
+		}
+		return call + ")", words + " on " + svc
 	}
 	sl := &t.Slots[r.Slot]
 	v := valueText(t, sl, r.Value)

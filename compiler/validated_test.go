@@ -29,7 +29,11 @@ func shippedCertificates() *certify.Cache {
 // must be exactly what this code computes, under this code's digest, and
 // must list every shipped incident. SREZC_UPDATE=1 rewrites the table.
 func TestShippedValidations(t *testing.T) {
-	m, diags := lang.Analyze(lang.ScenarioFiles())
+	// The embedded default as `srezc validate` reads it with no PATH
+	// (scenarios and mutations): a file holding no incident is in every
+	// incident's key, so a table made from the scenarios alone would never
+	// be found.
+	m, diags := lang.Analyze(lang.EmbeddedFiles())
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -60,7 +64,7 @@ func TestCheckWithShippedValidations(t *testing.T) {
 	if !compiler.ValidationsForThisToolchain() {
 		t.Skip("the shipped table was made with another toolchain")
 	}
-	files := lang.ScenarioFiles()
+	files := lang.EmbeddedFiles()
 	m, _ := lang.Analyze(files)
 	code := srezc.CompilerCode()
 	full := compiler.CheckWith(m, compiler.Options{Cache: shippedCertificates()}, nil)
@@ -74,15 +78,25 @@ func TestCheckWithShippedValidations(t *testing.T) {
 
 	// The rest on a few incidents of the suite, one of them edited.
 	i := slices.IndexFunc(files, func(f *lang.File) bool { return bytes.Contains(f.Src, []byte("expert = [")) })
+	// The mutation files hold no incident, so they are in every key, as
+	// they are when validate reads the embedded default.
 	few := slices.Clone(files[max(i-1, 0):min(i+2, len(files))])
+	for _, mf := range lang.MutationFiles() {
+		if !slices.Contains(few, mf) {
+			few = append(few, mf)
+		}
+	}
 	at := slices.Index(few, files[i])
 	m1, _ := lang.Analyze(few)
 
 	// Another code digest finds nothing.
 	other := code
 	other[0] ^= 1
-	if c := compiler.CheckWith(m1, compiler.Options{Cache: shippedCertificates()}, &other); c.Compiled != len(few) {
-		t.Errorf("under another code digest %d incidents compiled, want all %d", c.Compiled, len(few))
+	if c := compiler.CheckWith(m1, compiler.Options{Cache: shippedCertificates()}, &other); c.Compiled != len(m1.Incidents) {
+		t.Errorf("under another code digest %d incidents compiled, want all %d", c.Compiled, len(m1.Incidents))
+	}
+	if c := compiler.CheckWith(m1, compiler.Options{Cache: shippedCertificates()}, &code); c.Compiled != 0 {
+		t.Errorf("%d of %d unedited incidents compiled through the table, want none", c.Compiled, len(m1.Incidents))
 	}
 
 	// Edit one incident's expert plan: it alone compiles, and reports
