@@ -2,7 +2,9 @@ package engine_test
 
 import (
 	"encoding/json"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -264,13 +266,8 @@ func TestNoiseLinesStayAfterTheFix(t *testing.T) {
 // sum is not checked.
 func TestJitterKeepsRelationsAmongMetrics(t *testing.T) {
 	_, tasks := shipped(t)
-	ids := make([]string, 0, len(tasks))
-	for id := range tasks {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
 	checked := 0
-	for _, id := range ids {
+	for _, id := range slices.Sorted(maps.Keys(tasks)) {
 		tk := tasks[id]
 		for seed := uint64(0); seed < uint64(tk.SiteCount()); seed++ {
 			ep := engine.NewEpisode(tk)

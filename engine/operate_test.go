@@ -56,23 +56,18 @@ incident "expired" {
 }
 `
 	tk := operateTask(t, src, "expired")
-	settle := func(ep *engine.Episode) {
-		for range 6 {
-			ep.Advance()
-		}
-	}
 	ep := engine.NewEpisode(tk)
 	ep.Reset(1)
 	if m := stepText(t, tk, ep, "inspect_metrics(load_balancer)"); !strings.Contains(m, "cert_days_to_expiry") || !strings.Contains(m, " -3.") {
 		t.Errorf("metrics do not show the certificate expired three days ago:\n%s", m)
 	}
 	stepText(t, tk, ep, "restart_service(load_balancer)")
-	settle(ep)
+	settle(ep, 6)
 	if ep.FaultFixed(0) || ep.Mitigated() {
 		t.Fatal("a restart renewed the certificate")
 	}
 	ack := stepText(t, tk, ep, "renew_certificate(load_balancer)")
-	settle(ep)
+	settle(ep, 6)
 	if !ep.FaultFixed(0) || !ep.Mitigated() {
 		t.Fatal("renew_certificate did not fix the expired certificate")
 	}
@@ -91,7 +86,7 @@ incident "expired" {
 			t.Errorf("acknowledgements differ:\n%s\n%s", ack, wrongAck)
 		}
 		stepText(t, tk, ep, "renew_certificate(load_balancer)")
-		settle(ep)
+		settle(ep, 6)
 		stepText(t, tk, ep, `resolve_incident("load_balancer: tls certificate expired", "renewed the certificate")`)
 		if rec := ep.Record(); rec.Success || rec.WrongRemediations != 1 {
 			t.Errorf("renewing %s needlessly: success %v, wrong remediations %d", svc, rec.Success, rec.WrongRemediations)
@@ -102,7 +97,7 @@ incident "expired" {
 	ep = engine.NewEpisode(tk)
 	ep.Reset(1)
 	stepText(t, tk, ep, "renew_certificate(load_balancer)")
-	settle(ep)
+	settle(ep, 6)
 	stepText(t, tk, ep, `resolve_incident("load_balancer: tls certificate expired", "renewed the certificate on the listener")`)
 	if rec := ep.Record(); !rec.Success || !rec.FixIdentified {
 		t.Errorf("expert path: success %v, fix identified %v", rec.Success, rec.FixIdentified)
@@ -161,5 +156,12 @@ incident "rotated" {
 	stepText(t, tk, ep, "block_client(load_balancer, 198.51.100.41)")
 	if rec := ep.Record(); !rec.WrongChange {
 		t.Error("blocking a real client the access log shows is no wrong change")
+	}
+}
+
+// settle lets ticks pass with no action, for a remedy to take effect.
+func settle(ep *engine.Episode, ticks int) {
+	for range ticks {
+		ep.Advance()
 	}
 }

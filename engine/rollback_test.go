@@ -55,11 +55,6 @@ incident "bad_release" {
 		}
 		return string(ep.AppendText(nil, &r.Obs))
 	}
-	settle := func(ep *engine.Episode) {
-		for range 6 {
-			ep.Advance()
-		}
-	}
 
 	ep := engine.NewEpisode(tk)
 	ep.Reset(1)
@@ -74,12 +69,12 @@ incident "bad_release" {
 		t.Errorf("logs do not show the failing build:\n%s", logs)
 	}
 	play(ep, "restart_service(web_server)")
-	settle(ep)
+	settle(ep, 6)
 	if ep.FaultFixed(0) || ep.Mitigated() {
 		t.Fatal("a restart fixed a bad deploy")
 	}
 	ack := play(ep, "rollback(web_server)")
-	settle(ep)
+	settle(ep, 6)
 	if !ep.FaultFixed(0) || !ep.Mitigated() {
 		t.Fatal("rollback did not fix the bad deploy")
 	}

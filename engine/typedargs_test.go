@@ -28,21 +28,16 @@ incident "dropped_index" {
 }
 `
 	tk := operateTask(t, src, "dropped_index")
-	settle := func(ep *engine.Episode) {
-		for range 8 {
-			ep.Advance()
-		}
-	}
 	ep := engine.NewEpisode(tk)
 	ep.Reset(1)
 	wrong := stepText(t, tk, ep, "create_index(database, orders, created_at)")
 	other := stepText(t, tk, ep, "create_index(database, invoices, user_id)")
-	settle(ep)
+	settle(ep, 8)
 	if ep.FaultFixed(0) {
 		t.Fatal("an index on another column, or on another table, fixed the missing one")
 	}
 	right := stepText(t, tk, ep, "create_index(database, orders, user_id)")
-	settle(ep)
+	settle(ep, 8)
 	if !ep.FaultFixed(0) || !ep.Mitigated() {
 		t.Fatal("the index on orders(user_id) did not fix the sequential scans")
 	}
