@@ -29,6 +29,13 @@ func (e *env) validateCmd() *cobra.Command {
 				go srezc.CompilerCode()
 			}
 			files, diags := readInputs(args)
+			if len(args) == 0 {
+				// The embedded default unchanged since the binary was
+				// built: its validation shipped with it, whole.
+				if n, ok := compiler.ModuleValidated(srezc.CompilerCode(), files); ok {
+					return validated(e, format, n)
+				}
+			}
 			key := ""
 			if len(diags) == 0 {
 				key = validateKey(format, files)
@@ -74,6 +81,16 @@ func (e *env) validateCmd() *cobra.Command {
 	}
 	c.Flags().StringVar(&format, "format", "text", "output format: text or json")
 	return c
+}
+
+// validated prints what validating a clean module of n incidents, all
+// certified, prints.
+func validated(e *env, format string, n int) error {
+	if format == "json" {
+		return lang.WriteJSON(e.stdout, nil)
+	}
+	_, err := fmt.Fprintln(e.stderr, validateSummary(n, n, 0))
+	return err
 }
 
 // validateOutput is what a validation printed, kept in the disk cache

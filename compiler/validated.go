@@ -6,8 +6,10 @@ import (
 	_ "embed"
 	"encoding/hex"
 	"fmt"
+	"iter"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -39,22 +41,76 @@ const validatedHeader = "srezc shipped validations 1\n"
 //go:embed shipped_validations.txt
 var shippedValidations []byte
 
-// shippedValidated is the set of the shipped table's keys.
+// shippedValidated is the set of the shipped table's incident keys.
 var shippedValidated = sync.OnceValue(func() map[string]bool {
 	keys := map[string]bool{}
-	rest, ok := bytes.CutPrefix(shippedValidations, []byte(validatedHeader))
-	if !ok {
-		return keys
-	}
-	for len(rest) > 0 {
-		var line []byte
-		line, rest, _ = bytes.Cut(rest, []byte("\n"))
-		if key, _, ok := bytes.Cut(line, []byte("\t")); ok {
-			keys[string(key)] = true
+	for key, name := range shippedLines() {
+		if !strings.HasPrefix(name, wholeModule) {
+			keys[key] = true
 		}
 	}
 	return keys
 })
+
+// shippedModules maps the shipped table's module keys to their incident
+// counts.
+var shippedModules = sync.OnceValue(func() map[string]int {
+	mods := map[string]int{}
+	for key, name := range shippedLines() {
+		if n, ok := strings.CutPrefix(name, wholeModule); ok {
+			if count, err := strconv.Atoi(n); err == nil {
+				mods[key] = count
+			}
+		}
+	}
+	return mods
+})
+
+// shippedLines yields the table's entries, key and name.
+func shippedLines() iter.Seq2[string, string] {
+	return func(yield func(string, string) bool) {
+		rest, ok := bytes.CutPrefix(shippedValidations, []byte(validatedHeader))
+		if !ok {
+			return
+		}
+		for len(rest) > 0 {
+			var line []byte
+			line, rest, _ = bytes.Cut(rest, []byte("\n"))
+			if key, name, ok := bytes.Cut(line, []byte("\t")); ok && !yield(string(key), string(name)) {
+				return
+			}
+		}
+	}
+}
+
+// wholeModule starts the name of an entry for a whole module, followed by
+// its number of incidents.
+const wholeModule = "* module of "
+
+// ModuleValidated reports whether files, analysed and compiled by the code
+// of the digest, are a module the shipped table holds whole: one whose
+// analysis found no diagnostic and whose every incident compiled certified
+// and clean; n is its number of incidents. The entry's key is a digest of
+// the code, the standard library and every file, so srezc validate of the
+// unmodified embedded default need not even parse it, and a change to any
+// byte of any of them finds no entry and validates file by file.
+func ModuleValidated(code [sha256.Size]byte, files []*lang.File) (n int, ok bool) {
+	n, ok = shippedModules()[moduleKey(code, files)]
+	return n, ok
+}
+
+func moduleKey(code [sha256.Size]byte, files []*lang.File) string {
+	h := sha256.New()
+	h.Write([]byte(validatedHeader + wholeModule))
+	h.Write(code[:])
+	for _, f := range lang.StdlibFiles() {
+		writeFile(h, f)
+	}
+	for _, f := range files {
+		writeFile(h, f)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
 
 // ShippedValidationBytes is the table this binary ships.
 func ShippedValidationBytes() []byte { return shippedValidations }
@@ -144,8 +200,10 @@ func CheckWith(m *lang.Module, opt Options, code *[sha256.Size]byte) Checked {
 // ValidationTable compiles every incident of m that has a key with opt
 // and encodes the keys of those that compiled certified and clean as a
 // shipped table for the code digest: what TestShippedValidations writes.
-// Lines are sorted, so equal results give equal bytes.
-func ValidationTable(code [sha256.Size]byte, m *lang.Module, opt Options) []byte {
+// When the module's analysis found nothing (analysis) and every incident
+// has its entry, files (what was analysed, the stdlib aside) get one entry
+// as a whole. Lines are sorted, so equal results give equal bytes.
+func ValidationTable(code [sha256.Size]byte, files []*lang.File, m *lang.Module, analysis lang.Diagnostics, opt Options) []byte {
 	keys := validationKeys(code, m)
 	var todo []*lang.Incident
 	for _, in := range m.Incidents {
@@ -158,6 +216,9 @@ func ValidationTable(code [sha256.Size]byte, m *lang.Module, opt Options) []byte
 		if r.t != nil && r.t.Certified && len(r.diags) == 0 {
 			lines = append(lines, keys[todo[i]]+"\t"+todo[i].Name)
 		}
+	}
+	if len(analysis) == 0 && len(lines) == len(m.Incidents) {
+		lines = append(lines, moduleKey(code, files)+"\t"+wholeModule+strconv.Itoa(len(m.Incidents)))
 	}
 	slices.Sort(lines)
 	return []byte(validatedHeader + toolchainLine() + strings.Join(lines, "\n") + "\n")

@@ -33,11 +33,12 @@ func TestShippedValidations(t *testing.T) {
 	// (scenarios and mutations): a file holding no incident is in every
 	// incident's key, so a table made from the scenarios alone would never
 	// be found.
-	m, diags := lang.Analyze(lang.EmbeddedFiles())
+	files := lang.EmbeddedFiles()
+	m, diags := lang.Analyze(files)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	table := compiler.ValidationTable(srezc.CompilerCode(), m, compiler.Options{Cache: shippedCertificates()})
+	table := compiler.ValidationTable(srezc.CompilerCode(), files, m, diags, compiler.Options{Cache: shippedCertificates()})
 	path := compiler.ValidatedFile
 	if os.Getenv("SREZC_UPDATE") == "1" {
 		rewriteShippedTable(t, path, table)
@@ -50,8 +51,11 @@ func TestShippedValidations(t *testing.T) {
 		t.Fatalf("%s holds %d entries; this code computes %d (the compiler, the stdlib or the suite changed, or compilation is not deterministic): regenerate with SREZC_UPDATE=1 go test ./compiler -run TestShippedValidations",
 			path, bytes.Count(shipped, []byte("\n"))-2, bytes.Count(table, []byte("\n"))-2)
 	}
-	if n, want := bytes.Count(table, []byte("\n"))-2, len(m.Incidents); n != want {
+	if n, want := bytes.Count(table, []byte("\n"))-3, len(m.Incidents); n != want {
 		t.Errorf("the table lists %d incidents, want all %d of the suite", n, want)
+	}
+	if n, ok := compiler.ModuleValidated(srezc.CompilerCode(), files); !ok || n != len(m.Incidents) {
+		t.Errorf("the table holds the embedded default whole: %v, of %d incidents; want it, of %d", ok, n, len(m.Incidents))
 	}
 }
 
@@ -113,6 +117,22 @@ func TestCheckWithShippedValidations(t *testing.T) {
 	}
 	if c.Certified != want.Certified || diagText(c.Diags) != diagText(want.Diags) {
 		t.Errorf("after editing %s: through the table %d certified, diagnostics\n%s\ncompiled: %d certified, diagnostics\n%s", f.Name, c.Certified, diagText(c.Diags), want.Certified, diagText(want.Diags))
+	}
+
+	// The whole module's entry is found only for every file as shipped,
+	// under this code.
+	if _, ok := compiler.ModuleValidated(code, files); !ok {
+		t.Errorf("the embedded default is not held whole")
+	}
+	whole := slices.Clone(files)
+	whole[slices.Index(files, few[at])] = edited[at]
+	for what, fs := range map[string][]*lang.File{"an edited file": whole, "a few files": few, "a file missing": files[1:]} {
+		if _, ok := compiler.ModuleValidated(code, fs); ok {
+			t.Errorf("with %s, the whole module's entry was found", what)
+		}
+	}
+	if _, ok := compiler.ModuleValidated(other, files); ok {
+		t.Errorf("under another code digest, the whole module's entry was found")
 	}
 
 	// A second declaration in an incident's file takes it off the table.

@@ -83,7 +83,14 @@ func (e *Episode) metricAt(s SlotID, k int) float64 {
 	t := e.t
 	sl := &t.Slots[s]
 	k = e.staleTick(sl.Service, k)
-	w := e.RowAt(k)[s]
+	return e.shownMetric(s, k, e.RowAt(k)[s])
+}
+
+// shownMetric is metric s's word w at tick k (a tick stale noise has
+// already moved) as a read shows it, noise applied.
+func (e *Episode) shownMetric(s SlotID, k int, w uint64) float64 {
+	t := e.t
+	sl := &t.Slots[s]
 	v := 0.0
 	switch sl.Kind {
 	case value.Int:
@@ -149,7 +156,7 @@ func (e *Episode) appendMetricValue(b []byte, sl *Slot, v float64) []byte {
 		return strconv.AppendInt(b, int64(math.Round(v)), 10)
 	}
 	if sl.Precision >= 0 {
-		return strconv.AppendFloat(b, v, 'f', int(sl.Precision), 64)
+		return appendFixed(b, v, int(sl.Precision))
 	}
 	return appendFloat(b, v)
 }
@@ -161,7 +168,7 @@ func (e *Episode) appendWord(b []byte, sl *Slot, w uint64) []byte {
 		return strconv.AppendInt(b, int64(w), 10)
 	case value.Float:
 		if sl.Precision >= 0 {
-			return strconv.AppendFloat(b, w2f(w), 'f', int(sl.Precision), 64)
+			return appendFixed(b, w2f(w), int(sl.Precision))
 		}
 		return appendFloat(b, w2f(w))
 	case value.Bool:
@@ -490,6 +497,16 @@ func (e *Episode) appendMetrics(b []byte, svc int) []byte {
 	} else {
 		b = append(b, " ticks (oldest first):\n"...)
 	}
+	// The window's rows are looked up once for all the service's metrics
+	// (stale noise moves them per service): the ring is laid out by tick,
+	// so reading it metric by metric would walk every row once per metric.
+	var ticks [metricWindow]int
+	var rows [metricWindow][]uint64
+	first := e.tick - metricWindow + 1
+	for j := range rows {
+		ticks[j] = e.staleTick(int16(svc), first+j)
+		rows[j] = e.RowAt(ticks[j])
+	}
 	for _, m := range s.Metrics {
 		sl := &t.Slots[m]
 		start := len(b)
@@ -503,11 +520,15 @@ func (e *Episode) appendMetrics(b []byte, svc int) []byte {
 			b = e.appendMetricValue(b, sl, e.baselineOf(m))
 			b = append(b, " | "...)
 		}
-		for k := e.tick - metricWindow + 1; k <= e.tick; k++ {
-			if k > e.tick-metricWindow+1 {
+		for j := range rows {
+			if j > 0 {
 				b = append(b, ' ')
 			}
-			b = e.appendMetricValue(b, sl, e.metricAt(m, k))
+			if int(sl.Service) == svc {
+				b = e.appendMetricValue(b, sl, e.shownMetric(m, ticks[j], rows[j][m]))
+			} else {
+				b = e.appendMetricValue(b, sl, e.metricAt(m, first+j))
+			}
 		}
 		if sl.Unit != "" {
 			b = append(b, ' ')
@@ -538,9 +559,48 @@ func (e *Episode) appendConfig(b []byte, svc int, key SlotID) []byte {
 	return b
 }
 
+// appendFixed writes v with digits decimals, byte for byte as
+// strconv.AppendFloat(b, v, 'f', digits, 64) does. Reads print thousands
+// of such numbers, and strconv's exact decimal conversion is most of their
+// cost; scaling by 10^digits and rounding in floating point gives the same
+// digits whenever the scaled value is small enough that its rounding error
+// (at most 2^-14 below 2^40) cannot carry it across a half, so the fast
+// path takes only values whose fraction is further than that from one
+// half, and strconv takes the rest.
 func appendFixed(b []byte, v float64, digits int) []byte {
-	return strconv.AppendFloat(b, v, 'f', digits, 64)
+	if digits < 0 || digits >= len(pow10) || !(v >= 0) || math.Signbit(v) {
+		return strconv.AppendFloat(b, v, 'f', digits, 64)
+	}
+	x := v * pow10[digits]
+	if x >= 1<<40 {
+		return strconv.AppendFloat(b, v, 'f', digits, 64)
+	}
+	whole := math.Floor(x)
+	if f := x - whole; f > 0.5-1.0/(1<<12) && f < 0.5+1.0/(1<<12) {
+		return strconv.AppendFloat(b, v, 'f', digits, 64)
+	} else if f > 0.5 {
+		whole++
+	}
+	n := uint64(whole)
+	if digits == 0 {
+		return strconv.AppendUint(b, n, 10)
+	}
+	scale := uint64(pow10[digits])
+	b = strconv.AppendUint(b, n/scale, 10)
+	b = append(b, '.')
+	frac := n % scale
+	for range digits {
+		b = append(b, '0')
+	}
+	for i := len(b) - 1; frac > 0; i-- {
+		b[i] = byte('0' + frac%10)
+		frac /= 10
+	}
+	return b
 }
+
+// pow10 are the scales appendFixed's fast path takes.
+var pow10 = [...]float64{1, 10, 100, 1e3, 1e4, 1e5, 1e6}
 
 // appendReadStamp writes when a read of state (metrics, config, status,
 // dependencies) was taken: the tick and the clock time, as a log line
