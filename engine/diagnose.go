@@ -1280,6 +1280,7 @@ func (r *reader) readClaims(t *Task, lx *diagLexicon, text string, fixed int16) 
 	}
 	r.limitOnTopics(lx)
 	r.hostOfTopics(lx)
+	r.hostOfComponents(t, lx)
 	r.glossTopics(lx, fixed)
 	items = r.items
 	// A cause stated as one ("load_balancer: queueing requests", a
@@ -1355,6 +1356,16 @@ func (r *reader) claimAt(t *Task, lx *diagLexicon, k int, fixed int16) {
 			for _, ci := range lx.topicClaims[it.id] {
 				if c := &t.Claims[ci]; (c.Service == svc || svc == eachOwner) && isPart(c) {
 					r.appendClaim(t, c.Service, ci, c.States&(StateDown|StateWrong))
+				}
+			}
+		}
+		if failingTopic(t, lx, it.id) && !r.componentCleared(lx, it.id) && (r.statusAfter(lx, int(it.tok)+it.end-it.pos+1) || r.statusBefore(int(it.tok))) {
+			// "PayLane answers 503", "a slow card processor": an outside
+			// party said to fail its callers.
+			svc := r.attribute(t, lx, k, lx.owner[it.id], fixed)
+			for _, ci := range lx.topicClaims[it.id] {
+				if c := &t.Claims[ci]; c.Service == svc || svc == eachOwner {
+					r.appendClaim(t, c.Service, ci, StateFailing)
 				}
 			}
 		}

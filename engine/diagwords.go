@@ -21,6 +21,10 @@ const (
 	StateLeaking
 	StateFull
 	StateSkewed
+	// StateFailing is a component failing its callers, said by how it
+	// answers them (slow, errors, refusals, unreachable): an outside
+	// party's state, which only its callers see.
+	StateFailing
 	stateCount = iota
 )
 
@@ -28,7 +32,7 @@ const (
 // reader's own, never a claim's, so it lies past stateCount.
 const statePersists State = 1 << 15
 
-var stateNames = [...]string{"low", "high", "wrong", "off", "on", "expired", "down", "leaking", "full", "skewed"}
+var stateNames = [...]string{"low", "high", "wrong", "off", "on", "expired", "down", "leaking", "full", "skewed", "failing"}
 
 // ParseState maps a state name to its bit.
 func ParseState(s string) (State, bool) {

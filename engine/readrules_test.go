@@ -151,3 +151,33 @@ func TestModifiersAndParts(t *testing.T) {
 		{"backlog_after_consumer_retune", "message_queue: retry storm", false},
 	})
 }
+
+// TestOutsidePartyStatus: an outside party (a payment provider, a mail
+// relay) is named by any of its names, a product's or host's among them,
+// and is diagnosed by a status said of it, after or before its name; a
+// party said to be fine elsewhere, or a reply that is no failure, asserts
+// nothing. A limit's shorthand names it on every service that has it.
+func TestOutsidePartyStatus(t *testing.T) {
+	checkReadings(t, []readCase{
+		{"card_payments_failing", "PayLane keeps answering 502s on charges", true},
+		{"card_payments_failing", "the card provider is unreachable", true},
+		{"card_payments_failing", "503s from the payment processor since 14:00", true},
+		{"card_payments_failing", "a partial outage at PayLane", true},
+		{"card_payments_failing", "api.paylane.example returns 500 errors to most charges", true},
+		{"card_payments_failing", "PayLane, our card provider, throws errors at checkout", true},
+		{"card_payments_failing", "PayLane is healthy; the payments read timeout is too low", false},
+		{"card_payments_failing", "PayLane looks fine, our release sends charges the provider rejects", false},
+		{"card_payments_failing", "the web tier answers 503", false},
+		{"card_payments_failing", "PayLane answers 201 Created", false},
+		{"card_payments_failing", "PayLane is not slow", false},
+		{"checkout_waits_on_processor", "the PayLane API takes 7 seconds to authorise a card", true},
+		{"checkout_waits_on_processor", "a slow card provider", true},
+		{"checkout_waits_on_processor", "PayLane takes 40 ms per charge", false},
+		{"confirmation_mail_deferred", "the postwell relay keeps deferring our mail", true},
+		{"confirmation_mail_deferred", "mx-out.postwell.example answers 421 to every message", true},
+		{"confirmation_mail_deferred", "postwell is fine; the broker's retry limit is too low", false},
+		{"confirmation_mail_deferred", "PayLane answers 503", false},
+		{"edge_limit_cut_during_flood", "lb: a crawler hammering us; max conn lowered to 1289", true},
+		{"edge_limit_cut_during_flood", "a crawler hammering the lb; db max conn lowered to 1289", false},
+	})
+}
