@@ -928,11 +928,20 @@ func (r *reader) scan(lx *diagLexicon) {
 				best = k
 				break
 			}
-			// "DNS for db.internal failing": a host name the phrase is
-			// about may stand after its first word.
+			// "DNS for db.internal failing", "DNS resolution for
+			// db.internal failing": a host name the phrase is about may
+			// stand between two of its words.
 			if ws := entries[k].words; entries[k].kind == lexMech && from == 0 && len(ws) >= 2 {
-				if gap := r.hostGap(i + 1); gap > 0 && r.matchWords(i+1+gap, ws[1:]) {
-					best, span = k, gap
+				found := false
+				for s := 1; s < len(ws) && !found; s++ {
+					if !r.matchWords(i, ws[:s]) {
+						break
+					}
+					if gap := r.hostGap(i + s); gap > 0 && r.matchWords(i+s+gap, ws[s:]) {
+						best, span, found = k, gap, true
+					}
+				}
+				if found {
 					break
 				}
 			}

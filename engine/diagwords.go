@@ -430,7 +430,8 @@ var restoreWords = map[string]bool{"restored": true, "reverted": true, "restore"
 // short names are the stdlib's (component phrases, config aka).
 var shorthand = map[string][]string{
 	"conn": {"connection"}, "conns": {"connections"}, "hc": {"health", "check"}, "idx": {"index"},
-	"cfg": {"config"}, "conf": {"config"}, "vis": {"visibility"},
+	"cfg": {"config"}, "conf": {"config"}, "vis": {"visibility"}, "pw": {"password"}, "pwd": {"password"},
+	"passwd": {"password"},
 }
 
 // hostNouns name where a service is found; hostLinks may stand between

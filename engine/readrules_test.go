@@ -181,3 +181,18 @@ func TestOutsidePartyStatus(t *testing.T) {
 		{"edge_limit_cut_during_flood", "a crawler hammering the lb; db max conn lowered to 1289", false},
 	})
 }
+
+// TestProductNamesAndShorthand: systems named by product (celery, rabbit,
+// gunicorn) are their services; "pw" is a password; a host name may stand
+// between any two words of a mechanism's phrase.
+func TestProductNamesAndShorthand(t *testing.T) {
+	checkReadings(t, []readCase{
+		{"orders_name_lookups_fail", "name resolution for db.internal failing intermittently", true},
+		{"orders_name_lookups_fail", "DNS resolution for db.internal is fine; the web pool is too small", false},
+		{"jobs_not_published", "the broker's publisher pw was rotated", true},
+		{"jobs_not_published", "the web tier's pw is too short", false},
+		{"backlog_after_consumer_release", "rabbit is fine; celery pool cut to too few workers for the afternoon", true},
+		{"backlog_after_consumer_release", "celery pool raised to too many workers", false},
+		{"backlog_after_consumer_release", "gunicorn workers cut too low", false},
+	})
+}

@@ -37,7 +37,7 @@ rubric "native" {
   }
 
   component "web_server" {
-    phrases = ["web server", "webserver", "web", "api", "app server", "application server", "application", "app"]
+    phrases = ["web server", "webserver", "web", "api", "app server", "application server", "application", "app", "gunicorn"]
   }
 
   component "cache" {
@@ -45,7 +45,7 @@ rubric "native" {
   }
 
   component "message_queue" {
-    phrases = ["message queue", "queue", "mq", "broker", "rabbitmq"]
+    phrases = ["message queue", "queue", "mq", "broker", "rabbitmq", "rabbit", "celery", "amqp"]
   }
 
   component "load_balancer" {
