@@ -143,7 +143,7 @@ func (r *reader) headOfCompound(lx *diagLexicon, last int) bool {
 
 // failVerbs say that their subject fails, with no word of why.
 var failVerbs = map[string]bool{"fails": true, "fail": true, "failing": true, "raises": true, "raising": true,
-	"errors": true, "erroring": true, "crashes": true}
+	"errors": true, "erroring": true, "crashes": true, "dies": true, "exits": true, "aborts": true, "panics": true}
 
 // failsAfter reports whether the words from token i say their subject
 // fails ("fails", "is failing", "keeps raising").
@@ -227,7 +227,14 @@ var statusWords = map[string]bool{"fails": true, "fail": true, "failing": true, 
 	"erroring": true, "slow": true, "degraded": true, "unreachable": true, "unavailable": true, "flaky": true,
 	"down": true, "refuses": true, "refusing": true, "refused": true, "rejects": true, "rejecting": true,
 	"rejected": true, "defers": true, "deferring": true, "deferred": true, "throttling": true, "struggling": true,
-	"outage": true, "outages": true, "timing": true, "times": true, "timed": true, "lagging": true, "broken": true}
+	"outage": true, "outages": true, "timing": true, "times": true, "timed": true, "lagging": true, "broken": true,
+	"dies": true, "died": true, "exits": true, "exited": true, "crashes": true, "crashed": true, "aborts": true}
+
+// stepVerbs before "at", "on" or "during" and a part say the part fails
+// ("exits on boot", "rejects it at startup", "dies at each start").
+var stepVerbs = map[string]bool{"dies": true, "died": true, "exits": true, "exited": true, "crashes": true,
+	"crashed": true, "aborts": true, "fails": true, "failed": true, "rejects": true, "rejected": true,
+	"refuses": true, "refused": true, "panics": true}
 
 // replyVerbs take what a component answers with ("answers 503", "returns
 // errors", "responds slowly").
@@ -259,7 +266,7 @@ var statusNouns = map[string]bool{"outage": true, "outages": true, "errors": tru
 // external payment provider").
 var componentModifiers = map[string]bool{"the": true, "a": true, "an": true, "our": true, "their": true,
 	"its": true, "external": true, "third": true, "party": true, "upstream": true, "partial": true,
-	"intermittent": true, "an external": true, "some": true}
+	"intermittent": true, "some": true}
 
 // isErrorCode reports whether w is an error status: 4xx or 5xx, as a
 // number ("503", "421", "503s") or a class ("5xx").
@@ -359,10 +366,11 @@ func (r *reader) statusBefore(i int) bool {
 	if j >= 0 && r.toks[j].punct == 0 && (w == "slow" || w == "failing" || w == "degraded" || w == "flaky" || w == "unreachable" || w == "struggling") {
 		return true
 	}
-	if w != "from" && w != "at" && w != "on" && w != "by" {
+	if w != "from" && w != "at" && w != "on" && w != "by" && w != "during" {
 		return false
 	}
 	j--
+
 	for n := 0; n < 2 && j >= 0 && componentModifiers[r.word(j)]; n++ {
 		j--
 	}
@@ -415,4 +423,24 @@ func (r *reader) componentCleared(lx *diagLexicon, id int32) bool {
 		}
 	}
 	return false
+}
+
+// failsAtPart reports whether the words before token i, where a part's
+// name starts, say something fails at it ("exits on boot", "the
+// application rejects it at startup", "dies at each start").
+func (r *reader) failsAtPart(i int) bool {
+	j := i - 1
+	for n := 0; n < 2 && (r.word(j) == "the" || r.word(j) == "its" || r.word(j) == "their"); n++ {
+		j--
+	}
+	switch r.word(j) {
+	case "at", "on", "during":
+	default:
+		return false
+	}
+	j--
+	if r.word(j) == "it" || r.word(j) == "them" {
+		j--
+	}
+	return stepVerbs[r.word(j)]
 }

@@ -985,6 +985,9 @@ func (r *reader) scan(lx *diagLexicon) {
 			// "Then at 15:10 the pool was cut": opening a sentence, it
 			// tells what happened next, not what an earlier cause did.
 			adverb = adverb || e.adverb && (i == 0 || toks[i-1].punct == '.')
+			// "Since then the cache refuses its config", "from then on":
+			// after a preposition of time it is a time, not an effect.
+			adverb = adverb || e.adverb && timePrepositions[r.word(i-1)]
 			eff = !adverb && (!e.causative || r.causeBefore(seg))
 		case lexClause:
 			cl++
@@ -1358,7 +1361,7 @@ func (r *reader) claimAt(t *Task, lx *diagLexicon, k int, fixed int16) {
 			r.quantityClaim(t, lx, k, fixed)
 		}
 	case lexTopic:
-		if r.failsAfter(lx, int(it.tok)+it.end-it.pos+1) {
+		if r.failsAfter(lx, int(it.tok)+it.end-it.pos+1) || r.failsAtPart(int(it.tok)) {
 			// "the consumer release fails invoice jobs", "the provider is
 			// failing": a part that fails is in its fault's state.
 			svc := r.attribute(t, lx, k, lx.owner[it.id], fixed)
@@ -1450,6 +1453,9 @@ func (r *reader) claimAt(t *Task, lx *diagLexicon, k int, fixed int16) {
 			}
 		}
 		o := items[bj]
+		if o.kind == lexTopic && it.comp && !it.change && r.comparesReading(lx, k, o.id) {
+			return
+		}
 		if o.kind == lexService {
 			svc := int16(o.id)
 			if fixed >= 0 {
@@ -2438,4 +2444,24 @@ func lexiconFor(t *Task) *diagLexicon {
 	}
 	lx, _ := lexicons.LoadOrStore(k, buildLexicon(t))
 	return lx.(*diagLexicon)
+}
+
+// comparesReading reports whether comparative state item k compares a
+// quantity of another kind than setting topic's ("retries above 40/s": a
+// rate, where the retry limit counts attempts): it is said of a reading,
+// not of the setting.
+func (r *reader) comparesReading(lx *diagLexicon, k int, topic int32) bool {
+	if k+1 >= len(r.items) {
+		return false
+	}
+	n := r.items[k+1]
+	if n.kind != lexNumber || n.cl != r.items[k].cl || n.pos != r.items[k].end+1 || n.dim == dimNone {
+		return false
+	}
+	for _, ci := range lx.topicClaims[topic] {
+		if u := lx.claimUnit[ci]; u.dim == dimNone || sameDimension(u.dim, n.dim) {
+			return false
+		}
+	}
+	return true
 }

@@ -319,6 +319,11 @@ var symptomIdioms = []string{
 // adverbs of its verb ("the balancer then gives up").
 var adverbEffects = map[string]bool{"then": true}
 
+// timePrepositions before "then" make it a time ("since then", "from
+// then on"), not a step from a cause to its effect.
+var timePrepositions = map[string]bool{"since": true, "from": true, "until": true, "till": true, "by": true,
+	"before": true, "after": true}
+
 // calleeMarks before a service name it as the one called
 // ("upstream=database"), not the subject of its caller's log line.
 var calleeMarks = map[string]bool{"upstream": true}

@@ -196,3 +196,21 @@ func TestProductNamesAndShorthand(t *testing.T) {
 		{"backlog_after_consumer_release", "gunicorn workers cut too low", false},
 	})
 }
+
+// TestTimesStepsAndReadings: "since then" is a time, not an effect; a
+// process that dies at a step (boot, startup) fails at it; a comparative
+// whose far side is a reading in another unit than the setting's ("retries
+// above 60/s") says nothing of the setting; a neighbour stealing CPU is a
+// noisy neighbour.
+func TestTimesStepsAndReadings(t *testing.T) {
+	checkReadings(t, []readCase{
+		{"primary_wont_start", "Someone edited work_mem on Monday. Since then the database refuses its config on every boot.", true},
+		{"primary_wont_start", "Someone edited work_mem on Monday, so then the database is slow.", false},
+		{"cache_refuses_to_start", "the cache aborts on boot: its maxmemory-policy value is unparseable", true},
+		{"cache_refuses_to_start", "the cache aborts on its first request", false},
+		{"consumers_added_retries_stay", "message_queue: the consumer release throws KeyError on invoice jobs, retries above 60/s", true},
+		{"consumers_added_retries_stay", "message_queue: the consumer release throws KeyError on invoice jobs, retry limit above 20 attempts", false},
+		{"checkout_crawls_on_shared_host", "a neighbor VM is stealing CPU from the web tier", true},
+		{"checkout_crawls_on_shared_host", "the web tier has too few workers, its CPU is busy", false},
+	})
+}

@@ -66,7 +66,7 @@ rubric "native" {
   mechanism "crash_loop" {
     description = "Startup rejects an unparseable setting, again and again."
     phrases     = ["crash loop", "crash looping", "crashlooping", "crashloop", "boot loop", "restart loop", "fails to start", "failing to start", "fails to boot", "failing to boot", "will not start", "won t start", "cannot start", "can t start", "startup failure", "fails at startup", "exits at startup", "exits on startup", "invalid config value", "invalid configuration value", "refuses to start", "refused to start", "rejected at startup", "rejected at boot", "exits at boot", "dies at startup", "dies on start", "each start dies", "every start dies", "keeps restarting", "keeps being restarted", "restarting it", "respawns", "respawned", "unable to start", "not able to start", "refuses its config", "refuses the config", "rejects its config", "rejects the config", "exits reading its config", "fails reading its config", "won t come back", "can t come back", "cannot come back", "not been able to start", "hasn t been able to start", "haven t been able to start", "has not been able to start", "have not been able to start", "won t boot", "will not boot", "cannot boot", "can t boot", "doesn t start", "does not start", "never starts", "never comes up", "never came up"]
-    about       = ["startup", "boot", "config file", "configuration file"]
+    about       = ["startup", "boot", "config file", "configuration file", "each start", "every start", "each restart", "every restart", "start attempt", "start attempts"]
     states      = ["wrong"]
   }
 
@@ -233,6 +233,8 @@ rubric "native" {
       "high steal", "steal is high", "cpu contention", "host contention", "contended host", "oversubscribed host", "overcommitted host",
       "hypervisor contention", "contended hypervisor", "neighbouring vm", "neighboring vm", "co located vm", "colocated vm", "another guest",
       "other guests", "another tenant", "other tenants", "cpu starved", "starved of cpu",
+      "neighbour vm", "neighbor vm", "neighbouring vms", "neighboring vms", "stealing cpu", "steals cpu", "stealing the cpu",
+      "steals the cpu", "cpu stolen", "cpu is stolen", "cpu being stolen",
     ]
   }
 
