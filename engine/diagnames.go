@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"slices"
 	"strings"
 
@@ -217,10 +216,12 @@ func (r *reader) hostGap(i int) int {
 // A component outside the site (a payment provider, a mail relay) is
 // diagnosed by saying how it answers its callers: a mechanism whose
 // `states` hold "failing" is asserted by any of its parts' names (product,
-// role noun, host name) with a status said of it, after ("PayLane answers
-// 503", "the card processor is slow", "the relay refuses") or before ("a
-// slow provider", "503s from PayLane", "an outage at the relay"). The
-// names are the stdlib's (`about`); only the English is here.
+// role noun) with a status said of it, after ("PayLane answers 503", "the
+// card processor is slow", "the relay refuses") or before ("a slow
+// provider", "503s from PayLane", "an outage at the relay"). The names are
+// the stdlib's (`about`); only the English is here. A host name alone
+// ("api.paylane.example answered 503") does not name the party: it is how
+// the site's own log lines name it, and a pasted line is no diagnosis.
 
 // statusWords, said of a component, say it fails its callers.
 var statusWords = map[string]bool{"fails": true, "fail": true, "failing": true, "failed": true, "errors": true,
@@ -291,10 +292,13 @@ func failingTopic(t *Task, lx *diagLexicon, id int32) bool {
 // statusAfter reports whether the words from token i say the component
 // named before them fails its callers. A host name, a name the lexicon
 // does not know ("the payment provider PayLane") or an appositive ("PayLane,
-// the card provider, returns 503") may stand between.
+// the card provider, returns 503") may stand between; a path may not ("POST
+// /v1/charges answered 503" is a request a log line reports).
 func (r *reader) statusAfter(lx *diagLexicon, i int) bool {
 	for n := 0; n < 2 && i < len(r.toks) && r.toks[i].punct == 0 && !statusWords[r.word(i)] && !replyVerbs[r.word(i)]; n++ {
-		if r.literalAt(i) == 0 && lx.byFirst[r.word(i)] != nil {
+		if w := r.word(i); (w == "at" || w == "on") && r.literalAt(i+1) == '.' {
+			i++ // "the relay at mx-out.example answers 421"
+		} else if lit := r.literalAt(i); lit == '/' || lit == 0 && lx.byFirst[w] != nil {
 			break
 		}
 		i++
@@ -379,32 +383,6 @@ func (r *reader) statusBefore(i int) bool {
 	}
 	w = r.word(j)
 	return statusNouns[w] || isErrorCode(w)
-}
-
-// hostOfComponents reads a host name ("mx-out.postwell.example") as the
-// component one of its labels names ("postwell"), for the components whose
-// state is failing: an outside party is often named by its host.
-func (r *reader) hostOfComponents(t *Task, lx *diagLexicon) {
-	for i := range r.toks {
-		if r.toks[i].punct != 0 || r.tokInfo[i].covered || r.literalAt(i) != '.' {
-			continue
-		}
-		w := r.norm[r.toks[i].start:r.toks[i].end]
-		for len(w) > 0 {
-			end := bytes.IndexAny(w, ".-")
-			if end < 0 {
-				end = len(w)
-			}
-			if id, ok := lx.topicID[string(w[:end])]; ok && failingTopic(t, lx, id) {
-				r.insertTopic(i, id)
-				break
-			}
-			if end == len(w) {
-				break
-			}
-			w = w[end+1:]
-		}
-	}
 }
 
 // componentCleared reports whether the answer says elsewhere that the

@@ -1292,7 +1292,6 @@ func (r *reader) readClaims(t *Task, lx *diagLexicon, text string, fixed int16) 
 	}
 	r.limitOnTopics(lx)
 	r.hostOfTopics(lx)
-	r.hostOfComponents(t, lx)
 	r.glossTopics(lx, fixed)
 	items = r.items
 	// A cause stated as one ("load_balancer: queueing requests", a

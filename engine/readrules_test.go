@@ -153,8 +153,8 @@ func TestModifiersAndParts(t *testing.T) {
 }
 
 // TestOutsidePartyStatus: an outside party (a payment provider, a mail
-// relay) is named by any of its names, a product's or host's among them,
-// and is diagnosed by a status said of it, after or before its name; a
+// relay) is named by any of its names, a product's among them, and is
+// diagnosed by a status said of it, after or before its name; a
 // party said to be fine elsewhere, or a reply that is no failure, asserts
 // nothing. A limit's shorthand names it on every service that has it.
 func TestOutsidePartyStatus(t *testing.T) {
@@ -163,7 +163,10 @@ func TestOutsidePartyStatus(t *testing.T) {
 		{"card_payments_failing", "the card provider is unreachable", true},
 		{"card_payments_failing", "503s from the payment processor since 14:00", true},
 		{"card_payments_failing", "a partial outage at PayLane", true},
-		{"card_payments_failing", "api.paylane.example returns 500 errors to most charges", true},
+		{"card_payments_failing", "PayLane's API returns 500 errors to most charges", true},
+		// A host name is how the site's log lines name the party: a
+		// pasted line is no diagnosis.
+		{"card_payments_failing", "upstream api.paylane.example POST /v1/charges answered 503", false},
 		{"card_payments_failing", "PayLane, our card provider, throws errors at checkout", true},
 		{"card_payments_failing", "PayLane is healthy; the payments read timeout is too low", false},
 		{"card_payments_failing", "PayLane looks fine, our release sends charges the provider rejects", false},
@@ -174,7 +177,7 @@ func TestOutsidePartyStatus(t *testing.T) {
 		{"checkout_waits_on_processor", "a slow card provider", true},
 		{"checkout_waits_on_processor", "PayLane takes 40 ms per charge", false},
 		{"confirmation_mail_deferred", "the postwell relay keeps deferring our mail", true},
-		{"confirmation_mail_deferred", "mx-out.postwell.example answers 421 to every message", true},
+		{"confirmation_mail_deferred", "the relay at mx-out.postwell.example answers 421 to every message", true},
 		{"confirmation_mail_deferred", "postwell is fine; the broker's retry limit is too low", false},
 		{"confirmation_mail_deferred", "PayLane answers 503", false},
 		{"edge_limit_cut_during_flood", "lb: a crawler hammering us; max conn lowered to 1289", true},
