@@ -142,7 +142,7 @@ func (r *reader) headOfCompound(lx *diagLexicon, last int) bool {
 
 // failVerbs say that their subject fails, with no word of why.
 var failVerbs = map[string]bool{"fails": true, "fail": true, "failing": true, "raises": true, "raising": true,
-	"errors": true, "erroring": true, "crashes": true}
+	"errors": true, "erroring": true, "crashes": true, "dies": true, "exits": true, "aborts": true, "panics": true}
 
 // failsAfter reports whether the words from token i say their subject
 // fails ("fails", "is failing", "keeps raising").
@@ -211,4 +211,214 @@ func (r *reader) hostGap(i int) int {
 		return 1
 	}
 	return 0
+}
+
+// A component outside the site (a payment provider, a mail relay) is
+// diagnosed by saying how it answers its callers: a mechanism whose
+// `states` hold "failing" is asserted by any of its parts' names (product,
+// role noun) with a status said of it, after ("PayLane answers 503", "the
+// card processor is slow", "the relay refuses") or before ("a slow
+// provider", "503s from PayLane", "an outage at the relay"). The names are
+// the stdlib's (`about`); only the English is here. A host name alone
+// ("api.paylane.example answered 503") does not name the party: it is how
+// the site's own log lines name it, and a pasted line is no diagnosis.
+
+// statusWords, said of a component, say it fails its callers.
+var statusWords = map[string]bool{"fails": true, "fail": true, "failing": true, "failed": true, "errors": true,
+	"erroring": true, "slow": true, "degraded": true, "unreachable": true, "unavailable": true, "flaky": true,
+	"down": true, "refuses": true, "refusing": true, "refused": true, "rejects": true, "rejecting": true,
+	"rejected": true, "defers": true, "deferring": true, "deferred": true, "throttling": true, "struggling": true,
+	"outage": true, "outages": true, "timing": true, "times": true, "timed": true, "lagging": true, "broken": true,
+	"dies": true, "died": true, "exits": true, "exited": true, "crashes": true, "crashed": true, "aborts": true}
+
+// stepVerbs before "at", "on" or "during" and a part say the part fails
+// ("exits on boot", "rejects it at startup", "dies at each start").
+var stepVerbs = map[string]bool{"dies": true, "died": true, "exits": true, "exited": true, "crashes": true,
+	"crashed": true, "aborts": true, "fails": true, "failed": true, "rejects": true, "rejected": true,
+	"refuses": true, "refused": true, "panics": true}
+
+// replyVerbs take what a component answers with ("answers 503", "returns
+// errors", "responds slowly").
+var replyVerbs = map[string]bool{"answers": true, "answering": true, "answered": true, "answer": true,
+	"returns": true, "returning": true, "returned": true, "return": true, "responds": true, "responding": true,
+	"responded": true, "respond": true, "replies": true, "replying": true, "replied": true, "sends": true,
+	"sending": true, "gives": true, "giving": true, "throws": true, "throwing": true, "comes": true,
+	"coming": true, "came": true, "takes": true, "taking": true, "took": true}
+
+// replyFillers may stand between a reply verb and what it answers with
+// ("comes back with intermittent HTTP 503s").
+var replyFillers = map[string]bool{"with": true, "back": true, "a": true, "an": true, "only": true, "mostly": true,
+	"intermittent": true, "intermittently": true, "partial": true, "some": true, "many": true, "lots": true,
+	"of": true, "http": true, "smtp": true, "status": true, "code": true, "codes": true, "the": true,
+	"around": true, "about": true, "over": true, "up": true, "to": true, "several": true}
+
+// replyFaults are what a failing component answers with.
+var replyFaults = map[string]bool{"errors": true, "error": true, "failures": true, "failure": true,
+	"timeouts": true, "slowly": true, "slow": true, "late": true, "4xx": true, "5xx": true, "4xxs": true,
+	"5xxs": true, "temporary": true, "refusals": true, "rejections": true, "seconds": true}
+
+// statusNouns before "from"/"at"/"on" and a component say it fails ("an
+// outage at the relay", "503s from PayLane").
+var statusNouns = map[string]bool{"outage": true, "outages": true, "errors": true, "error": true,
+	"failures": true, "timeouts": true, "slowness": true, "rejections": true, "refusals": true,
+	"problem": true, "problems": true, "issue": true, "issues": true, "incident": true, "degradation": true}
+
+// componentModifiers may stand before a component's name ("the slow
+// external payment provider").
+var componentModifiers = map[string]bool{"the": true, "a": true, "an": true, "our": true, "their": true,
+	"its": true, "external": true, "third": true, "party": true, "upstream": true, "partial": true,
+	"intermittent": true, "some": true}
+
+// isErrorCode reports whether w is an error status: 4xx or 5xx, as a
+// number ("503", "421", "503s") or a class ("5xx").
+func isErrorCode(w string) bool {
+	w = strings.TrimSuffix(w, "s")
+	if len(w) != 3 || (w[0] != '4' && w[0] != '5') {
+		return false
+	}
+	return w[1:] == "xx" || w[1] >= '0' && w[1] <= '9' && w[2] >= '0' && w[2] <= '9'
+}
+
+// failingTopic reports whether a claim on topic id holds StateFailing.
+func failingTopic(t *Task, lx *diagLexicon, id int32) bool {
+	for _, ci := range lx.topicClaims[id] {
+		if t.Claims[ci].States&StateFailing != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// statusAfter reports whether the words from token i say the component
+// named before them fails its callers. A host name, a name the lexicon
+// does not know ("the payment provider PayLane") or an appositive ("PayLane,
+// the card provider, returns 503") may stand between; a path may not ("POST
+// /v1/charges answered 503" is a request a log line reports).
+func (r *reader) statusAfter(lx *diagLexicon, i int) bool {
+	for n := 0; n < 2 && i < len(r.toks) && r.toks[i].punct == 0 && !statusWords[r.word(i)] && !replyVerbs[r.word(i)]; n++ {
+		if w := r.word(i); (w == "at" || w == "on") && r.literalAt(i+1) == '.' {
+			i++ // "the relay at mx-out.example answers 421"
+		} else if lit := r.literalAt(i); lit == '/' || lit == 0 && lx.byFirst[w] != nil {
+			break
+		}
+		i++
+	}
+	if i < len(r.toks) && r.toks[i].punct == ',' && componentModifiers[r.word(i+1)] {
+		// ", the card provider,": an aside naming it again.
+		for j := i + 2; j < len(r.toks) && j <= i+6; j++ {
+			if r.toks[j].punct == ',' {
+				i = j + 1
+				break
+			}
+			if r.toks[j].punct != 0 {
+				break
+			}
+		}
+	}
+	for n := 0; n < 2; n++ {
+		switch r.word(i) {
+		case "is", "are", "was", "were", "keeps", "kept", "now", "also", "still", "itself", "has", "have", "been", "started", "very", "really":
+			i++
+		}
+	}
+	w := r.word(i)
+	switch {
+	case isErrorCode(w):
+		return true // "PayLane 503s", "postwell 421"
+	case statusWords[w]:
+		// "the provider is slow", "the relay refuses"; "the provider
+		// fails nothing" says it does not.
+		return r.word(i+1) != "nothing" && r.word(i+1) != "no"
+	case replyVerbs[w]:
+		for n := 0; n < 3 && replyFillers[r.word(i+1)]; n++ {
+			i++
+		}
+		x := r.word(i + 1)
+		if isErrorCode(x) || replyFaults[x] {
+			return true
+		}
+		// "takes 6 s", "answers in 4800 ms": a reply measured in seconds.
+		if x == "in" {
+			x = r.word(i + 2)
+			i++
+		}
+		if i+1 >= len(r.toks) || r.toks[i+1].punct != 0 {
+			return false
+		}
+		if v, suffix, ok := readNumber(r.norm[r.toks[i+1].start:r.toks[i+1].end]); ok && v > 0 {
+			u := string(suffix)
+			if u == "" {
+				u = r.word(i + 2)
+			}
+			if s, ok := unitWords[u]; ok && s.dim == dimTime && v*s.scale >= 1000 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// statusBefore reports whether the words before token i, where a
+// component's name starts, say it fails its callers ("a slow provider",
+// "503s from PayLane", "a partial outage at the relay").
+func (r *reader) statusBefore(i int) bool {
+	j := i - 1
+	for n := 0; n < 3 && j >= 0 && componentModifiers[r.word(j)]; n++ {
+		j--
+	}
+	w := r.word(j)
+	if j >= 0 && r.toks[j].punct == 0 && (w == "slow" || w == "failing" || w == "degraded" || w == "flaky" || w == "unreachable" || w == "struggling") {
+		return true
+	}
+	if w != "from" && w != "at" && w != "on" && w != "by" && w != "during" {
+		return false
+	}
+	j--
+
+	for n := 0; n < 2 && j >= 0 && componentModifiers[r.word(j)]; n++ {
+		j--
+	}
+	if j < 0 || r.toks[j].punct != 0 {
+		return false
+	}
+	w = r.word(j)
+	return statusNouns[w] || isErrorCode(w)
+}
+
+// componentCleared reports whether the answer says elsewhere that the
+// component topic id names is fine, by any of its names ("PayLane is fine
+// ... the charges the provider rejects"): what it then does is not a
+// failure of its own.
+func (r *reader) componentCleared(lx *diagLexicon, id int32) bool {
+	for _, o := range r.items {
+		if o.kind != lexTopic || !o.neg || !slices.Equal(lx.topicClaims[o.id], lx.topicClaims[id]) {
+			continue
+		}
+		for _, d := range r.items {
+			if d.kind == lexNeg && d.id >= 1 && d.cl == o.cl {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// failsAtPart reports whether the words before token i, where a part's
+// name starts, say something fails at it ("exits on boot", "the
+// application rejects it at startup", "dies at each start").
+func (r *reader) failsAtPart(i int) bool {
+	j := i - 1
+	for n := 0; n < 2 && (r.word(j) == "the" || r.word(j) == "its" || r.word(j) == "their"); n++ {
+		j--
+	}
+	switch r.word(j) {
+	case "at", "on", "during":
+	default:
+		return false
+	}
+	j--
+	if r.word(j) == "it" || r.word(j) == "them" {
+		j--
+	}
+	return stepVerbs[r.word(j)]
 }

@@ -928,11 +928,20 @@ func (r *reader) scan(lx *diagLexicon) {
 				best = k
 				break
 			}
-			// "DNS for db.internal failing": a host name the phrase is
-			// about may stand after its first word.
+			// "DNS for db.internal failing", "DNS resolution for
+			// db.internal failing": a host name the phrase is about may
+			// stand between two of its words.
 			if ws := entries[k].words; entries[k].kind == lexMech && from == 0 && len(ws) >= 2 {
-				if gap := r.hostGap(i + 1); gap > 0 && r.matchWords(i+1+gap, ws[1:]) {
-					best, span = k, gap
+				found := false
+				for s := 1; s < len(ws) && !found; s++ {
+					if !r.matchWords(i, ws[:s]) {
+						break
+					}
+					if gap := r.hostGap(i + s); gap > 0 && r.matchWords(i+s+gap, ws[s:]) {
+						best, span, found = k, gap, true
+					}
+				}
+				if found {
 					break
 				}
 			}
@@ -976,6 +985,9 @@ func (r *reader) scan(lx *diagLexicon) {
 			// "Then at 15:10 the pool was cut": opening a sentence, it
 			// tells what happened next, not what an earlier cause did.
 			adverb = adverb || e.adverb && (i == 0 || toks[i-1].punct == '.')
+			// "Since then the cache refuses its config", "from then on":
+			// after a preposition of time it is a time, not an effect.
+			adverb = adverb || e.adverb && timePrepositions[r.word(i-1)]
 			eff = !adverb && (!e.causative || r.causeBefore(seg))
 		case lexClause:
 			cl++
@@ -1348,13 +1360,23 @@ func (r *reader) claimAt(t *Task, lx *diagLexicon, k int, fixed int16) {
 			r.quantityClaim(t, lx, k, fixed)
 		}
 	case lexTopic:
-		if r.failsAfter(lx, int(it.tok)+it.end-it.pos+1) {
+		if r.failsAfter(lx, int(it.tok)+it.end-it.pos+1) || r.failsAtPart(int(it.tok)) {
 			// "the consumer release fails invoice jobs", "the provider is
 			// failing": a part that fails is in its fault's state.
 			svc := r.attribute(t, lx, k, lx.owner[it.id], fixed)
 			for _, ci := range lx.topicClaims[it.id] {
 				if c := &t.Claims[ci]; (c.Service == svc || svc == eachOwner) && isPart(c) {
 					r.appendClaim(t, c.Service, ci, c.States&(StateDown|StateWrong))
+				}
+			}
+		}
+		if failingTopic(t, lx, it.id) && !r.componentCleared(lx, it.id) && (r.statusAfter(lx, int(it.tok)+it.end-it.pos+1) || r.statusBefore(int(it.tok))) {
+			// "PayLane answers 503", "a slow card processor": an outside
+			// party said to fail its callers.
+			svc := r.attribute(t, lx, k, lx.owner[it.id], fixed)
+			for _, ci := range lx.topicClaims[it.id] {
+				if c := &t.Claims[ci]; c.Service == svc || svc == eachOwner {
+					r.appendClaim(t, c.Service, ci, StateFailing)
 				}
 			}
 		}
@@ -1430,6 +1452,9 @@ func (r *reader) claimAt(t *Task, lx *diagLexicon, k int, fixed int16) {
 			}
 		}
 		o := items[bj]
+		if o.kind == lexTopic && it.comp && !it.change && r.comparesReading(lx, k, o.id) {
+			return
+		}
 		if o.kind == lexService {
 			svc := int16(o.id)
 			if fixed >= 0 {
@@ -2418,4 +2443,24 @@ func lexiconFor(t *Task) *diagLexicon {
 	}
 	lx, _ := lexicons.LoadOrStore(k, buildLexicon(t))
 	return lx.(*diagLexicon)
+}
+
+// comparesReading reports whether comparative state item k compares a
+// quantity of another kind than setting topic's ("retries above 40/s": a
+// rate, where the retry limit counts attempts): it is said of a reading,
+// not of the setting.
+func (r *reader) comparesReading(lx *diagLexicon, k int, topic int32) bool {
+	if k+1 >= len(r.items) {
+		return false
+	}
+	n := r.items[k+1]
+	if n.kind != lexNumber || n.cl != r.items[k].cl || n.pos != r.items[k].end+1 || n.dim == dimNone {
+		return false
+	}
+	for _, ci := range lx.topicClaims[topic] {
+		if u := lx.claimUnit[ci]; u.dim == dimNone || sameDimension(u.dim, n.dim) {
+			return false
+		}
+	}
+	return true
 }

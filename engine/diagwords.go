@@ -21,6 +21,10 @@ const (
 	StateLeaking
 	StateFull
 	StateSkewed
+	// StateFailing is a component failing its callers, said by how it
+	// answers them (slow, errors, refusals, unreachable): an outside
+	// party's state, which only its callers see.
+	StateFailing
 	stateCount = iota
 )
 
@@ -28,7 +32,7 @@ const (
 // reader's own, never a claim's, so it lies past stateCount.
 const statePersists State = 1 << 15
 
-var stateNames = [...]string{"low", "high", "wrong", "off", "on", "expired", "down", "leaking", "full", "skewed"}
+var stateNames = [...]string{"low", "high", "wrong", "off", "on", "expired", "down", "leaking", "full", "skewed", "failing"}
 
 // ParseState maps a state name to its bit.
 func ParseState(s string) (State, bool) {
@@ -315,6 +319,11 @@ var symptomIdioms = []string{
 // adverbs of its verb ("the balancer then gives up").
 var adverbEffects = map[string]bool{"then": true}
 
+// timePrepositions before "then" make it a time ("since then", "from
+// then on"), not a step from a cause to its effect.
+var timePrepositions = map[string]bool{"since": true, "from": true, "until": true, "till": true, "by": true,
+	"before": true, "after": true}
+
 // calleeMarks before a service name it as the one called
 // ("upstream=database"), not the subject of its caller's log line.
 var calleeMarks = map[string]bool{"upstream": true}
@@ -426,7 +435,8 @@ var restoreWords = map[string]bool{"restored": true, "reverted": true, "restore"
 // short names are the stdlib's (component phrases, config aka).
 var shorthand = map[string][]string{
 	"conn": {"connection"}, "conns": {"connections"}, "hc": {"health", "check"}, "idx": {"index"},
-	"cfg": {"config"}, "conf": {"config"}, "vis": {"visibility"},
+	"cfg": {"config"}, "conf": {"config"}, "vis": {"visibility"}, "pw": {"password"}, "pwd": {"password"},
+	"passwd": {"password"},
 }
 
 // hostNouns name where a service is found; hostLinks may stand between

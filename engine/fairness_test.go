@@ -138,15 +138,18 @@ var fairnessCeiling = map[string][2]int{
 	// metric names and compounds' first parts read as modifiers, a part
 	// that fails, ordinals, fractions and zero counts, shares said of a
 	// client, log fields, host names inside a phrase): dev3 13, holdout7 42
-	// (count lines only).
-	"dev3": {13, 0},
+	// (count lines only). Rubric 7 (dev4's lessons as structure: an
+	// outside party named any way with a status said of it, products as
+	// services, "since then", a process dying at a step, comparatives
+	// against a reading): dev3 12, dev4 17, holdout7 32 (count lines only).
+	"dev3": {12, 0},
 	// dev4 (2026-11-25, development, new voices: product names, Slack
 	// shorthand, postmortem headings, hedges, very short answers) was
 	// counted before anyone read it: 42 of 127 right rejected under
 	// rubric 5, 36 under rubric 6 (whose rules dev3 drove), 0 of 96
 	// wrong accepted under both.
-	"dev4":     {36, 0},
-	"holdout7": {42, 1},
+	"dev4":     {17, 0},
+	"holdout7": {32, 1},
 	// adversarial holds only wrong answers, written against the reader's
 	// own rules (sibling settings, wrong direction, wrong service for a
 	// paraphrased setting or a quantity): none may be accepted.

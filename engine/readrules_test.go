@@ -151,3 +151,69 @@ func TestModifiersAndParts(t *testing.T) {
 		{"backlog_after_consumer_retune", "message_queue: retry storm", false},
 	})
 }
+
+// TestOutsidePartyStatus: an outside party (a payment provider, a mail
+// relay) is named by any of its names, a product's among them, and is
+// diagnosed by a status said of it, after or before its name; a
+// party said to be fine elsewhere, or a reply that is no failure, asserts
+// nothing. A limit's shorthand names it on every service that has it.
+func TestOutsidePartyStatus(t *testing.T) {
+	checkReadings(t, []readCase{
+		{"card_payments_failing", "PayLane keeps answering 502s on charges", true},
+		{"card_payments_failing", "the card provider is unreachable", true},
+		{"card_payments_failing", "503s from the payment processor since 14:00", true},
+		{"card_payments_failing", "a partial outage at PayLane", true},
+		{"card_payments_failing", "PayLane's API returns 500 errors to most charges", true},
+		// A host name is how the site's log lines name the party: a
+		// pasted line is no diagnosis.
+		{"card_payments_failing", "upstream api.paylane.example POST /v1/charges answered 503", false},
+		{"card_payments_failing", "PayLane, our card provider, throws errors at checkout", true},
+		{"card_payments_failing", "PayLane is healthy; the payments read timeout is too low", false},
+		{"card_payments_failing", "PayLane looks fine, our release sends charges the provider rejects", false},
+		{"card_payments_failing", "the web tier answers 503", false},
+		{"card_payments_failing", "PayLane answers 201 Created", false},
+		{"card_payments_failing", "PayLane is not slow", false},
+		{"checkout_waits_on_processor", "the PayLane API takes 7 seconds to authorise a card", true},
+		{"checkout_waits_on_processor", "a slow card provider", true},
+		{"checkout_waits_on_processor", "PayLane takes 40 ms per charge", false},
+		{"confirmation_mail_deferred", "the postwell relay keeps deferring our mail", true},
+		{"confirmation_mail_deferred", "the relay at mx-out.postwell.example answers 421 to every message", true},
+		{"confirmation_mail_deferred", "postwell is fine; the broker's retry limit is too low", false},
+		{"confirmation_mail_deferred", "PayLane answers 503", false},
+		{"edge_limit_cut_during_flood", "lb: a crawler hammering us; max conn lowered to 1289", true},
+		{"edge_limit_cut_during_flood", "a crawler hammering the lb; db max conn lowered to 1289", false},
+	})
+}
+
+// TestProductNamesAndShorthand: systems named by product (celery, rabbit,
+// gunicorn) are their services; "pw" is a password; a host name may stand
+// between any two words of a mechanism's phrase.
+func TestProductNamesAndShorthand(t *testing.T) {
+	checkReadings(t, []readCase{
+		{"orders_name_lookups_fail", "name resolution for db.internal failing intermittently", true},
+		{"orders_name_lookups_fail", "DNS resolution for db.internal is fine; the web pool is too small", false},
+		{"jobs_not_published", "the broker's publisher pw was rotated", true},
+		{"jobs_not_published", "the web tier's pw is too short", false},
+		{"backlog_after_consumer_release", "rabbit is fine; celery pool cut to too few workers for the afternoon", true},
+		{"backlog_after_consumer_release", "celery pool raised to too many workers", false},
+		{"backlog_after_consumer_release", "gunicorn workers cut too low", false},
+	})
+}
+
+// TestTimesStepsAndReadings: "since then" is a time, not an effect; a
+// process that dies at a step (boot, startup) fails at it; a comparative
+// whose far side is a reading in another unit than the setting's ("retries
+// above 60/s") says nothing of the setting; a neighbour stealing CPU is a
+// noisy neighbour.
+func TestTimesStepsAndReadings(t *testing.T) {
+	checkReadings(t, []readCase{
+		{"primary_wont_start", "Someone edited work_mem on Monday. Since then the database refuses its config on every boot.", true},
+		{"primary_wont_start", "Someone edited work_mem on Monday, so then the database is slow.", false},
+		{"cache_refuses_to_start", "the cache aborts on boot: its maxmemory-policy value is unparseable", true},
+		{"cache_refuses_to_start", "the cache aborts on its first request", false},
+		{"consumers_added_retries_stay", "message_queue: the consumer release throws KeyError on invoice jobs, retries above 60/s", true},
+		{"consumers_added_retries_stay", "message_queue: the consumer release throws KeyError on invoice jobs, retry limit above 20 attempts", false},
+		{"checkout_crawls_on_shared_host", "a neighbor VM is stealing CPU from the web tier", true},
+		{"checkout_crawls_on_shared_host", "the web tier has too few workers, its CPU is busy", false},
+	})
+}

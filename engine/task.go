@@ -19,7 +19,7 @@ const RendererVersion = "obs/10"
 // metrics and success are computed from an episode. Bump it when any of
 // them changes meaning, so that results of different versions are never
 // compared as if they were alike.
-const RubricVersion = 6
+const RubricVersion = 7
 
 // StrID indexes Task.Strings; ids at or past len(Task.Strings) name strings
 // an agent wrote during one episode.

@@ -37,7 +37,7 @@ rubric "native" {
   }
 
   component "web_server" {
-    phrases = ["web server", "webserver", "web", "api", "app server", "application server", "application", "app"]
+    phrases = ["web server", "webserver", "web", "api", "app server", "application server", "application", "app", "gunicorn"]
   }
 
   component "cache" {
@@ -45,7 +45,7 @@ rubric "native" {
   }
 
   component "message_queue" {
-    phrases = ["message queue", "queue", "mq", "broker", "rabbitmq"]
+    phrases = ["message queue", "queue", "mq", "broker", "rabbitmq", "rabbit", "celery", "amqp"]
   }
 
   component "load_balancer" {
@@ -66,7 +66,7 @@ rubric "native" {
   mechanism "crash_loop" {
     description = "Startup rejects an unparseable setting, again and again."
     phrases     = ["crash loop", "crash looping", "crashlooping", "crashloop", "boot loop", "restart loop", "fails to start", "failing to start", "fails to boot", "failing to boot", "will not start", "won t start", "cannot start", "can t start", "startup failure", "fails at startup", "exits at startup", "exits on startup", "invalid config value", "invalid configuration value", "refuses to start", "refused to start", "rejected at startup", "rejected at boot", "exits at boot", "dies at startup", "dies on start", "each start dies", "every start dies", "keeps restarting", "keeps being restarted", "restarting it", "respawns", "respawned", "unable to start", "not able to start", "refuses its config", "refuses the config", "rejects its config", "rejects the config", "exits reading its config", "fails reading its config", "won t come back", "can t come back", "cannot come back", "not been able to start", "hasn t been able to start", "haven t been able to start", "has not been able to start", "have not been able to start", "won t boot", "will not boot", "cannot boot", "can t boot", "doesn t start", "does not start", "never starts", "never comes up", "never came up"]
-    about       = ["startup", "boot", "config file", "configuration file"]
+    about       = ["startup", "boot", "config file", "configuration file", "each start", "every start", "each restart", "every restart", "start attempt", "start attempts"]
     states      = ["wrong"]
   }
 
@@ -157,8 +157,11 @@ rubric "native" {
       "payment gateway is slow", "slow payment gateway", "payment gateway latency", "payment processor is slow", "slow payment processor",
       "payment processor latency", "card processor is slow", "slow card processor", "card processor latency", "provider is slow",
     "slow provider", "provider latency", "provider is responding slowly", "slow third party", "third party latency", "provider outage", "provider side outage", "outage on their side", "on the provider s side", "provider s side", "provider fails", "provider failing", "provider is failing", "provider is down", "provider down", "provider errors", "provider returns 503", "provider answers 503", "provider answered 503", "external provider", "external dependency", "third party", "third party provider", "paylane outage", "paylane is down", "paylane failing", "paylane fails", "paylane is failing", "paylane errors", "paylane is slow", "paylane slow", "paylane latency", "processor is slow", "processor answers slowly", "processor takes", "provider takes", "slow authorisations", "slow authorizations", "authorisations slow", "authorizations slow", "card auth outage"]
-    about  = ["payment provider", "payments provider", "psp", "payment gateway", "payments gateway", "payment processor", "card processor", "payments api", "authorisation api", "authorization api"]
-    states = ["down"]
+    # Its names, the product's among them: an answer is about the provider
+    # when it names it any way, and asserts the outage when it says the
+    # provider fails its callers ("failing": slow, errors, refusals).
+    about  = ["payment provider", "payments provider", "psp", "payment gateway", "payments gateway", "payment processor", "payments processor", "card processor", "card provider", "card payment provider", "payments api", "authorisation api", "authorization api", "provider", "paylane", "paylane api"]
+    states = ["down", "failing"]
   }
 
   mechanism "mail_relay_outage" {
@@ -190,8 +193,8 @@ rubric "native" {
       "smtp provider is refusing", "smtp provider refusing", "smtp provider is deferring", "smtp provider deferring", "smtp provider is returning 421",
       "smtp provider returning 421", "smtp provider returns 421", "smtp provider is returning 4xx", "smtp provider returning 4xx",
     "smtp server is having an outage", "smtp server having an outage", "smtp server has an outage", "smtp server is failing", "smtp server is returning errors", "smtp server returning errors", "smtp server is rejecting", "smtp server rejecting", "smtp server is refusing", "smtp server refusing", "smtp server is deferring", "smtp server deferring", "smtp server is returning 421", "smtp server returning 421", "smtp server returns 421", "smtp server is returning 4xx", "smtp server returning 4xx", "mail server is having an outage", "mail server having an outage", "mail server has an outage", "mail server is failing", "mail server is returning errors", "mail server returning errors", "mail server is rejecting", "mail server rejecting", "mail server is refusing", "mail server refusing", "mail server is deferring", "mail server deferring", "mail server is returning 421", "mail server returning 421", "mail server returns 421", "mail server is returning 4xx", "mail server returning 4xx", "relay is having an outage", "relay having an outage", "relay has an outage", "relay is failing", "relay is returning errors", "relay returning errors", "relay is rejecting", "relay rejecting", "relay is refusing", "relay refusing", "relay is deferring", "relay deferring", "relay is returning 421", "relay returning 421", "relay returns 421", "relay is returning 4xx", "relay returning 4xx", "relay outage", "relay is down", "relay down", "relay fails", "relay is failing", "relay failing", "relay is deferring", "relay deferring", "relay defers", "relay 421", "smtp 421", "421 from the relay", "postwell outage", "postwell is failing", "postwell failing", "postwell is deferring", "postwell deferring", "postwell 421", "relay we hand mail to", "mail relay is turning", "relay turns away", "relay is turning away", "turns away all outgoing mail", "turning away outgoing mail", "deferring all our outgoing mail", "deferring outgoing mail"]
-    about  = ["mail relay", "smtp relay", "email relay", "email provider", "mail provider", "smtp provider", "smtp server", "mail server"]
-    states = ["down"]
+    about  = ["mail relay", "smtp relay", "email relay", "email provider", "mail provider", "smtp provider", "smtp server", "mail server", "relay", "outbound relay", "smtp", "postwell", "postwell relay"]
+    states = ["down", "failing"]
   }
 
   # The network path between two services (the network team's, not the
@@ -230,6 +233,8 @@ rubric "native" {
       "high steal", "steal is high", "cpu contention", "host contention", "contended host", "oversubscribed host", "overcommitted host",
       "hypervisor contention", "contended hypervisor", "neighbouring vm", "neighboring vm", "co located vm", "colocated vm", "another guest",
       "other guests", "another tenant", "other tenants", "cpu starved", "starved of cpu",
+      "neighbour vm", "neighbor vm", "neighbouring vms", "neighboring vms", "stealing cpu", "steals cpu", "stealing the cpu",
+      "steals the cpu", "cpu stolen", "cpu is stolen", "cpu being stolen",
     ]
   }
 

@@ -42,7 +42,7 @@ service_kind "database" {
     high        = 500
     unit        = "connections"
     description = "Connections the database server accepts before refusing new ones."
-    aka         = ["max connections", "max conn", "maximum connections", "connection limit", "connections limit", "max_connections limit", "server connection limit", "connection cap", "connection ceiling", "client limit", "clients limit", "connection slots"]
+    aka         = ["max connections", "max conn", "maximum connections", "connection limit", "connections limit", "max_connections limit", "server connection limit", "connection cap", "connection ceiling", "client limit", "clients limit", "connection slots", "maxconn"]
   }
 
   config "query_timeout_ms" {

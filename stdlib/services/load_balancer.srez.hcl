@@ -21,7 +21,7 @@ service_kind "load_balancer" {
     high        = 8000
     unit        = "connections"
     description = "Client connections the listener holds open at once; further connections are refused."
-    aka         = ["max connections", "maximum connections", "connection limit", "connections limit", "listener limit", "maxconn", "connection cap", "connection ceiling", "connection table", "connection slots"]
+    aka         = ["max connections", "max conn", "maximum connections", "connection limit", "connections limit", "max_connections limit", "listener limit", "maxconn", "connection cap", "connection ceiling", "connection table", "connection slots"]
   }
 
   config "idle_timeout_ms" {

@@ -41,7 +41,7 @@ service_kind "message_queue" {
     high        = 64
     unit        = "consumers"
     description = "Jobs processed in parallel by the consumer pool."
-    aka         = ["consumers", "consumer", "consumer concurrency", "consumer count", "consumer pool", "consumer workers", "workers", "worker pool", "queue workers", "concurrency", "worker"]
+    aka         = ["consumers", "consumer", "consumer concurrency", "consumer count", "consumer pool", "consumer workers", "workers", "worker pool", "queue workers", "concurrency", "worker", "celery pool", "celery workers", "celery concurrency"]
   }
 
   config "retry_limit" {
