@@ -290,7 +290,11 @@ func (c *checker) checkMutation(mu *Mutation) {
 	})
 	if !viable {
 		r := mu.WhereRange
-		if mu.Where == "" {
+		switch {
+		case mu.Where != "":
+		case mu.Cascade:
+			r = mu.CascadeRange
+		default:
 			r = mu.DefRange
 		}
 		c.errRange(r, "Unsatisfiable mutation", "No combination of the axes is viable: every one is ruled out by applicability, conflicts or the where constraint.")
