@@ -194,3 +194,63 @@ mutation "queue_cascade" {
 		t.Error("no variant alerting on its faulty service was rejected as not a cascade")
 	}
 }
+
+// TestWrittenVariantsCertifyOnEverySite: a variant written as source (its
+// expert through SourceExpert, as mutate -o and suite build write it)
+// certifies again on every site variant, also where the sites' optima
+// differ in shape (a site whose recovery needs one more step after the
+// writes): the written plan serves every site.
+func TestWrittenVariantsCertifyOnEverySite(t *testing.T) {
+	src := `mutation "queue_consumers" {
+  from   = "mq_backlog"
+  faults = ["mq_consumer_concurrency_low", "mq_visibility_timeout_low"]
+  noise  = ["none", "retries"]
+}
+mutation "queue_pair" {
+  from          = "mq_backlog"
+  faults        = ["mq_consumer_concurrency_low"]
+  second_faults = ["mq_visibility_timeout_low"]
+  pairs         = "same_service"
+}
+`
+	files := append(lang.ScenarioFiles(), &lang.File{Name: "queue.srez.hcl", Src: []byte(src)})
+	m, diags := lang.Analyze(files)
+	if diags.HasErrors() {
+		t.Fatalf("%v", diags)
+	}
+	written, shapes := 0, 0
+	for _, name := range []string{"queue_consumers", "queue_pair"} {
+		compiler.Mutate(m, m.Mutation(name), compiler.MutateOptions{}, func(v *compiler.Variant) {
+			if v.Task == nil {
+				return
+			}
+			for _, s := range v.Task.Sites {
+				if len(s.Expert) != len(v.Task.Expert) {
+					shapes++
+					break
+				}
+			}
+			in := *v.Incident
+			in.Alert, in.Expert, in.Difficulty = v.Task.Alert, compiler.SourceExpert(v.Task), v.Difficulty
+			text := lang.IncidentSource(&in, "")
+			m2, diags := lang.Analyze([]*lang.File{{Name: "v.srez.hcl", Src: text}})
+			if diags.HasErrors() {
+				t.Fatalf("%s: the written incident does not analyse: %v\n%s", in.Name, diags, text)
+			}
+			tasks, cd := compiler.CompileWith(m2, compiler.Options{})
+			if cd.HasErrors() || len(tasks) != 1 {
+				t.Fatalf("%s: the written incident does not compile: %v", in.Name, cd)
+			}
+			written++
+			if !tasks[0].Certified {
+				t.Errorf("%s: written and compiled again, it does not certify: %q\n%s", in.Name, tasks[0].Uncertified, text)
+			}
+		})
+	}
+	if shapes == 0 {
+		t.Error("no variant's site optima differ in shape: the test checks nothing it did not before")
+	}
+	if written < 20 {
+		t.Errorf("%d variants written", written)
+	}
+}
