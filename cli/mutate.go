@@ -61,6 +61,7 @@ of the viable space without compiling anything.`,
 			if len(muts) == 0 {
 				return fmt.Errorf("the module declares no mutation block")
 			}
+			totals := map[string]*spaceCount{}
 			for _, mu := range muts {
 				// The axes flags edit a copy: an embedded mutation is
 				// shared by every module of the process.
@@ -70,7 +71,7 @@ of the viable space without compiling anything.`,
 					mu.Faults, mu.HasFaults = faultNames(m), true
 				}
 				if count {
-					e.printCount(m, mu)
+					e.printCount(m, mu, totals)
 					continue
 				}
 				if err := axes.apply(m, mu); err != nil {
@@ -102,6 +103,9 @@ of the viable space without compiling anything.`,
 				if err := e.mutate(m, mu, opt, out, compile); err != nil {
 					return err
 				}
+			}
+			if count {
+				e.printSpaces(totals)
 			}
 			return nil
 		},
@@ -196,16 +200,57 @@ func faultNames(m *lang.Module) []string {
 	return out
 }
 
-func (e *env) printCount(m *lang.Module, mu *lang.Mutation) {
+// spaceCount totals the viable variants of the mutations --count
+// reported, by space.
+type spaceCount struct{ mutations, viable int }
+
+// countSpace names the space a mutation's variants belong to.
+func countSpace(mu *lang.Mutation) string {
+	switch {
+	case mu.Multi() && mu.Cascade:
+		return "multi-fault cascade"
+	case mu.Multi():
+		return "multi-fault"
+	case mu.Cascade:
+		return "single-fault cascade"
+	}
+	return "single-fault"
+}
+
+func (e *env) printCount(m *lang.Module, mu *lang.Mutation, totals map[string]*spaceCount) {
 	s := m.Sizes(mu)
 	viable := 0
 	m.Space(mu, func(*lang.Variant) bool { viable++; return true })
 	fmt.Fprintf(e.stdout, "mutation %s (from %s)\n", mu.Name, mu.From)
-	for _, row := range []struct {
+	type row struct {
 		what string
 		n    int
-	}{{"fault kinds", s.Faults}, {"fault × target pairs", s.Targets}, {"× parameter values", s.Params}, {"distractor choices", s.Distractors}, {"noise choices", s.Noise}, {"viable variants", viable}} {
-		fmt.Fprintf(e.stdout, "  %-22s %8d\n", row.what, row.n)
+	}
+	rows := []row{{"fault kinds", s.Faults}, {"fault × target pairs", s.Targets}, {"× parameter values", s.Params}}
+	if mu.Multi() {
+		rows = append(rows, row{"second fault kinds", s.SecondFaults}, row{"second fault × targets", s.SecondTargets}, row{"× parameter values", s.SecondParams},
+			row{"placed fault pairs", s.Pairs})
+	}
+	rows = append(rows, row{"distractor choices", s.Distractors}, row{"noise choices", s.Noise}, row{"viable variants", viable})
+	fmt.Fprintf(e.stdout, "  %-22s %s\n", "space", countSpace(mu))
+	for _, r := range rows {
+		fmt.Fprintf(e.stdout, "  %-22s %8d\n", r.what, r.n)
+	}
+	t := totals[countSpace(mu)]
+	if t == nil {
+		t = &spaceCount{}
+		totals[countSpace(mu)] = t
+	}
+	t.mutations++
+	t.viable += viable
+}
+
+// printSpaces totals --count's mutations by space.
+func (e *env) printSpaces(totals map[string]*spaceCount) {
+	for _, space := range []string{"single-fault", "single-fault cascade", "multi-fault", "multi-fault cascade"} {
+		if t := totals[space]; t != nil {
+			fmt.Fprintf(e.stdout, "%s space: %d mutations, %d viable variants\n", space, t.mutations, t.viable)
+		}
 	}
 }
 
@@ -297,6 +342,15 @@ func describeVariant(v *lang.Variant) string {
 	b.WriteString(v.Fault + " on " + v.Target)
 	for _, p := range v.Params {
 		b.WriteString(" " + p.Name + "=" + p.Value.String())
+	}
+	if v.Fault2 != "" {
+		b.WriteString(" + " + v.Fault2 + " on " + v.Target2)
+		for _, p := range v.Params2 {
+			b.WriteString(" " + p.Name + "=" + p.Value.String())
+		}
+	}
+	if v.Cascade {
+		b.WriteString(", cascade")
 	}
 	if v.Distractor != lang.None && v.Distractor != "" {
 		b.WriteString(", " + v.Distractor + " on " + v.DistractorTarget)

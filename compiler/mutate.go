@@ -148,9 +148,31 @@ func compileVariant(m *lang.Module, mu *lang.Mutation, lv lang.Variant, idKey []
 		}
 		return v
 	}
+	if lv.Cascade {
+		if s := alertingService(t); s < 0 || faultyService(t, s) {
+			name := "no service"
+			if s >= 0 {
+				name = t.Services[s].Name
+			}
+			v.Reasons = append(v.Reasons, "Not a cascade: the alert names "+name+", which has a fault; a cascade's alert names a service downstream of the fault.")
+			return v
+		}
+	}
 	v.Task = t
 	v.Difficulty = t.Difficulty // estimated when it compiled
 	return v
+}
+
+// alertingService is the service a compiled task's alert is about.
+func alertingService(t *engine.Task) int {
+	ep := engine.NewEpisode(t)
+	ep.Reset(0)
+	ep.Advance()
+	return certify.AlertingService(t, ep.Row())
+}
+
+func faultyService(t *engine.Task, s int) bool {
+	return slices.ContainsFunc(t.Faults, func(f engine.Fault) bool { return int(f.Service) == s })
 }
 
 // KeyedVariantName is a variant's id under a key: the mutation's name and
@@ -172,6 +194,18 @@ func KeyedVariantName(key []byte, mu *lang.Mutation, v *lang.Variant) string {
 	field(v.Distractor)
 	field(v.DistractorTarget)
 	field(v.Noise)
+	// A single fault's id is what it was before pairs and cascades.
+	if v.Fault2 != "" {
+		field(v.Fault2)
+		field(v.Target2)
+		for _, p := range v.Params2 {
+			field(p.Name)
+			field(p.Value.String())
+		}
+	}
+	if v.Cascade {
+		field("cascade")
+	}
 	return mu.Name + "_" + hex.EncodeToString(m.Sum(nil)[:6])
 }
 
@@ -214,22 +248,19 @@ func sampleIndexes(n, k int, seed uint64) []int {
 
 // EstimateDifficulty grades a certified task from its features: easy when
 // the first service to show a symptom is the faulty one and the certified
-// optimum needs one read; hard when that service is only a victim;
-// medium otherwise. A mutation variant's compiled task carries it already.
+// optimum needs one read; hard when that service is only a victim or the
+// task has two faults; medium otherwise. A mutation variant's compiled task carries it already.
 func EstimateDifficulty(t *engine.Task) string {
-	ep := engine.NewEpisode(t)
-	ep.Reset(0)
-	ep.Advance()
-	return difficultyOf(t, certify.AlertingService(t, ep.Row()))
+	return difficultyOf(t, alertingService(t))
 }
 
 func difficultyOf(t *engine.Task, alerting int) string {
-	faulty := false
-	for _, f := range t.Faults {
-		faulty = faulty || int(f.Service) == alerting
-	}
 	switch {
-	case !faulty:
+	case !faultyService(t, alerting):
+		return "hard"
+	case len(t.Faults) > 1:
+		// The alert shows one of two causes: the other is found only by
+		// looking past the first.
 		return "hard"
 	case len(t.Evidence) <= 1 && len(t.Distractors) == 0:
 		return "easy"

@@ -3,6 +3,7 @@ package compiler
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -237,21 +238,58 @@ func actionValue(v value.Value) string {
 // restores its drawn site's value) is written with lang.SiteValue, so the
 // incident compiled from that source restores per variant too. Mutation
 // and suite generation write derived experts back through it.
+//
+// Where the sites' optima differ in their reads (a site whose evidence
+// needs another read, or whose recovery needs another step after a write),
+// one plan must serve every site: between each pair of its writes (and
+// before the first, and before the resolution) it makes the longest run of
+// reads any site's optimum makes there, plus any other site's reads not in
+// it, so it covers each site's evidence, waits as long as the slowest, and
+// is no shorter than any site's optimum (shorter would certify as a wrong
+// optimum there). Sites whose writes differ keep site 1's plan, literal
+// values included.
 func SourceExpert(t *engine.Task) []string {
-	out := append([]string(nil), t.Expert...)
+	plans := [][]string{t.Expert}
+	for _, s := range t.Sites {
+		plans = append(plans, s.Expert)
+	}
+	first := planSegments(t, t.Expert)
+	merged := make([]segment, len(first))
+	copy(merged, first)
+	for _, p := range plans[1:] {
+		segs := planSegments(t, p)
+		if len(segs) != len(first) {
+			return append([]string(nil), t.Expert...) // writes of other shapes: keep the literal values
+		}
+		for i, sg := range segs {
+			if i > 0 && i < len(segs)-1 && writePrefix(sg.act) != writePrefix(first[i].act) {
+				return append([]string(nil), t.Expert...)
+			}
+			if len(sg.reads) > len(merged[i].reads) {
+				merged[i].reads = append(append([]string(nil), sg.reads...), missing(merged[i].reads, sg.reads)...)
+			} else {
+				merged[i].reads = append(append([]string(nil), merged[i].reads...), missing(sg.reads, merged[i].reads)...)
+			}
+		}
+	}
+	var out []string
+	for i, sg := range merged {
+		if i > 0 {
+			out = append(out, sg.act)
+		}
+		out = append(out, sg.reads...)
+	}
 	for i, text := range out {
 		if !strings.HasPrefix(text, "update_config(") || !strings.HasSuffix(text, ")") {
 			continue
 		}
 		comma := strings.LastIndex(text, ",")
 		differs := false
-		for _, s := range t.Sites {
-			if len(s.Expert) != len(t.Expert) {
-				return append([]string(nil), t.Expert...) // plans of other shapes: keep the literal values
-			}
-			other := s.Expert[i]
-			if other != text && comma > 0 && strings.LastIndex(other, ",") == comma && other[:comma] == text[:comma] {
-				differs = true
+		for _, p := range plans[1:] {
+			for _, other := range p {
+				if other != text && comma > 0 && strings.LastIndex(other, ",") == comma && other[:comma] == text[:comma] {
+					differs = true
+				}
 			}
 		}
 		if differs {
@@ -259,4 +297,54 @@ func SourceExpert(t *engine.Task) []string {
 		}
 	}
 	return out
+}
+
+// A segment of a plan is an action that is not a read (none for the first
+// segment) and the reads that follow it.
+type segment struct {
+	act   string
+	reads []string
+}
+
+// planSegments parts a plan at each action that is not a read: the reads
+// before the first write, then each write or the closing action with the
+// reads after it.
+func planSegments(t *engine.Task, plan []string) []segment {
+	segs := []segment{{}}
+	for _, text := range plan {
+		name, _, _ := strings.Cut(text, "(")
+		read := false
+		for i := range t.Tools {
+			if t.Tools[i].Name == name {
+				read = t.Tools[i].Effect.IsRead()
+			}
+		}
+		if read {
+			segs[len(segs)-1].reads = append(segs[len(segs)-1].reads, text)
+		} else {
+			segs = append(segs, segment{act: text})
+		}
+	}
+	return segs
+}
+
+// missing lists the reads of xs that have lists none of.
+func missing(xs, have []string) []string {
+	var out []string
+	for _, x := range xs {
+		if !slices.Contains(have, x) && !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// writePrefix is a write without the value it writes.
+func writePrefix(text string) string {
+	if strings.HasPrefix(text, "update_config(") {
+		if comma := strings.LastIndex(text, ","); comma > 0 {
+			return text[:comma]
+		}
+	}
+	return text
 }

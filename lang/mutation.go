@@ -21,9 +21,19 @@ import (
 // each applies to × parameter values from their domains × a distractor
 // (or none) × a noise pattern (or none), filtered by an expr constraint
 // over the axes. Every variant is a whole incident: the base's system,
-// rubric, budget and timing with one fault; its alert and expert plan are
+// rubric, budget and timing with its faults; its alert and expert plan are
 // derived when it compiles (the alerting service's symptom, the certified
 // informed optimum), since the base's were written for another fault.
+//
+// With second_faults a variant carries a pair of faults: the first from
+// faults × targets, the second from second_faults × second_targets, placed
+// on another service, the same one or either (pairs). A pair whose kinds
+// cannot share a service (the same kind, conflicts_with either way, or an
+// edit of the same config key or state) is never drawn, and a pair and its
+// reverse are one variant. With cascade the fault sits on a dependency of
+// another service and the variant is kept only when its alert names a
+// service with no fault (the compiler checks it; the alerting service is a
+// victim of the fault upstream of it).
 
 // Mutation is a mutation block.
 type Mutation struct {
@@ -48,7 +58,31 @@ type Mutation struct {
 	Where       string
 	WhereRange  Range
 	where       *vm.Program
+	// SecondFaults and SecondTargets are the pair axis as written: with
+	// second_faults each variant has a second fault (see Space).
+	SecondFaults, SecondTargets           []string
+	SecondFaultRanges, SecondTargetRanges []Range
+	HasSecondFaults, HasSecondTargets     bool
+	SecondFaultsRange, SecondTargetsRange Range
+	// Pairs places the second fault: PairsDistinct (the default),
+	// PairsSameService or PairsAny.
+	Pairs      string
+	PairsRange Range
+	// Cascade keeps only variants whose fault is upstream of the alerted
+	// service.
+	Cascade      bool
+	CascadeRange Range
 }
+
+// The placements of a pair's second fault.
+const (
+	PairsDistinct    = "distinct"     // on another service than the first
+	PairsSameService = "same_service" // on the first fault's service
+	PairsAny         = "any"
+)
+
+// Multi reports whether a mutation's variants carry two faults.
+func (mu *Mutation) Multi() bool { return mu.HasSecondFaults }
 
 // ParamValues is a param block of a mutation.
 type ParamValues struct {
@@ -102,26 +136,40 @@ func (d *decoder) mutation(blk *hclsyntax.Block) *Mutation {
 	}
 	mu.Split = d.str(c, "split")
 	mu.Where, mu.WhereRange = d.str(c, "where"), attrRange(c, "where", mu.DefRange)
+	mu.SecondFaults, mu.SecondFaultRanges, mu.HasSecondFaults = list("second_faults")
+	mu.SecondTargets, mu.SecondTargetRanges, mu.HasSecondTargets = list("second_targets")
+	mu.SecondFaultsRange, mu.SecondTargetsRange = attrRange(c, "second_faults", mu.DefRange), attrRange(c, "second_targets", mu.DefRange)
+	mu.Pairs, mu.PairsRange = d.str(c, "pairs"), attrRange(c, "pairs", mu.DefRange)
+	if mu.Pairs == "" {
+		mu.Pairs = PairsDistinct
+	}
+	mu.Cascade, mu.CascadeRange = d.boolean(c, "cascade"), attrRange(c, "cascade", mu.DefRange)
 	return mu
 }
 
 // whereEnv is the constraint's environment: the axes of one variant.
+// A single-fault variant's fault2, target2 and kind2 are "" and its param2
+// is empty.
 func whereEnv(v *Variant) map[string]any {
-	params := map[string]any{}
-	for _, p := range v.Params {
-		switch p.Value.K {
-		case value.Int:
-			params[p.Name] = int(p.Value.I)
-		case value.Float:
-			params[p.Name] = p.Value.F
-		case value.Bool:
-			params[p.Name] = p.Value.B
-		default:
-			params[p.Name] = p.Value.S
+	params := func(fs []Field) map[string]any {
+		out := map[string]any{}
+		for _, p := range fs {
+			switch p.Value.K {
+			case value.Int:
+				out[p.Name] = int(p.Value.I)
+			case value.Float:
+				out[p.Name] = p.Value.F
+			case value.Bool:
+				out[p.Name] = p.Value.B
+			default:
+				out[p.Name] = p.Value.S
+			}
 		}
+		return out
 	}
 	return map[string]any{"fault": v.Fault, "target": v.Target, "kind": v.Kind, "distractor": v.Distractor,
-		"distractor_target": v.DistractorTarget, "noise": v.Noise, "param": params}
+		"distractor_target": v.DistractorTarget, "noise": v.Noise, "param": params(v.Params),
+		"fault2": v.Fault2, "target2": v.Target2, "kind2": v.Kind2, "param2": params(v.Params2), "cascade": v.Cascade}
 }
 
 // checkMutation checks a mutation's axes against the module and compiles
@@ -177,6 +225,7 @@ func (c *checker) checkMutation(mu *Mutation) {
 			c.unknown(mu.TargetRanges[i], "service", t, names(sys.Services))
 		}
 	}
+	c.checkPairAxis(mu, sys)
 	for i, dk := range mu.Distractors {
 		if dk != None && m.DistractorKind(dk) == nil {
 			c.unknown(mu.DistractorRanges[i], "distractor kind", dk, append(names(m.DistractorKinds), None))
@@ -193,7 +242,7 @@ func (c *checker) checkMutation(mu *Mutation) {
 			c.errRange(pv.NameRange, "Empty axis", fmt.Sprintf("The param %q lists no value, so the mutation has no variant.", pv.Name))
 		}
 		found := false
-		for _, f := range mu.faults(m, base) {
+		for _, f := range append(mu.faults(m, base), mu.SecondFaults...) {
 			fk := m.FaultKind(f)
 			if fk == nil {
 				continue
@@ -241,11 +290,105 @@ func (c *checker) checkMutation(mu *Mutation) {
 	})
 	if !viable {
 		r := mu.WhereRange
-		if mu.Where == "" {
+		switch {
+		case mu.Where != "":
+		case mu.Cascade:
+			r = mu.CascadeRange
+		default:
 			r = mu.DefRange
 		}
 		c.errRange(r, "Unsatisfiable mutation", "No combination of the axes is viable: every one is ruled out by applicability, conflicts or the where constraint.")
 	}
+}
+
+// checkPairAxis checks the second fault's axis, its placement and the
+// cascade choice.
+func (c *checker) checkPairAxis(mu *Mutation, sys *System) {
+	m := c.m
+	if !slices.Contains([]string{PairsDistinct, PairsSameService, PairsAny}, mu.Pairs) {
+		c.errRange(mu.PairsRange, "Invalid pairs", fmt.Sprintf("%q is not a placement of the second fault; use distinct, same_service or any.", mu.Pairs))
+	}
+	if !mu.HasSecondFaults {
+		for _, attr := range []struct {
+			set  bool
+			name string
+			r    Range
+		}{{mu.HasSecondTargets, "second_targets", mu.SecondTargetsRange}, {mu.Pairs != PairsDistinct, "pairs", mu.PairsRange}} {
+			if attr.set {
+				c.errRange(attr.r, "Second fault axis missing", fmt.Sprintf("%s places a second fault, and the mutation lists no second_faults.", attr.name))
+			}
+		}
+		return
+	}
+	if len(mu.SecondFaults) == 0 {
+		c.errRange(mu.SecondFaultsRange, "Empty axis", "The second_faults axis lists no fault kind, so the mutation has no variant.")
+	}
+	if mu.HasSecondTargets && len(mu.SecondTargets) == 0 {
+		c.errRange(mu.SecondTargetsRange, "Empty axis", "The second_targets axis lists no service, so the mutation has no variant.")
+	}
+	for i, t := range mu.SecondTargets {
+		if sys.Service(t) == nil {
+			c.unknown(mu.SecondTargetRanges[i], "service", t, names(sys.Services))
+		}
+	}
+	for i, f := range mu.SecondFaults {
+		fk := m.FaultKind(f)
+		if fk == nil {
+			c.unknown(mu.SecondFaultRanges[i], "fault kind", f, names(m.FaultKinds))
+			continue
+		}
+		if mu.HasSecondTargets && !slices.ContainsFunc(mu.SecondTargets, func(t string) bool {
+			ss := sys.Service(t)
+			return ss != nil && slices.Contains(fk.AppliesTo, ss.Kind)
+		}) {
+			c.errRange(mu.SecondFaultRanges[i], "Fault applies to no target", fmt.Sprintf("The fault kind %q applies to %s, and no listed second target is one.", f, strings.Join(fk.AppliesTo, ", ")))
+		}
+	}
+	if mu.Pairs != PairsSameService {
+		return
+	}
+	// On one service, a kind that conflicts with every kind of the other
+	// axis is a pair the author meant and the space never holds.
+	base := m.MutationBase(mu)
+	firsts := mu.faults(m, base)
+	for i, f := range firsts {
+		if m.FaultKind(f) == nil || i >= len(mu.FaultRanges) {
+			continue
+		}
+		if !slices.ContainsFunc(mu.SecondFaults, func(g string) bool { return m.FaultKind(g) != nil && !m.FaultsConflict(f, g) }) {
+			c.errRange(mu.FaultRanges[i], "Conflicting pair", fmt.Sprintf("%q cannot share a service with any second fault (%s): the same kind, a declared conflict or an edit of the same key.", f, strings.Join(mu.SecondFaults, ", ")))
+		}
+	}
+	for i, g := range mu.SecondFaults {
+		if m.FaultKind(g) == nil {
+			continue
+		}
+		if !slices.ContainsFunc(firsts, func(f string) bool { return m.FaultKind(f) != nil && !m.FaultsConflict(f, g) }) {
+			c.errRange(mu.SecondFaultRanges[i], "Conflicting pair", fmt.Sprintf("%q cannot share a service with any first fault (%s): the same kind, a declared conflict or an edit of the same key.", g, strings.Join(firsts, ", ")))
+		}
+	}
+}
+
+// FaultsConflict reports whether faults of kinds a and b cannot share a
+// service: the same kind, a conflict either declares, or an edit of the
+// same config key or state (one would overwrite the other's change).
+func (m *Module) FaultsConflict(a, b string) bool {
+	if a == b {
+		return true
+	}
+	fa, fb := m.FaultKind(a), m.FaultKind(b)
+	if fa == nil || fb == nil {
+		return false
+	}
+	if slices.Contains(fa.ConflictsWith, b) || slices.Contains(fb.ConflictsWith, a) {
+		return true
+	}
+	for _, e := range fa.Edits {
+		if slices.ContainsFunc(fb.Edits, func(o Edit) bool { return o.Name == e.Name }) {
+			return true
+		}
+	}
+	return false
 }
 
 func firstLine(s string) string {
@@ -263,6 +406,12 @@ type Variant struct {
 	// service.
 	Distractor, DistractorTarget string
 	Noise                        string
+	// Fault2, Target2, Kind2 and Params2 are a pair's second fault; empty
+	// for a single fault.
+	Fault2, Target2, Kind2 string
+	Params2                []Field
+	// Cascade: the alert must name a service with no fault.
+	Cascade bool
 }
 
 // Key is a variant's stable identity: the same axes give the same key
@@ -274,6 +423,16 @@ func (v *Variant) Key() string {
 		b.WriteString(p.Name + "=" + p.Value.String() + ";")
 	}
 	b.WriteString("|" + v.Distractor + "@" + v.DistractorTarget + "|" + v.Noise)
+	// A single fault's key is what it was before pairs and cascades.
+	if v.Fault2 != "" {
+		b.WriteString("|+" + v.Fault2 + "|" + v.Target2 + "|")
+		for _, p := range v.Params2 {
+			b.WriteString(p.Name + "=" + p.Value.String() + ";")
+		}
+	}
+	if v.Cascade {
+		b.WriteString("|cascade")
+	}
 	sum := sha256.Sum256([]byte(b.String()))
 	return hex.EncodeToString(sum[:4])
 }
@@ -284,6 +443,11 @@ func (mu *Mutation) VariantName(v *Variant) string { return mu.Name + "_" + v.Ke
 // AxisSizes are the sizes of a mutation's axes before the constraint.
 type AxisSizes struct {
 	Faults, Targets, Params, Distractors, Noise int
+	// SecondFaults, SecondTargets and SecondParams count the second
+	// fault's axis as the first's are counted; Pairs the placed pairs of
+	// the two (with parameters) that no conflict rules out, each pair and
+	// its reverse once. Zero for a single-fault mutation.
+	SecondFaults, SecondTargets, SecondParams, Pairs int
 }
 
 func (mu *Mutation) faults(m *Module, base *Incident) []string {
@@ -306,11 +470,112 @@ func orNone(xs []string) []string {
 	return xs
 }
 
+// placement is one fault of a variant: a kind on a service with one
+// assignment of its parameters; index orders placements as the first
+// axis enumerates them.
+type placement struct {
+	fault  string
+	target *SystemService
+	params []Field
+	index  int
+}
+
+// placements lists an axis's faults on their services with their
+// parameters, in the space's order: faults as listed, services in the
+// system's order, parameter values in domain order.
+func (mu *Mutation) placements(m *Module, sys *System, faults, targets []string, hasTargets bool) []placement {
+	var out []placement
+	for _, f := range faults {
+		fk := m.FaultKind(f)
+		if fk == nil {
+			continue
+		}
+		for _, ss := range sys.Services {
+			if !slices.Contains(fk.AppliesTo, ss.Kind) || hasTargets && !slices.Contains(targets, ss.Name) {
+				continue
+			}
+			if mu.Cascade && !isDependency(m, sys, ss.Name) {
+				continue
+			}
+			for _, params := range mu.paramCombos(fk) {
+				out = append(out, placement{fault: f, target: ss, params: params, index: len(out)})
+			}
+		}
+	}
+	return out
+}
+
+// isDependency reports whether another service of the system depends on
+// the named one (binds it to a role that is not a caller's).
+func isDependency(m *Module, sys *System, name string) bool {
+	for _, ss := range sys.Services {
+		k := m.ServiceKind(ss.Kind)
+		if ss.Name == name || k == nil {
+			continue
+		}
+		for _, b := range ss.Roles {
+			if r := k.Role(b.Role); b.Service == name && r != nil && !r.Caller {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// faultPairs calls yield for each fault of a single-fault mutation (with
+// a nil second), or each placed pair of a pair mutation that no conflict
+// rules out, in the space's order, until yield returns false. When the
+// reverse of a pair (its second fault first) came earlier, reverse holds
+// it, so that the constraint can decide which of the two stands.
+func (m *Module) faultPairs(mu *Mutation, sys *System, yield func(first, second *placement, reverse *[2]*placement) bool) {
+	base := m.MutationBase(mu)
+	firsts := mu.placements(m, sys, mu.faults(m, base), mu.Targets, mu.HasTargets)
+	if !mu.Multi() {
+		for i := range firsts {
+			if !yield(&firsts[i], nil, nil) {
+				return
+			}
+		}
+		return
+	}
+	seconds := mu.placements(m, sys, mu.SecondFaults, mu.SecondTargets, mu.HasSecondTargets)
+	same := func(a, b *placement) bool {
+		return a.fault == b.fault && a.target == b.target && slices.EqualFunc(a.params, b.params, func(x, y Field) bool { return x.Name == y.Name && x.Value.Equal(y.Value) })
+	}
+	find := func(in []placement, p *placement) *placement {
+		for i := range in {
+			if same(&in[i], p) {
+				return &in[i]
+			}
+		}
+		return nil
+	}
+	for i := range firsts {
+		a := &firsts[i]
+		for j := range seconds {
+			b := &seconds[j]
+			sameService := a.target == b.target
+			if sameService && (mu.Pairs == PairsDistinct || m.FaultsConflict(a.fault, b.fault)) || !sameService && mu.Pairs == PairsSameService {
+				continue
+			}
+			var reverse *[2]*placement
+			if ra, rb := find(firsts, b), find(seconds, a); ra != nil && rb != nil && ra.index < a.index {
+				reverse = &[2]*placement{ra, rb}
+			}
+			if !yield(a, b, reverse) {
+				return
+			}
+		}
+	}
+}
+
 // Space calls yield for every viable variant, in a fixed order (faults as
 // listed, targets in the system's order, parameter values in domain order,
-// then distractors and noise as listed), until yield returns false. A
-// variant is viable when its fault applies to its target, its distractor to
-// a service without the fault, and the constraint holds.
+// then a pair's second fault in the same order, then distractors and
+// noise as listed), until yield returns false. A variant is viable when
+// its faults apply to their targets and do not conflict, its distractor
+// sits on a service without a fault, and the constraint holds; a pair
+// whose reverse is viable and comes first is that variant, not another.
 func (m *Module) Space(mu *Mutation, yield func(v *Variant) bool) {
 	base := m.MutationBase(mu)
 	if base == nil {
@@ -320,46 +585,55 @@ func (m *Module) Space(mu *Mutation, yield func(v *Variant) bool) {
 	if sys == nil {
 		return
 	}
-	for _, f := range mu.faults(m, base) {
-		fk := m.FaultKind(f)
-		if fk == nil {
-			continue
+	holds := func(v *Variant) bool {
+		if mu.where == nil {
+			return true
 		}
-		for _, ss := range sys.Services {
-			if !slices.Contains(fk.AppliesTo, ss.Kind) || mu.HasTargets && !slices.Contains(mu.Targets, ss.Name) {
-				continue
-			}
-			for _, params := range mu.paramCombos(fk) {
-				for _, dk := range orNone(mu.Distractors) {
-					placements := []string{""}
-					if dk != None {
-						placements = nil
-						if k := m.DistractorKind(dk); k != nil {
-							for _, other := range sys.Services {
-								if other.Name != ss.Name && slices.Contains(k.AppliesTo, other.Kind) {
-									placements = append(placements, other.Name)
-								}
-							}
-						}
-					}
-					for _, dt := range placements {
-						for _, n := range orNone(mu.Noise) {
-							v := &Variant{Fault: f, Target: ss.Name, Kind: ss.Kind, Params: params, Distractor: dk, DistractorTarget: dt, Noise: n}
-							if mu.where != nil {
-								out, err := expr.Run(mu.where, whereEnv(v))
-								if err != nil || out != true {
-									continue
-								}
-							}
-							if !yield(v) {
-								return
-							}
+		out, err := expr.Run(mu.where, whereEnv(v))
+		return err == nil && out == true
+	}
+	variant := func(a, b *placement) Variant {
+		v := Variant{Fault: a.fault, Target: a.target.Name, Kind: a.target.Kind, Params: a.params, Cascade: mu.Cascade}
+		if b != nil {
+			v.Fault2, v.Target2, v.Kind2, v.Params2 = b.fault, b.target.Name, b.target.Kind, b.params
+		}
+		return v
+	}
+	m.faultPairs(mu, sys, func(a, b *placement, reverse *[2]*placement) bool {
+		for _, dk := range orNone(mu.Distractors) {
+			placements := []string{""}
+			if dk != None {
+				placements = nil
+				if k := m.DistractorKind(dk); k != nil {
+					for _, other := range sys.Services {
+						if other != a.target && (b == nil || other != b.target) && slices.Contains(k.AppliesTo, other.Kind) {
+							placements = append(placements, other.Name)
 						}
 					}
 				}
 			}
+			for _, dt := range placements {
+				for _, n := range orNone(mu.Noise) {
+					v := variant(a, b)
+					v.Distractor, v.DistractorTarget, v.Noise = dk, dt, n
+					if !holds(&v) {
+						continue
+					}
+					if reverse != nil {
+						rv := variant(reverse[0], reverse[1])
+						rv.Distractor, rv.DistractorTarget, rv.Noise = dk, dt, n
+						if holds(&rv) {
+							continue // the reverse stood: the same incident
+						}
+					}
+					if !yield(&v) {
+						return false
+					}
+				}
+			}
 		}
-	}
+		return true
+	})
 }
 
 // paramCombos lists a fault kind's parameter assignments: the product of
@@ -394,7 +668,8 @@ func (mu *Mutation) paramCombos(fk *FaultKind) [][]Field {
 }
 
 // Sizes counts each axis as the space enumerates it: fault kinds, fault ×
-// target pairs, parameter assignments over those pairs, and the choices of
+// target pairs, parameter assignments over those pairs, the same for a
+// pair's second fault and the placed pairs of the two, and the choices of
 // distractor placement and noise.
 func (m *Module) Sizes(mu *Mutation) AxisSizes {
 	var s AxisSizes
@@ -404,23 +679,38 @@ func (m *Module) Sizes(mu *Mutation) AxisSizes {
 	}
 	sys := m.System(base.System)
 	s.Noise = len(orNone(mu.Noise))
-	for _, f := range mu.faults(m, base) {
-		fk := m.FaultKind(f)
-		if fk == nil || sys == nil {
-			continue
-		}
-		s.Faults++
-		for _, ss := range sys.Services {
-			if slices.Contains(fk.AppliesTo, ss.Kind) && (!mu.HasTargets || slices.Contains(mu.Targets, ss.Name)) {
-				s.Targets++
-				s.Params += len(mu.paramCombos(fk))
+	if sys == nil {
+		return s
+	}
+	count := func(faults, targets []string, hasTargets bool, kinds, placed, params *int) {
+		for _, f := range faults {
+			fk := m.FaultKind(f)
+			if fk == nil {
+				continue
+			}
+			*kinds++
+			for _, ss := range sys.Services {
+				if slices.Contains(fk.AppliesTo, ss.Kind) && (!hasTargets || slices.Contains(targets, ss.Name)) && (!mu.Cascade || isDependency(m, sys, ss.Name)) {
+					*placed++
+					*params += len(mu.paramCombos(fk))
+				}
 			}
 		}
+	}
+	count(mu.faults(m, base), mu.Targets, mu.HasTargets, &s.Faults, &s.Targets, &s.Params)
+	if mu.Multi() {
+		count(mu.SecondFaults, mu.SecondTargets, mu.HasSecondTargets, &s.SecondFaults, &s.SecondTargets, &s.SecondParams)
+		m.faultPairs(mu, sys, func(_, _ *placement, reverse *[2]*placement) bool {
+			if reverse == nil {
+				s.Pairs++
+			}
+			return true
+		})
 	}
 	for _, dk := range orNone(mu.Distractors) {
 		if dk == None {
 			s.Distractors++
-		} else if k := m.DistractorKind(dk); k != nil && sys != nil {
+		} else if k := m.DistractorKind(dk); k != nil {
 			for _, ss := range sys.Services {
 				if slices.Contains(k.AppliesTo, ss.Kind) {
 					s.Distractors++
@@ -440,17 +730,33 @@ func (m *Module) VariantIncident(mu *Mutation, v *Variant) *Incident {
 	in := &Incident{Decl: Decl{Name: mu.VariantName(v), DefRange: mu.DefRange, NameRange: mu.NameRange}, File: mu.DefRange.Filename,
 		Difficulty: base.Difficulty, Split: base.Split, Budget: base.Budget, BudgetRange: base.BudgetRange, System: base.System, SystemRange: base.SystemRange,
 		Rubric: base.Rubric, RubricRange: base.RubricRange, Traffic: base.Traffic, TrafficSet: base.TrafficSet, Warmup: base.Warmup, Hold: base.Hold,
-		Tags: []string{v.Target, "mutated"}}
+		Tags: []string{v.Target}}
+	if v.Fault2 != "" && v.Target2 != v.Target {
+		in.Tags = append(in.Tags, v.Target2)
+	}
+	in.Tags = append(in.Tags, "mutated")
+	if v.Fault2 != "" {
+		in.Tags = append(in.Tags, "multi-fault")
+	}
+	if v.Cascade {
+		in.Tags = append(in.Tags, "cascade")
+	}
 	if mu.Split != "" {
 		in.Split = mu.Split
 	}
-	fu := &FaultUse{Decl: Decl{Name: v.Fault, DefRange: mu.DefRange, NameRange: mu.DefRange}, Target: v.Target, TRange: mu.DefRange,
-		Params: map[string]value.Value{}, ParamRanges: map[string]Range{}}
-	for _, p := range v.Params {
-		fu.Params[p.Name] = p.Value
+	use := func(kind, target string, params []Field) *FaultUse {
+		fu := &FaultUse{Decl: Decl{Name: kind, DefRange: mu.DefRange, NameRange: mu.DefRange}, Target: target, TRange: mu.DefRange,
+			Params: map[string]value.Value{}, ParamRanges: map[string]Range{}}
+		for _, p := range params {
+			fu.Params[p.Name] = p.Value
+		}
+		fu.Change = variantChange(m, base, kind, mu.DefRange)
+		return fu
 	}
-	fu.Change = variantChange(m, base, v.Fault, mu.DefRange)
-	in.Faults = []*FaultUse{fu}
+	in.Faults = []*FaultUse{use(v.Fault, v.Target, v.Params)}
+	if v.Fault2 != "" {
+		in.Faults = append(in.Faults, use(v.Fault2, v.Target2, v.Params2))
+	}
 	if v.Distractor != None && v.Distractor != "" {
 		in.Distractors = []*DistractorUse{{Decl: Decl{Name: v.Distractor, DefRange: mu.DefRange}, Target: v.DistractorTarget, TRange: mu.DefRange}}
 	}
