@@ -55,7 +55,7 @@ func (b *build) trafficOf(site int) float64 {
 	if !b.drawsTraffic() {
 		return b.in.Traffic
 	}
-	rng := changeRand(b.siteIncident().Name, fmt.Sprintf("site %d traffic", site))
+	rng := changeRand(drawKey(b.siteIncident()), fmt.Sprintf("site %d traffic", site))
 	intN := rng.IntN
 	if b.opt.siteCorner != nil {
 		intN = b.opt.siteCorner
@@ -69,7 +69,7 @@ func (b *build) drawSite(svc int, ss *lang.SystemService) {
 	if len(ss.Vary) == 0 {
 		return
 	}
-	rng := changeRand(b.siteIncident().Name, fmt.Sprintf("site %d %s", b.opt.Site, ss.Name))
+	rng := changeRand(drawKey(b.siteIncident()), fmt.Sprintf("site %d %s", b.opt.Site, ss.Name))
 	for _, v := range ss.Vary {
 		id, ok := b.slotIndex[slotKey{svc, "config", v.Name}]
 		if !ok {
