@@ -3,6 +3,7 @@ package suitegen_test
 import (
 	"bytes"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"regexp"
 	"runtime"
@@ -226,6 +227,50 @@ func TestHeldOutIsSecret(t *testing.T) {
 			if eval.Play(h.Task, agents.NewRandom(seed), 0, seed, false).Record.Success {
 				t.Errorf("held-out %s: random wins on seed %d", h.Task.ID, seed)
 			}
+		}
+	}
+}
+
+// TestNearDuplicatesCapped (issue 20 item 5): pools of 9 and 10
+// connections compile to different machines, so dedup keeps both, but
+// they are one band: by default a suite keeps one task of a band, and the
+// builder counts what fell in a band and what it left out; a spec may
+// allow more.
+func TestNearDuplicatesCapped(t *testing.T) {
+	src, err := os.ReadFile("testdata/near.srez.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := analyzeWith(t, "near.srez.hcl", src)
+	for _, c := range []struct {
+		spec                      string
+		tasks, near, dropped, cap int
+	}{{"cut", 4, 2, 2, lang.DefaultNearDuplicates}, {"cut_twice", 6, 2, 0, 2}} {
+		s, err := suitegen.Build(m, m.SuiteSpec(c.spec), 0, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Tasks) != c.tasks || s.NearDuplicates != c.near || s.NearDropped != c.dropped || s.Duplicates != 0 {
+			t.Errorf("%s: %d tasks, %d near-duplicates, %d left out, %d duplicates; want %d, %d, %d, 0",
+				c.spec, len(s.Tasks), s.NearDuplicates, s.NearDropped, s.Duplicates, c.tasks, c.near, c.dropped)
+		}
+		perBand := map[string]int{}
+		for _, gt := range s.Tasks {
+			band := "14"
+			if size := gt.Incident.Faults[0].Params["size"].I; size < 12 {
+				band = "9-10"
+			}
+			perBand[band+fmt.Sprint(gt.Incident.Noise != nil)]++
+		}
+		for band, n := range perBand {
+			if n > c.cap {
+				t.Errorf("%s: band %s holds %d tasks, over the cap of %d", c.spec, band, n, c.cap)
+			}
+		}
+		_, manifest := s.Sources()
+		want := fmt.Sprintf("%d near-duplicates (%d left out, at most %d a band)", c.near, c.dropped, c.cap)
+		if !bytes.Contains(manifest, []byte(want)) {
+			t.Errorf("%s: the manifest does not say %q:\n%s", c.spec, want, manifest)
 		}
 	}
 }
