@@ -177,7 +177,8 @@ func TestMutationHashesAreTheTasks(t *testing.T) {
 // TestKeyedVariantIDs (issue 15, finding 4): with an id key, no emitted
 // variant's id is the unkeyed one, which anyone can recompute over the
 // public space to read a held-out id's fault, target and parameters; the
-// same key gives the same ids, another key others; nothing else changes.
+// same key gives the same ids, another key others. (What else a key
+// changes, the held-out content, suitegen's TestHeldOutIsSecret checks.)
 func TestKeyedVariantIDs(t *testing.T) {
 	m, mu := mutationModule(t)
 	public := map[string]bool{}

@@ -19,8 +19,9 @@ import (
 // history (a fault's change replaces the drawn value), remedies that
 // restore the site's value, expert plan ($before resolved), evidence,
 // informed optimum and certification are its own. Draws come from the
-// incident's id and the variant's index, never from the seed, the clock
-// or map order, so compiling is deterministic.
+// incident's draw key (its draw_key, else its id) and the variant's index,
+// never from the seed, the clock or map order, so compiling is
+// deterministic.
 
 // SiteVariants is how many site variants a task of a varying system has.
 // Every variant is compiled and certified; more variants cost compile time

@@ -185,8 +185,10 @@ func BuildUnder(c *certify.Cache, m *lang.Module, spec *lang.SuiteSpec, workers 
 		}
 		shares := map[string]float64{"train": spec.Splits["train"], "dev": spec.Splits["dev"]}
 		assignSplits(tasks, shares)
-		// A variant drawn for both is public: the ids differ (the
-		// held-out one is keyed), the behaviour does not.
+		// A held-out variant's content is drawn from the secret, so it
+		// never behaves as a public one (TestHeldOutIsSecret); should it,
+		// it is public. A held-out task in the band of a public one counts
+		// against that band's cap like any other.
 		seen := map[string]bool{}
 		for _, t := range tasks {
 			seen[behaviour(t.Task)] = true
@@ -246,9 +248,10 @@ func BuildUnder(c *certify.Cache, m *lang.Module, spec *lang.SuiteSpec, workers 
 // draw samples certified, distinct variants of the spec's mutations with
 // a seed, keeping those keep accepts (nil: all), shuffles them with the
 // seed and returns n of them.
-// HeldOutIDKey is the key of held-out variant ids, derived from the
-// secret seed: the same secret gives the same ids, and without it they
-// cannot be mapped back to their variants.
+// HeldOutIDKey is the key of held-out variants' ids and content, derived
+// from the secret seed: the same secret gives the same ids, sites,
+// history, parameters and alert wording, and without it they can neither
+// be mapped back to their variants nor enumerated.
 func HeldOutIDKey(secret string) []byte {
 	key, err := hkdf.Key(sha256.New, []byte(secret), nil, "srezc held-out variant id v1", 32)
 	if err != nil {
