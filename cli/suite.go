@@ -72,6 +72,7 @@ emitted, by suite build or by mutate.`,
 			}
 			fmt.Fprintf(e.stdout, "suite %s: %d tasks (%d easy, %d medium, %d hard; %d train, %d dev, %d test); %d variants rejected, %d duplicates\n",
 				spec.Name, len(s.Tasks), counts["easy"], counts["medium"], counts["hard"], counts["train"], counts["dev"], counts["test"], s.Rejected, s.Duplicates)
+			fmt.Fprintf(e.stdout, "near-duplicates: %d drawn in the band of an earlier task, %d left out (at most %d a band)\n", s.NearDuplicates, s.NearDropped, spec.NearDuplicates)
 			fmt.Fprintf(e.stdout, "difficulty: score <= %.2f easy, > %.2f hard (calibrated on train against greedy)\n", s.Thresholds[0], s.Thresholds[1])
 			for _, c := range s.Calibrations {
 				fmt.Fprintf(e.stdout, "greedy on %-5s  easy %.3f (%d)  medium %.3f (%d)  hard %.3f (%d)  falls with difficulty: %v\n", c.Split,

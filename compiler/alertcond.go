@@ -37,6 +37,16 @@ func bindAlertCondition(t *engine.Task, alerting int, row []uint64) {
 	}
 }
 
+// alertWordings are the ways monitoring words a derived alert: a status
+// (service, status), then a metric out of its band (service, metric,
+// value, unit, low, high). Each names what is observed, never a cause.
+var alertWordings = [][2]string{
+	{"%s reports status %s.", "%s: %s is %s%s, outside its normal range of %s to %s."},
+	{"Health check: %s is %s.", "%s %s at %s%s, normal range %s to %s."},
+	{"Monitoring reports %s as %s since the last check.", "Monitoring: %s's %s reads %s%s; it is normally between %s and %s."},
+	{"Page: %s status %s.", "Page: %s %s is out of range at %s%s (normal %s to %s)."},
+}
+
 // deriveAlert writes the alert of an incident that has none, as monitoring
 // would word it: the alerting service's first symptom at step 1 (a status
 // that is not healthy, or the first metric out of its band). It names what
@@ -68,8 +78,11 @@ func (b *build) deriveAlert() {
 	}
 	s := &t.Services[si]
 	row := ep.Row()
+	// The wording is drawn with the incident's other content, so a
+	// held-out variant's alert is worded from its secret too.
+	wording := alertWordings[changeRand(drawKey(b.siteIncident()), "alert wording").IntN(len(alertWordings))]
 	if s.Status != engine.NoSlot && t.Strings[row[s.Status]] != engine.StatusHealthy {
-		t.Alert = fmt.Sprintf("%s reports status %s.", s.Name, t.Strings[row[s.Status]])
+		t.Alert = fmt.Sprintf(wording[0], s.Name, t.Strings[row[s.Status]])
 		return
 	}
 	for _, m := range s.Metrics {
@@ -84,7 +97,7 @@ func (b *build) deriveAlert() {
 			if sl.Unit != "" {
 				unit = " " + sl.Unit
 			}
-			t.Alert = fmt.Sprintf("%s: %s is %s%s, outside its normal range of %s to %s.", s.Name, sl.Name,
+			t.Alert = fmt.Sprintf(wording[1], s.Name, sl.Name,
 				strconv.FormatFloat(v, 'f', digits, 64), unit, strconv.FormatFloat(sl.Low, 'f', -1, 64), strconv.FormatFloat(sl.High, 'f', -1, 64))
 			return
 		}

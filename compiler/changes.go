@@ -95,7 +95,7 @@ func (b *build) drawChanges() {
 		}
 		b.site = append(b.site, c)
 	}
-	rng := changeRand(site.Name, "benign")
+	rng := changeRand(drawKey(site), "benign")
 	type candidate struct {
 		svc int
 		bc  *lang.BenignChange
@@ -166,7 +166,7 @@ func (b *build) drawChanges() {
 // own, so adding deploys to the catalog left every incident's config draws
 // as they were.
 func (b *build) drawDeploys(site *lang.Incident, protected []map[string]bool, room int, taken map[engine.SlotID]bool) {
-	rng := changeRand(site.Name, "deploys")
+	rng := changeRand(drawKey(site), "deploys")
 	type candidate struct {
 		svc  int
 		slot engine.SlotID
@@ -228,6 +228,15 @@ func (b *build) audited(svc int, name string) bool {
 // siteIncident is the incident whose site this build compiles: its own,
 // or Options.SiteFrom's for a counterfactual, which must show the same
 // site whatever faults it has.
+// drawKey is what an incident's draws are keyed by: its draw_key, else
+// its name.
+func drawKey(in *lang.Incident) string {
+	if in.DrawKey != "" {
+		return in.DrawKey
+	}
+	return in.Name
+}
+
 func (b *build) siteIncident() *lang.Incident {
 	if b.opt.SiteFrom != nil {
 		return b.opt.SiteFrom
@@ -344,7 +353,7 @@ func (b *build) faultChange(fi int, fu *lang.FaultUse, fk *lang.FaultKind, svc i
 // time.
 func (b *build) lowerChanges() {
 	t := b.t
-	rng := changeRand(b.siteIncident().Name, "clock")
+	rng := changeRand(drawKey(b.siteIncident()), "clock")
 	day := rng.IntN(5) // Monday to Friday
 	alert := alertEarliest + rng.IntN(alertSpread)
 	// The alert fires after every change written for its own day, and soon

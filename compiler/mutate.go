@@ -31,8 +31,9 @@ type MutateOptions struct {
 	// Keep, when set, restricts the space to the variants it accepts (a
 	// held-out partition is kept out this way).
 	Keep func(*lang.Variant) bool
-	// IDKey, when set, keys the variants' ids: an HMAC of the variant's
-	// axes under it. The unkeyed id (lang's Variant.Key, a digest of the
+	// IDKey, when set, keys the variants' ids and content: an HMAC of the
+	// variant's axes under it names the variant, and a stream keyed by it
+	// draws its site, history and parameters (heldout.go). The unkeyed id (lang's Variant.Key, a digest of the
 	// fault, target and parameters) can be recomputed over the public
 	// space, so a held-out id would name its own answer; a keyed one
 	// cannot be inverted without the key.
@@ -139,6 +140,7 @@ func compileVariant(m *lang.Module, mu *lang.Mutation, lv lang.Variant, idKey []
 	in := m.VariantIncident(mu, &lv)
 	if len(idKey) > 0 {
 		in.Name = KeyedVariantName(idKey, mu, &lv)
+		heldOutContent(m, mu, &lv, in, idKey)
 	}
 	v := &Variant{Variant: lv, Incident: in}
 	t, diags := CompileIncident(m, in, Options{ExpertFromPlan: true, Cache: c})

@@ -177,7 +177,8 @@ func TestMutationHashesAreTheTasks(t *testing.T) {
 // TestKeyedVariantIDs (issue 15, finding 4): with an id key, no emitted
 // variant's id is the unkeyed one, which anyone can recompute over the
 // public space to read a held-out id's fault, target and parameters; the
-// same key gives the same ids, another key others; nothing else changes.
+// same key gives the same ids, another key others. (What else a key
+// changes, the held-out content, suitegen's TestHeldOutIsSecret checks.)
 func TestKeyedVariantIDs(t *testing.T) {
 	m, mu := mutationModule(t)
 	public := map[string]bool{}
@@ -205,6 +206,92 @@ func TestKeyedVariantIDs(t *testing.T) {
 		}
 		if other[i] == id {
 			t.Errorf("two keys gave the same id %s", id)
+		}
+	}
+}
+
+// TestDuplicateVariantsAreOneTask (issue 20 item 5): a fault kind with a
+// parameter that reaches nothing the world runs (the ticket that reported
+// it) gives variants that differ only in that parameter. They draw the
+// same site (a variant's draws are keyed by every axis but its
+// parameters), compile to one behaviour, and the mutation emits the first
+// and reports the others as its duplicates.
+func TestDuplicateVariantsAreOneTask(t *testing.T) {
+	src := `fault_kind "db_pool_starved" {
+  description    = "The connection pool is sized far below demand; queries wait for a connection and time out."
+  applies_to     = ["database"]
+  conflicts_with = []
+  mechanism      = "connection_pool_exhausted"
+  detail         = "pool_size"
+
+  param "size" {
+    type    = "int"
+    default = 6
+    domain  = [4, 6, 8]
+  }
+
+  param "ticket" {
+    type    = "int"
+    default = 1
+    domain  = [1, 2, 3]
+  }
+
+  set_config { pool_size = param.size }
+
+  fixed_when = "utilisation <= 0.85 && refused_share == 0.0"
+
+  remedy "update_config" {
+    key = "pool_size"
+  }
+}
+
+mutation "starved" {
+  from   = "db_pool"
+  faults = ["db_pool_starved"]
+
+  param "size" {
+    values = [6]
+  }
+}
+`
+	m, diags := lang.Analyze(append(lang.ScenarioFiles(), &lang.File{Name: "starved.srez.hcl", Src: []byte(src)}))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	mu := m.Mutation("starved")
+	var emitted []*compiler.Variant
+	dups := map[string]string{}
+	var incidents []*lang.Incident
+	compiler.Mutate(m, mu, compiler.MutateOptions{}, func(v *compiler.Variant) {
+		incidents = append(incidents, v.Incident)
+		switch {
+		case v.DuplicateOf != "":
+			dups[v.Incident.Name] = v.DuplicateOf
+		case v.Task != nil:
+			emitted = append(emitted, v)
+		default:
+			t.Errorf("%s rejected: %v", v.Incident.Name, v.Reasons)
+		}
+	})
+	if len(incidents) != 3 || len(emitted) != 1 || len(dups) != 2 {
+		t.Fatalf("%d variants, %d emitted, duplicates %v; want 3, 1 and 2", len(incidents), len(emitted), dups)
+	}
+	first := emitted[0].Task
+	for _, in := range incidents {
+		if in.Name == first.ID {
+			continue
+		}
+		if dups[in.Name] != first.ID {
+			t.Errorf("%s is reported as a duplicate of %q, want %s", in.Name, dups[in.Name], first.ID)
+		}
+		// Compiled on its own, the duplicate is the first's behaviour
+		// under another name.
+		task, ds := compiler.CompileIncident(m, in, compiler.Options{ExpertFromPlan: true})
+		if task == nil {
+			t.Fatalf("%s does not compile: %v", in.Name, ds)
+		}
+		if engine.BodyHash(task) != engine.BodyHash(first) || task.ID == first.ID {
+			t.Errorf("%s compiles to another behaviour than %s", in.Name, first.ID)
 		}
 	}
 }

@@ -20,8 +20,9 @@ import (
 // history (a fault's change replaces the drawn value), remedies that
 // restore the site's value, expert plan ($before resolved), evidence,
 // informed optimum and certification are its own. Draws come from the
-// incident's id and the variant's index, never from the seed, the clock
-// or map order, so compiling is deterministic.
+// incident's draw key (its draw_key, else its id) and the variant's index,
+// never from the seed, the clock or map order, so compiling is
+// deterministic.
 
 // SiteVariants is how many site variants a task of a varying system has.
 // Every variant is compiled and certified; more variants cost compile time
@@ -56,7 +57,7 @@ func (b *build) trafficOf(site int) float64 {
 	if !b.drawsTraffic() {
 		return b.in.Traffic
 	}
-	rng := changeRand(b.siteIncident().Name, fmt.Sprintf("site %d traffic", site))
+	rng := changeRand(drawKey(b.siteIncident()), fmt.Sprintf("site %d traffic", site))
 	intN := rng.IntN
 	if b.opt.siteCorner != nil {
 		intN = b.opt.siteCorner
@@ -70,7 +71,7 @@ func (b *build) drawSite(svc int, ss *lang.SystemService) {
 	if len(ss.Vary) == 0 {
 		return
 	}
-	rng := changeRand(b.siteIncident().Name, fmt.Sprintf("site %d %s", b.opt.Site, ss.Name))
+	rng := changeRand(drawKey(b.siteIncident()), fmt.Sprintf("site %d %s", b.opt.Site, ss.Name))
 	for _, v := range ss.Vary {
 		id, ok := b.slotIndex[slotKey{svc, "config", v.Name}]
 		if !ok {

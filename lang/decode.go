@@ -1295,6 +1295,7 @@ func (d *decoder) incident(blk *hclsyntax.Block) *Incident {
 	}
 	in.Traffic = d.traffic(c)
 	_, in.TrafficSet = c.attrs["traffic"]
+	in.DrawKey = d.str(c, "draw_key")
 	in.Warmup = d.integer(c, "warmup", 8, 0, 1000)
 	in.Hold = d.integer(c, "hold", 3, 0, 100)
 	in.Resolved = d.expr(c, "resolved_when")

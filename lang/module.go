@@ -539,7 +539,13 @@ type Incident struct {
 	Traffic     float64
 	// TrafficSet says the incident pins traffic; else its sites draw it
 	// from the system's range, if it declares one.
-	TrafficSet  bool
+	TrafficSet bool
+	// DrawKey is what the incident's drawn content (site values and
+	// traffic, benign changes, drawn deploys and change times) is keyed by;
+	// empty: its name. A generated variant keys it by the axes that shape
+	// the world, so variants differing only in axes that change nothing
+	// compile to one behaviour, and a held-out variant by its secret.
+	DrawKey     string
 	Warmup      int
 	Hold        int
 	Faults      []*FaultUse

@@ -437,6 +437,30 @@ func (v *Variant) Key() string {
 	return hex.EncodeToString(sum[:4])
 }
 
+// VariantDrawKey is what a variant's drawn content (its sites, benign
+// changes, change times) is keyed by: the mutation and every axis but the
+// parameters. Variants that differ only in a parameter value that does
+// not reach the world then compile to one behaviour, and dedup makes them
+// one task; variants with another fault, target, distractor or noise draw
+// sites of their own, so a site on which a blind policy happens to win
+// takes out one group of parameter values, not every variant of a fault.
+func (mu *Mutation) VariantDrawKey(v *Variant) string {
+	key := mu.Name + ":" + v.Fault + "@" + v.Target
+	if v.Distractor != None && v.Distractor != "" {
+		key += "+" + v.Distractor + "@" + v.DistractorTarget
+	}
+	if v.Noise != None && v.Noise != "" {
+		key += "~" + v.Noise
+	}
+	if v.Fault2 != "" {
+		key += "&" + v.Fault2 + "@" + v.Target2
+	}
+	if v.Cascade {
+		key += "|cascade"
+	}
+	return key
+}
+
 // VariantName is the id of the variant's incident.
 func (mu *Mutation) VariantName(v *Variant) string { return mu.Name + "_" + v.Key() }
 
@@ -730,7 +754,7 @@ func (m *Module) VariantIncident(mu *Mutation, v *Variant) *Incident {
 	in := &Incident{Decl: Decl{Name: mu.VariantName(v), DefRange: mu.DefRange, NameRange: mu.NameRange}, File: mu.DefRange.Filename,
 		Difficulty: base.Difficulty, Split: base.Split, Budget: base.Budget, BudgetRange: base.BudgetRange, System: base.System, SystemRange: base.SystemRange,
 		Rubric: base.Rubric, RubricRange: base.RubricRange, Traffic: base.Traffic, TrafficSet: base.TrafficSet, Warmup: base.Warmup, Hold: base.Hold,
-		Tags: []string{v.Target}}
+		Tags: []string{v.Target}, DrawKey: mu.VariantDrawKey(v)}
 	if v.Fault2 != "" && v.Target2 != v.Target {
 		in.Tags = append(in.Tags, v.Target2)
 	}
@@ -843,6 +867,9 @@ func IncidentSource(in *Incident, comment string) []byte {
 	if in.TrafficSet || in.Traffic != 300 {
 		b.SetAttributeRaw("traffic", valueTokens(value.OfFloat(in.Traffic)))
 	}
+	if in.DrawKey != "" {
+		b.SetAttributeValue("draw_key", cty.StringVal(in.DrawKey))
+	}
 	if in.Warmup != 8 {
 		b.SetAttributeRaw("warmup", valueTokens(value.OfInt(int64(in.Warmup))))
 	}
@@ -936,7 +963,15 @@ type SuiteSpec struct {
 	reserve         *vm.Program
 	SecretHash      string
 	SecretHashRange Range
+	// NearDuplicates caps the tasks of one band: the same mutation, faults,
+	// targets and evidence, parameters within NearBand of each other.
+	NearDuplicates int
 }
+
+// DefaultNearDuplicates is a suite_spec's near_duplicates when it sets
+// none: one task a band, so a suite does not fill up with restatements of
+// one incident that differ in a parameter no agent would tell apart.
+const DefaultNearDuplicates = 1
 
 // Reserved reports whether a spec holds a variant back for its held-out
 // test split.
@@ -977,6 +1012,7 @@ func (d *decoder) suiteSpec(blk *hclsyntax.Block) *SuiteSpec {
 	s.MutationRanges = elemRanges(c, "mutations", len(s.Mutations))
 	s.Tasks = d.integer(c, "tasks", 0, 1, 1_000_000)
 	s.Seed = d.integer(c, "seed", 1, 0, 1<<31-1)
+	s.NearDuplicates = d.integer(c, "near_duplicates", DefaultNearDuplicates, 1, 1_000_000)
 	for _, p := range []struct {
 		name  string
 		into  map[string]float64

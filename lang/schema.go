@@ -185,6 +185,7 @@ var schemaTable = []BlockSchema{
 			required("system", tString, "The system the incident runs on: a system block of the module or the stdlib."),
 			attr("rubric", tString, "The rubric that grades the incident: native (the default) or sre_zero."),
 			attr("traffic", tNumber, "Client requests per second arriving at the system, pinned (default: drawn from the system's traffic range per site variant, else 300; above 0, at most 1e6)."),
+			attr("draw_key", tString, "What the incident's drawn content (site values and traffic, benign changes, drawn deploys and change times) is keyed by (default: the incident's name). Generated variants write it: variants that differ only in axes that change nothing draw the same site, and held-out variants draw from their secret."),
 			attr("warmup", tInt, "Ticks the faults run before the agent arrives, so cascades are in motion at step 0 (default 8)."),
 			attr("hold", tInt, "Ticks the grader lets the world settle, and then requires it to stay mitigated for, at resolution (default 3)."),
 			attr("resolved_when", tExpr+", bool", "Conditions the incident adds to being mitigated, which is what the world shows (every service healthy, every metric in its band, the alert's condition gone); optional."),
@@ -241,7 +242,8 @@ var schemaTable = []BlockSchema{
 	{Path: "suite_spec", Labels: 1, Label: "suite spec", Doc: "Describes a generated suite: mutations, task count, seed, split and difficulty shares (srezc suite build).",
 		Attrs: []AttrSchema{descriptionAttr, required("mutations", tStrings, "The mutations variants are drawn from."), required("tasks", tInt, "How many tasks the suite holds."),
 			attr("seed", tInt, "The draw's seed (default 1)."), attr("splits", "object { train, dev, test = share }", "The split shares (default 0.5, 0.25, 0.25)."),
-			attr("mix", "object { easy, medium, hard = share }", "The difficulty shares."), attr("reserve", tString, "A held-out reserve."), attr("secret_hash", tString, "The hash of a secret test split.")}},
+			attr("mix", "object { easy, medium, hard = share }", "The difficulty shares."), attr("reserve", tString, "A held-out reserve."), attr("secret_hash", tString, "The hash of a secret test split."),
+			attr("near_duplicates", tInt, "At most this many tasks per band of near-duplicates: the same mutation, faults, targets, distractors, noise and evidence, numeric parameters within 10% of the band's first task (default 1).")}},
 }
 
 const changeAtDoc = `When the change was made: "HH:MM" on the alert's day, or "DAY HH:MM" (DAY one of Mon … Sun) within the week before the alert; default: drawn from the incident.`

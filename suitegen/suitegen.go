@@ -24,6 +24,7 @@ import (
 	"github.com/srezc/srezc/eval"
 	"github.com/srezc/srezc/facts"
 	"github.com/srezc/srezc/lang"
+	"github.com/srezc/srezc/value"
 )
 
 // Task is one generated task: its incident (alert, expert plan, split and
@@ -46,14 +47,100 @@ type Calibration struct {
 
 // Suite is a built suite.
 type Suite struct {
-	Spec         *lang.SuiteSpec
-	Tasks        []*Task // in the order they were drawn
-	Rejected     int     // variants that did not certify
-	Duplicates   int
-	Thresholds   [2]float64 // scores at or below [0] are easy, above [1] hard
-	Calibrations []Calibration
+	Spec       *lang.SuiteSpec
+	Tasks      []*Task // in the order they were drawn
+	Rejected   int     // variants that did not certify
+	Duplicates int     // variants that behaved as an earlier one
+	// NearDuplicates counts drawn tasks that fell in the band of an
+	// earlier one; NearDropped those left out over the spec's cap.
+	NearDuplicates, NearDropped int
+	Thresholds                  [2]float64 // scores at or below [0] are easy, above [1] hard
+	Calibrations                []Calibration
 	// certified certifies the drawn variants (BuildUnder).
 	certified *certify.Cache
+	// bands are the near-duplicate bands met so far, by band key.
+	bands map[string][]*band
+}
+
+// NearBand is how far apart, relative to the larger, two numeric
+// parameter values of near-duplicates may be.
+const NearBand = 0.10
+
+// band is a set of near-duplicates: its first task's numeric parameters
+// and how many tasks it holds.
+type band struct {
+	params map[string]float64
+	tasks  int
+}
+
+// bandKey is what near-duplicates share exactly: the mutation, every
+// fault's kind, target and non-numeric parameters, the distractors and
+// noise (another suspect to rule out is another task), and the certified
+// evidence.
+func bandKey(t *Task) (string, map[string]float64) {
+	var b strings.Builder
+	nums := map[string]float64{}
+	b.WriteString(t.Mutation)
+	for i, fu := range t.Incident.Faults {
+		fmt.Fprintf(&b, "|%s@%s", fu.Name, fu.Target)
+		names := make([]string, 0, len(fu.Params))
+		for n := range fu.Params {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		for _, n := range names {
+			v := fu.Params[n]
+			if v.K == value.Int || v.K == value.Float {
+				nums[fmt.Sprintf("%d.%s", i, n)] = v.AsFloat()
+				continue
+			}
+			fmt.Fprintf(&b, ";%s=%s", n, v)
+		}
+	}
+	for _, du := range t.Incident.Distractors {
+		fmt.Fprintf(&b, "|+%s@%s", du.Name, du.Target)
+	}
+	for _, nu := range t.Incident.Noise {
+		fmt.Fprintf(&b, "|~%s", nu.Name)
+	}
+	for _, e := range t.Task.Evidence {
+		fmt.Fprintf(&b, "|%d:%d:%d", e.Tool, e.Service, e.Key)
+	}
+	return b.String(), nums
+}
+
+// near reports whether every numeric parameter of a is within NearBand of
+// b's.
+func near(a, b map[string]float64) bool {
+	for k, x := range a {
+		y := b[k]
+		if math.Abs(x-y) > NearBand*max(math.Abs(x), math.Abs(y)) {
+			return false
+		}
+	}
+	return true
+}
+
+// admit files t in its band and reports whether the band has room for it
+// under the spec's cap.
+func (s *Suite) admit(t *Task) bool {
+	if s.bands == nil {
+		s.bands = map[string][]*band{}
+	}
+	key, nums := bandKey(t)
+	for _, b := range s.bands[key] {
+		if near(nums, b.params) {
+			s.NearDuplicates++
+			if b.tasks >= s.Spec.NearDuplicates {
+				s.NearDropped++
+				return false
+			}
+			b.tasks++
+			return true
+		}
+	}
+	s.bands[key] = append(s.bands[key], &band{params: nums, tasks: 1})
+	return true
 }
 
 // Build generates the suite a spec describes. With a secret (the seed
@@ -98,8 +185,10 @@ func BuildUnder(c *certify.Cache, m *lang.Module, spec *lang.SuiteSpec, workers 
 		}
 		shares := map[string]float64{"train": spec.Splits["train"], "dev": spec.Splits["dev"]}
 		assignSplits(tasks, shares)
-		// A variant drawn for both is public: the ids differ (the
-		// held-out one is keyed), the behaviour does not.
+		// A held-out variant's content is drawn from the secret, so it
+		// never behaves as a public one (TestHeldOutIsSecret); should it,
+		// it is public. A held-out task in the band of a public one counts
+		// against that band's cap like any other.
 		seen := map[string]bool{}
 		for _, t := range tasks {
 			seen[behaviour(t.Task)] = true
@@ -159,9 +248,10 @@ func BuildUnder(c *certify.Cache, m *lang.Module, spec *lang.SuiteSpec, workers 
 // draw samples certified, distinct variants of the spec's mutations with
 // a seed, keeping those keep accepts (nil: all), shuffles them with the
 // seed and returns n of them.
-// HeldOutIDKey is the key of held-out variant ids, derived from the
-// secret seed: the same secret gives the same ids, and without it they
-// cannot be mapped back to their variants.
+// HeldOutIDKey is the key of held-out variants' ids and content, derived
+// from the secret seed: the same secret gives the same ids, sites,
+// history, parameters and alert wording, and without it they can neither
+// be mapped back to their variants nor enumerated.
 func HeldOutIDKey(secret string) []byte {
 	key, err := hkdf.Key(sha256.New, []byte(secret), nil, "srezc held-out variant id v1", 32)
 	if err != nil {
@@ -233,10 +323,16 @@ func (s *Suite) draw(m *lang.Module, workers int, seed uint64, n int, keep func(
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x5017e))
 	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
-	if len(out) > n {
-		out = out[:n]
+	kept := out[:0]
+	for _, t := range out {
+		if len(kept) == n {
+			break
+		}
+		if s.admit(t) {
+			kept = append(kept, t)
+		}
 	}
-	return out, nil
+	return kept, nil
 }
 
 // Score grades a certified task's features: the alert naming a victim
@@ -376,6 +472,7 @@ func (s *Suite) Sources() (incidents, manifest []byte) {
 		lists[t.Task.Difficulty] = append(lists[t.Task.Difficulty], t.Task.ID)
 		lists[t.Task.Split] = append(lists[t.Task.Split], t.Task.ID)
 	}
-	manifest = lang.SuiteSource(s.Spec.Name, fmt.Sprintf("Suite %s, generated by srezc suite build with seed %d.", s.Spec.Name, s.Spec.Seed), lists)
+	manifest = lang.SuiteSource(s.Spec.Name, fmt.Sprintf("Suite %s, generated by srezc suite build with seed %d: %d variants rejected, %d duplicates, %d near-duplicates (%d left out, at most %d a band).",
+		s.Spec.Name, s.Spec.Seed, s.Rejected, s.Duplicates, s.NearDuplicates, s.NearDropped, s.Spec.NearDuplicates), lists)
 	return []byte(b.String()), manifest
 }
