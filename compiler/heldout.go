@@ -29,7 +29,16 @@ import (
 // public draw key does (lang.Mutation.VariantDrawKey).
 func keyedStream(key []byte, purpose string, mu *lang.Mutation, v *lang.Variant) (*rand.Rand, []byte) {
 	m := hmac.New(sha256.New, key)
-	for _, s := range []string{purpose, mu.Name, v.Fault, v.Target, v.Distractor, v.DistractorTarget, v.Noise} {
+	axes := []string{purpose, mu.Name, v.Fault, v.Target, v.Distractor, v.DistractorTarget, v.Noise}
+	// A pair's second fault and a cascade are axes too; a single fault's
+	// stream is what it was before they existed.
+	if v.Fault2 != "" {
+		axes = append(axes, "&", v.Fault2, v.Target2)
+	}
+	if v.Cascade {
+		axes = append(axes, "cascade")
+	}
+	for _, s := range axes {
 		var n [binary.MaxVarintLen64]byte
 		m.Write(n[:binary.PutUvarint(n[:], uint64(len(s)))])
 		m.Write([]byte(s))
@@ -37,6 +46,9 @@ func keyedStream(key []byte, purpose string, mu *lang.Mutation, v *lang.Variant)
 	if purpose != "draws" {
 		for _, p := range v.Params {
 			m.Write([]byte(p.Name + "=" + p.Value.String() + ";"))
+		}
+		for _, p := range v.Params2 {
+			m.Write([]byte("2:" + p.Name + "=" + p.Value.String() + ";"))
 		}
 	}
 	sum := m.Sum(nil)
@@ -48,18 +60,17 @@ func keyedStream(key []byte, purpose string, mu *lang.Mutation, v *lang.Variant)
 func heldOutContent(m *lang.Module, mu *lang.Mutation, v *lang.Variant, in *lang.Incident, key []byte) {
 	_, sum := keyedStream(key, "draws", mu, v)
 	in.DrawKey = mu.Name + "_" + hex.EncodeToString(sum[:8])
-	fk := m.FaultKind(v.Fault)
-	if fk == nil || len(in.Faults) == 0 {
-		return
-	}
 	rng, _ := keyedStream(key, "params", mu, v)
-	fu := in.Faults[0]
-	for _, p := range fk.Params {
-		cur, ok := fu.Params[p.Name]
-		if !ok {
+	for _, fu := range in.Faults {
+		fk := m.FaultKind(fu.Name)
+		if fk == nil {
 			continue
 		}
-		fu.Params[p.Name] = SecretParam(rng, p, cur)
+		for _, p := range fk.Params {
+			if cur, ok := fu.Params[p.Name]; ok {
+				fu.Params[p.Name] = SecretParam(rng, p, cur)
+			}
+		}
 	}
 }
 
