@@ -116,6 +116,10 @@ type Blind struct {
 	// line of its last logs read, INFO included.
 	metrics map[string]string
 	allLogs map[string][]string
+	// listings keeps the rows of every listing read (list_indexes,
+	// list_queues...), by service.
+	listings map[string][]string
+	listed   map[string]bool
 
 	queue []move
 	// then plans the next moves once the queue is empty; nil resolves.
@@ -154,7 +158,7 @@ func (b *Blind) Begin(intro string) {
 	b.used, b.lastTool, b.lastService = 0, "", ""
 	b.status, b.config, b.logs = map[string]string{}, nil, map[string][]string{}
 	b.configs = map[string]map[string]string{}
-	b.metrics, b.allLogs = map[string]string{}, map[string][]string{}
+	b.metrics, b.allLogs, b.listings, b.listed = map[string]string{}, map[string][]string{}, map[string][]string{}, map[string]bool{}
 	b.queue, b.then, b.causes, b.changes, b.over = nil, nil, nil, nil, false
 	b.history = nil
 	b.restarted, b.checks, b.handover = nil, map[string]int{}, ""
@@ -298,6 +302,10 @@ func (b *Blind) read(obs string) {
 		b.metrics[b.lastService] = obs
 	case "list_changes":
 		b.history = configChanges(obs)
+	default:
+		if strings.HasPrefix(b.lastTool, "list_") {
+			b.listings[b.lastService] = append(b.listings[b.lastService], strings.Split(obs, "\n")...)
+		}
 	}
 }
 

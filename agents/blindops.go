@@ -8,7 +8,7 @@ import (
 
 // The operations adversary: it has read the published operations
 // (renew_certificate, reload_secrets, drop_replication_slot, create_index,
-// replace_failing_instance, block_client, delete_orphaned_queues) and
+// replace_instance, block_client, delete_queue, reindex) and
 // the fault kinds they remedy, and applies every operation whose trigger
 // its own reads show, as a careless operator would: renew a certificate
 // that expires within the docs' renewal window or has expired, reload the
@@ -16,7 +16,10 @@ import (
 // database reports inactive, replace an instance that fails requests,
 // block the top client when the edge's traffic looks high, delete queues
 // that have no consumer, index every column the logged statements filter
-// on, on every table they read. It names, for each operation, the
+// on, on every table they read, reindex every index when lookups scan.
+// The tools that want a name get every name of that sort the reads show:
+// every slot, queue, instance and index, not only the one at fault. It
+// names, for each operation, the
 // mechanism the docs remedy with it. blind-operate-rollback also rolls back every change
 // of the history first; blind-operate-warnings looks for triggers in
 // warning and error lines only.
@@ -63,6 +66,26 @@ func (b *Blind) operationsOf(s string) []string {
 // show, service by service in the intro's order, and blames each cause
 // once.
 func (b *Blind) afterOperationReads() {
+	// A triggered operation that wants names of a sort a listing shows
+	// reads that listing first (once), then comes back here.
+	var listings []move
+	for _, s := range b.intro.Services {
+		for _, op := range b.operationsOf(s) {
+			l := namedListings[namedOperations[op]]
+			if _, ok := b.triggered(op, s); !ok || l == "" || !slices.ContainsFunc(b.intro.Tools, func(t ToolSig) bool { return t.Name == l }) {
+				continue
+			}
+			if read := l + "(" + s + ")"; !b.listed[read] {
+				b.listed[read] = true
+				listings = append(listings, move{action: read, reserve: 1})
+			}
+		}
+	}
+	if len(listings) > 0 {
+		b.queue = append(b.queue, listings...)
+		b.then = b.afterOperationReads
+		return
+	}
 	blamed := map[string]bool{}
 	for _, s := range b.intro.Services {
 		for _, op := range b.operationsOf(s) {
@@ -87,6 +110,16 @@ func (b *Blind) afterOperationReads() {
 				for _, addr := range logAddresses(b.allLogs[s]) {
 					b.queue = append(b.queue, move{action: op + "(" + s + ", " + addr + ")", write: true,
 						cause: strings.Join(causes, "; "), change: "blocked " + addr + " on " + s})
+					causes = nil
+				}
+				continue
+			}
+			if kind, ok := namedOperations[op]; ok {
+				// The tool wants a name: apply it to every name of its
+				// sort the reads show, as a careless operator would.
+				for _, name := range b.seenNames(s, kind) {
+					b.queue = append(b.queue, move{action: op + "(" + s + ", " + name + ")", write: true,
+						cause: strings.Join(causes, "; "), change: strings.ReplaceAll(op, "_", " ") + " " + name + " on " + s})
 					causes = nil
 				}
 				continue
@@ -144,7 +177,7 @@ func (b *Blind) triggered(op, s string) ([]string, bool) {
 			l = strings.ToLower(l)
 			return strings.Contains(l, "replication slot") && (strings.Contains(l, "active=false") || strings.Contains(l, "inactive"))
 		}) || has("0 removed, 0 recycled", "no space left on device")
-	case "replace_failing_instance":
+	case "replace_instance":
 		return []string{s}, slices.ContainsFunc(b.logs[s], func(l string) bool {
 			return strings.HasPrefix(l, "ERROR ") && instanceTag(l)
 		})
@@ -155,8 +188,10 @@ func (b *Blind) triggered(op, s string) ([]string, bool) {
 		band, ok := b.k.Metrics[b.k.ServiceKinds[s]]["request_rate"]
 		v, seen := b.metricNewest(s, "request_rate")
 		return []string{s}, ok && seen && v > band.High
-	case "delete_orphaned_queues":
+	case "delete_queue":
 		return []string{s}, has("0 consumers", "no consumers", "disk resource alarm")
+	case "reindex":
+		return []string{s}, has("seq scan", "invalid")
 	case "create_index":
 		return []string{s}, has("seq scan", "duration:", "statement timeout")
 	}
@@ -296,4 +331,91 @@ func logAddresses(lines []string) []string {
 		}
 	}
 	return out
+}
+
+// namedOperations are the operations whose tool wants a name, and the
+// sort of name: what seenNames looks for.
+var namedOperations = map[string]string{
+	"drop_replication_slot": "slot",
+	"delete_queue":          "queue",
+	"replace_instance":      "instance",
+	"reindex":               "index",
+}
+
+// namedListings are the listing tools that show each sort of name.
+var namedListings = map[string]string{"slot": "list_replication_slots", "queue": "list_queues", "index": "list_indexes"}
+
+// seenNames are the names of one sort that s's reads show, each once, in
+// the order they first appear: instances as log tags ("[web-2]"), and
+// slots, queues and indexes quoted after their word ("queue 'jobs'",
+// slot "x") or in the first column of a listing of them.
+func (b *Blind) seenNames(s, kind string) []string {
+	var out []string
+	add := func(w string) {
+		w = strings.Trim(w, "[]'\"(),;:")
+		if w != "" && !slices.Contains(out, w) && validName(w) {
+			out = append(out, w)
+		}
+	}
+	lines := append(append([]string(nil), b.allLogs[s]...), b.listings[s]...)
+	for _, l := range lines {
+		f := strings.Fields(l)
+		for i, w := range f {
+			switch kind {
+			case "instance":
+				if strings.HasPrefix(w, "[") && strings.HasSuffix(w, "]") && instanceTag(w) {
+					add(w)
+				}
+			default:
+				if (strings.EqualFold(strings.Trim(w, ":"), kind) || strings.EqualFold(w, kind+"s")) && i+1 < len(f) {
+					if n := f[i+1]; strings.HasPrefix(n, "'") || strings.HasPrefix(n, "\"") {
+						add(n)
+					}
+				}
+			}
+		}
+		if name, ok := listingName(l, kind); ok {
+			add(name)
+		}
+	}
+	return out
+}
+
+// validName is what a tool takes as an identifier.
+func validName(w string) bool {
+	for i, r := range w {
+		letter := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '_'
+		if !letter && (i == 0 || !(r >= '0' && r <= '9' || r == '.' || r == '-')) {
+			return false
+		}
+	}
+	return len(w) > 0 && len(w) <= 63
+}
+
+// listingName is the name in the first column of a listing's row ("
+// analytics_cdc | logical | f ..." or "jobs.audit-export\t120\t0"),
+// where the row is one of kind's listing; header rows do not count.
+func listingName(line, kind string) (string, bool) {
+	sep := "|"
+	if strings.Contains(line, "\t") {
+		sep = "\t"
+	}
+	first, rest, ok := strings.Cut(line, sep)
+	if !ok {
+		return "", false
+	}
+	first = strings.TrimSpace(first)
+	if i := strings.LastIndex(first, " "); i >= 0 {
+		first = first[i+1:] // after a read's stamp or a CLI banner
+	}
+	header := first == "name" || strings.HasSuffix(first, "_name") || first == "index"
+	switch kind {
+	case "slot":
+		return first, !header && (strings.Contains(rest, "physical") || strings.Contains(rest, "logical"))
+	case "index":
+		return first, !header && strings.Contains(rest, "btree")
+	case "queue":
+		return first, !header && sep == "\t"
+	}
+	return "", false
 }

@@ -163,8 +163,8 @@ func derivedReason(r certify.AdaptiveResult) string {
 		name, _, _ := strings.Cut(a, "(")
 		switch name {
 		case "update_config", "restart_service", "rollback", "restart_instance", "drain", "scale", "renew_certificate",
-			"reload_secrets", "drop_replication_slot", "replace_failing_instance", "block_client", "delete_orphaned_queues",
-			"reindex_invalid_indexes", "terminate_idle_transactions", "create_index", "redeclare_queue_with_deduplication":
+			"reload_secrets", "drop_replication_slot", "replace_instance", "block_client", "delete_queue",
+			"reindex", "terminate_idle_transactions", "create_index", "redeclare_queue_with_deduplication":
 			writes = append(writes, a)
 		}
 	}

@@ -2,7 +2,7 @@ package certify_test
 
 // Hand-counted informed optima of the cache and message-queue incidents.
 func init() {
-	handCounted["broker_offline"] = handCount{3, "inspect_logs(message_queue) shows every start failing on a full disk beside the queue with no consumers + delete_orphaned_queues(message_queue), no restart: the supervisor's next start comes up + resolve"}
+	handCounted["broker_offline"] = handCount{3, "inspect_logs(message_queue) shows every start failing on a full disk beside the queue with no consumers + delete_queue(message_queue, jobs.audit-export), no restart: the supervisor's next start comes up + resolve"}
 	handCounted["product_reads_cold"] = handCount{3, "inspect_logs(cache) + update ttl_seconds + resolve"}
 	handCounted["jobs_run_twice"] = handCount{3, "inspect_logs(message_queue) + update visibility_timeout_ms + resolve"}
 	handCounted["catalog_reads_spill"] = handCount{3, "inspect_logs(cache) + update max_memory_mb + resolve"}

@@ -13,7 +13,7 @@ func init() {
 	handCounted["edge_limit_cut_during_flood"] = handCount{4, "inspect_logs(load_balancer) shows both the top client and the full connection table; one operation (block_client of that address) and one write (max_connections); resolve"}
 	// class:symptom-masking: one read of the cause, its one fix, resolve;
 	// the masking write is never on the path.
-	handCounted["disk_freed_slot_keeps_growing"] = handCount{3, "inspect_logs(database) shows the inactive slot retaining WAL beside the full volume, unlike wal_keep_size_gb; one operation (drop_replication_slot); resolve"}
+	handCounted["disk_freed_slot_keeps_growing"] = handCount{3, "inspect_logs(database) shows the inactive slot retaining WAL beside the full volume, unlike wal_keep_size_gb; one operation (drop_replication_slot of analytics_cdc); resolve"}
 	handCounted["consumers_added_retries_stay"] = handCount{3, "inspect_logs(message_queue) shows a task raising on the new consumer build, unlike too few consumers; one rollback; resolve"}
 	handCounted["hot_backend_more_workers"] = handCount{3, "inspect_logs(load_balancer) shows one backend answering slowly and with errors while both stay UP at equal weight, unlike skewed weights or too few workers; one write (sticky_sessions); resolve"}
 	// class:two-causes-one-read: the one read that rules out the decoy,

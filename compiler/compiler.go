@@ -17,6 +17,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/expr-lang/expr/ast"
@@ -582,7 +583,7 @@ func (b *build) lowerRules() {
 			if sp, ok := b.lowerExpr(l.When, sc, value.Bool); ok {
 				t.Updates = append(t.Updates, engine.Assign{Slot: active, Code: sp})
 			}
-			rule := engine.LogRule{Service: int16(i), Level: l.Level, Active: active}
+			rule := engine.LogRule{Service: int16(i), Level: l.Level, Active: active, Listing: l.Listing}
 			for hi, p := range l.Parts {
 				if p.ID != "" {
 					id, _ := engine.LogIDByName(p.ID) // lang checked the name
@@ -849,7 +850,7 @@ func (b *build) lowerFaults() {
 				if r.Role != "" {
 					on = b.roleTarget(svc, r.Role)
 				}
-				f.Remedies = append(f.Remedies, engine.Remedy{Effect: engine.EffectOperate, Service: int16(on), Slot: engine.NoSlot, Operation: b.operationIndex(r.Operation), Args: r.Args})
+				f.Remedies = append(f.Remedies, engine.Remedy{Effect: engine.EffectOperate, Service: int16(on), Slot: engine.NoSlot, Operation: b.operationIndex(r.Operation), Args: b.remedyArgs(fu, r)})
 			case "update_config":
 				slot := b.slotIndex[slotKey{svc, "config", r.Key}]
 				v := r.Value
@@ -989,7 +990,7 @@ func (b *build) bindTools() {
 			continue
 		}
 		eff, _ := engine.ParseEffect(tl.Effect)
-		rt := engine.Tool{Name: tl.Name, Effect: eff, Doc: tl.Description}
+		rt := engine.Tool{Name: tl.Name, Effect: eff, Doc: tl.Description, Listing: tl.Listing}
 		if eff == engine.EffectOperate {
 			rt.Operation = b.operationIndex(tl.Operation)
 		}
@@ -1179,4 +1180,36 @@ func (b *build) bindExpert() {
 			}
 		}
 	}
+}
+
+// remedyArgs are an operate remedy's arguments with each {param.NAME} hole
+// filled from the fault's parameters ("web-{param.instance}" names the
+// instance the fault made bad), so the right call follows each variant.
+func (b *build) remedyArgs(fu *lang.FaultUse, r lang.Remedy) []string {
+	if len(r.Args) == 0 {
+		return nil
+	}
+	out := make([]string, len(r.Args))
+	for i, a := range r.Args {
+		for {
+			start := strings.Index(a, "{param.")
+			if start < 0 {
+				break
+			}
+			end := strings.IndexByte(a[start:], '}')
+			if end < 0 {
+				b.errAt(r.ArgsRange, "Bad remedy argument", fmt.Sprintf("%q opens a {param.NAME} hole it does not close.", r.Args[i]))
+				break
+			}
+			name := a[start+len("{param.") : start+end]
+			v, ok := fu.Params[name]
+			if !ok {
+				b.errAt(r.ArgsRange, "Bad remedy argument", fmt.Sprintf("%q names a parameter %q the fault kind does not declare.", r.Args[i], name))
+				break
+			}
+			a = a[:start] + v.String() + a[start+end+1:]
+		}
+		out[i] = a
+	}
+	return out
 }

@@ -190,6 +190,9 @@ func (h *hasher) body(t *Task) {
 			h.slot(p.Hole)
 			h.u(uint64(p.ID))
 		}
+		if x.Listing != "" {
+			h.s(x.Listing)
+		}
 	}
 	h.n(len(t.Tools))
 	for _, x := range t.Tools {
@@ -204,6 +207,9 @@ func (h *hasher) body(t *Task) {
 		}
 		h.s(x.Doc)
 		h.i(int64(x.Operation))
+		if x.Listing != "" {
+			h.s(x.Listing)
+		}
 	}
 	h.span(t.Resolved)
 	h.slots(t.AlertSlots)

@@ -240,6 +240,9 @@ func (e *Episode) AppendNoiseShown(dst []NoiseEvent, o *Observation) []NoiseEven
 			}
 		}
 	case EffectLogs:
+		if t.Tools[o.Tool].Listing != "" {
+			break // a listing shows no noise lines
+		}
 		for k := e.tick - logWindow + 1; k <= e.tick; k++ {
 			last := NoiseEffect(noiseCount)
 			e.eachNoiseLine(svc, k, func(eff NoiseEffect, _ string, _ []byte) {

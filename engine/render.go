@@ -306,6 +306,10 @@ func (e *Episode) appendText(b []byte, o *Observation) []byte {
 	tl := &t.Tools[o.Tool]
 	switch tl.Effect {
 	case EffectLogs:
+		if tl.Listing != "" {
+			b = e.appendListing(e.appendReadStamp(b, int(o.Service)), int(o.Service), tl.Listing)
+			break
+		}
 		b = e.appendLogs(b, int(o.Service))
 	case EffectMetrics:
 		b = e.appendMetrics(e.appendReadStamp(b, int(o.Service)), int(o.Service))
@@ -387,7 +391,7 @@ func (e *Episode) appendLogs(b []byte, svc int) []byte {
 		})
 		for _, li := range s.Logs {
 			lr := &t.Logs[li]
-			if row[lr.Active] == 0 {
+			if row[lr.Active] == 0 || lr.Listing != "" {
 				continue
 			}
 			b = e.appendLogPrefix(b, svc, k, j, lr.Level)
@@ -771,6 +775,9 @@ func (e *Episode) appendContentJSON(b []byte, o *Observation) []byte {
 	svc := int(o.Service)
 	switch t.Tools[o.Tool].Effect {
 	case EffectLogs:
+		if l := t.Tools[o.Tool].Listing; l != "" {
+			return e.appendListingJSON(b, svc, l)
+		}
 		return e.appendLogsJSON(b, svc)
 	case EffectMetrics:
 		b = append(b, `{"metrics":[`...)
@@ -944,12 +951,57 @@ func (e *Episode) appendLogsJSON(b []byte, svc int) []byte {
 		})
 		for _, li := range s.Logs {
 			lr := &t.Logs[li]
-			if row[lr.Active] == 0 {
+			if row[lr.Active] == 0 || lr.Listing != "" {
 				continue
 			}
 			e.line = e.appendLogText(e.line[:0], li, k, row)
 			b = line(b, k, lr.Level, e.line)
 		}
+	}
+	return append(b, "]}"...)
+}
+
+// appendListing writes the rows of listing its service writes as of the
+// current tick, one a line, as the real command prints them (the first
+// row is its header where the kind declares one).
+func (e *Episode) appendListing(b []byte, svc int, listing string) []byte {
+	t := e.t
+	row := e.Row()
+	rows := 0
+	for _, li := range t.Services[svc].Logs {
+		lr := &t.Logs[li]
+		if lr.Listing != listing || row[lr.Active] == 0 {
+			continue
+		}
+		if rows == 0 {
+			b = append(b, '\n')
+		}
+		b = append(e.appendLogText(b, li, e.tick, row), '\n')
+		rows++
+	}
+	if rows == 0 {
+		b = append(b, "(0 rows)\n"...)
+	}
+	return b
+}
+
+// appendListingJSON is appendListing's structured form.
+func (e *Episode) appendListingJSON(b []byte, svc int, listing string) []byte {
+	t := e.t
+	row := e.Row()
+	b = append(e.appendTimeJSON(append(b, '{'), svc), `"rows":[`...)
+	first := true
+	for _, li := range t.Services[svc].Logs {
+		lr := &t.Logs[li]
+		if lr.Listing != listing || row[lr.Active] == 0 {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		e.line = e.appendLogText(e.line[:0], li, e.tick, row)
+		b = value.AppendJSONBytes(b, e.line)
 	}
 	return append(b, "]}"...)
 }

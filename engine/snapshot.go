@@ -33,7 +33,7 @@ func (e *Episode) Snapshot() []ServiceSnapshot {
 		}
 		for _, li := range s.Logs {
 			lr := &t.Logs[li]
-			if row[lr.Active] == 0 {
+			if row[lr.Active] == 0 || lr.Listing != "" {
 				continue
 			}
 			b := e.appendLogText(append([]byte(lr.Level), ' '), li, e.tick, row)

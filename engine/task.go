@@ -157,6 +157,10 @@ type LogRule struct {
 	Level   string     `json:"level"`
 	Active  SlotID     `json:"active"`
 	Parts   []TextPart `json:"parts"`
+	// Listing names the listing the line is a row of; a logs tool of that
+	// listing shows it as of the current tick, and the log stream never
+	// does. Empty: a log line.
+	Listing string `json:"listing,omitempty"`
 }
 
 // Effect is what a tool does; tools are declared in the stdlib and bound to
@@ -279,6 +283,9 @@ type Tool struct {
 	Doc    string    `json:"doc,omitempty"`
 	// Operation is the Task.Operations index an EffectOperate tool applies.
 	Operation int16 `json:"operation,omitempty"`
+	// Listing is the listing an EffectLogs tool shows instead of the log
+	// stream (LogRule.Listing); empty: the stream.
+	Listing string `json:"listing,omitempty"`
 }
 
 // Remedy is one canonical fix of a fault: a restart of its service, a
@@ -763,9 +770,17 @@ func (t *Task) AppendReadSlots(dst []Shown, r Read, tick int) []Shown {
 	}
 	switch t.Tools[r.Tool].Effect {
 	case EffectLogs:
-		for k := tick - logWindow + 1; k <= tick; k++ {
+		listing := t.Tools[r.Tool].Listing
+		first := tick - logWindow + 1
+		if listing != "" {
+			first = tick // a listing shows the current tick's rows
+		}
+		for k := first; k <= tick; k++ {
 			for _, li := range s.Logs {
 				lr := &t.Logs[li]
+				if lr.Listing != listing {
+					continue
+				}
 				dst = append(dst, at(lr.Active, k, -1))
 				for _, p := range lr.Parts {
 					if p.Hole != NoSlot {

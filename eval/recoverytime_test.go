@@ -108,7 +108,7 @@ func ticksUntil(t *testing.T, ep *engine.Episode, read string, limit int, done f
 // rate being the database's declared index_build_mrows_per_tick; the
 // sequential scans go on until its last tick.
 func TestIndexBuildTakesDeclaredTime(t *testing.T) {
-	tk, plan := expertUpTo(t, shippedTask(t, "cascade_index"), "reindex_invalid_indexes(")
+	tk, plan := expertUpTo(t, shippedTask(t, "cascade_index"), "reindex(database, orders_uid_idx)")
 	ep := playActions(t, tk, 1, plan)
 	rows := stateValue(t, tk, ep.Row(), "database", "orders_rows_m")
 	rate := stateValue(t, tk, ep.Row(), "database", "index_build_mrows_per_tick")

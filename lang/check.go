@@ -745,6 +745,11 @@ func (c *checker) tool(t *Tool) {
 	required := func(i int, typ string) bool {
 		return i < len(t.Args) && t.Args[i].Type == typ && !t.Args[i].Optional
 	}
+	if t.Listing != "" && t.Effect != "logs" {
+		c.errRange(t.ListingRng, "Listing on a tool that does not read logs", fmt.Sprintf("Only a tool with the effect \"logs\" shows a listing; this one's effect is %q.", t.Effect))
+	} else if t.Listing != "" && !c.listingWritten(t.Listing) {
+		c.errRange(t.ListingRng, "Unknown listing", fmt.Sprintf("No service kind writes rows of the listing %q.", t.Listing))
+	}
 	if t.Effect != "operate" && t.Operation != "" {
 		c.errRange(t.OperationRng, "Operation on a tool that does not operate", fmt.Sprintf("Only a tool with the effect \"operate\" applies an operation; this one's effect is %q.", t.Effect))
 	}
@@ -1562,4 +1567,17 @@ func (c *checker) checkLinkTarget(fu *FaultUse, fk *FaultKind, sys *System) {
 		}
 		c.errRange(fu.TRange, "Wrong link", fmt.Sprintf("%q runs on the path from %q to the service its %q role is bound to, %q, not to %q.", fu.Name, fu.Target, fk.Link, bound, fu.Peer))
 	}
+}
+
+// listingWritten reports whether some service kind writes rows of the
+// named listing.
+func (c *checker) listingWritten(name string) bool {
+	for _, k := range c.m.ServiceKinds {
+		for _, l := range k.Logs {
+			if l.Listing == name {
+				return true
+			}
+		}
+	}
+	return false
 }

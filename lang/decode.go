@@ -597,7 +597,7 @@ func ctyLiteral(v cty.Value, float bool) value.Value {
 
 func (d *decoder) logRule(b *hclsyntax.Block) *LogRule {
 	lc := d.content(b.Body, b.DefRange(), schemaAt("service_kind/log"))
-	l := &LogRule{Decl: d.decl(b), Level: d.str(lc, "level"), When: d.expr(lc, "when")}
+	l := &LogRule{Decl: d.decl(b), Level: d.str(lc, "level"), When: d.expr(lc, "when"), Listing: d.str(lc, "listing")}
 	l.Description = d.str(lc, "description")
 	if a, ok := lc.attrs["level"]; ok && l.Level != "" && !contains([]string{"ERROR", "WARN", "INFO"}, l.Level) {
 		d.errAt(a.Expr.Range(), "Invalid log level", fmt.Sprintf("%q is not a level; use ERROR, WARN or INFO.", l.Level))
@@ -1211,6 +1211,7 @@ func (d *decoder) tool(blk *hclsyntax.Block) *Tool {
 	t.EffectRng = attrRange(c, "effect", t.DefRange)
 	t.Operation = d.str(c, "operation")
 	t.OperationRng = attrRange(c, "operation", t.DefRange)
+	t.Listing, t.ListingRng = d.str(c, "listing"), attrRange(c, "listing", t.DefRange)
 	for _, b := range c.blocks {
 		ac := d.content(b.Body, b.DefRange(), schemaAt("tool/arg"))
 		a := &ToolArg{Decl: d.decl(b), Type: d.str(ac, "type"), Optional: d.boolean(ac, "optional")}

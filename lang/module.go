@@ -82,6 +82,11 @@ type LogRule struct {
 	Level string
 	When  *Expr
 	Parts []TextPart
+	// Listing names the listing the line belongs to (a row of
+	// pg_replication_slots, of rabbitmqctl list_queues): shown, as of the
+	// current tick, by the tool of that listing, never in the log stream.
+	// Empty: a log line.
+	Listing string
 }
 
 // TextPart is a literal, an {expr} hole or an {@name} id of a log template.
@@ -412,7 +417,11 @@ type Tool struct {
 	// Operation is the operation an "operate" tool applies to its service.
 	Operation    string
 	OperationRng Range
-	Args         []*ToolArg
+	// Listing is the listing a "logs" tool shows instead of the log
+	// stream: the lines of that listing its service writes now.
+	Listing    string
+	ListingRng Range
+	Args       []*ToolArg
 }
 
 type Term struct {

@@ -102,7 +102,8 @@ var schemaTable = []BlockSchema{
 	{Path: "service_kind/status", Labels: 1, Label: "status", Doc: "A status the service shows when its condition holds; the first match wins, else healthy.",
 		Attrs: []AttrSchema{required("when", tExpr+", bool", "The condition."), descriptionAttr}},
 	{Path: "service_kind/log", Labels: 1, Label: "log rule", Doc: "A log line the service writes while its condition holds, in the dialect of the real system; {expr} holes interpolate values, {@pid}, {@port}, {@req}, {@hex}, {@uuid} and {@mainpid} print ids drawn per line.",
-		Attrs: []AttrSchema{required("level", tString, "ERROR, WARN or INFO."), required("when", tExpr+", bool", "The condition."), required("text", "template with {expr} holes and {@id} ids", "The line's text."), descriptionAttr}},
+		Attrs: []AttrSchema{required("level", tString, "ERROR, WARN or INFO."), required("when", tExpr+", bool", "The condition."), required("text", "template with {expr} holes and {@id} ids", "The line's text."), descriptionAttr,
+			attr("listing", tString, "The listing the line is a row of (a catalog view, a list command's output), which a logs tool with the same listing shows as of the current tick instead of the log stream; the line is then never in the stream. Its level is the row's and is not printed.")}},
 	{Path: "service_kind/restart", Doc: "What a restart does to state: each attribute sets a state to a constant.", Open: true, OpenDoc: "A state of this kind and the constant a restart gives it."},
 	{Path: "service_kind/rollback", Doc: "What a rollback does to state besides restoring the deployed version (the string state \"version\", whose changes are deploys): each attribute sets a state to a constant, as the previous build runs.", Open: true, OpenDoc: "A state of this kind and the constant a rollback gives it."},
 	{Path: "service_kind/operation", Labels: 1, Label: "operation", Doc: "A remediation the kind offers besides restart and rollback (renew a certificate, reload secrets, drain an instance): a tool of effect \"operate\" names it, a fault kind's remedy \"operate\" may require it. Applying it sets states, as its set block says; what it leaves changed on a service no fault needs it on is a wrong change, and applying it to a healthy service where it fixes nothing is a needless operation, judged as a restart of a healthy service is.",
@@ -163,7 +164,8 @@ var schemaTable = []BlockSchema{
 
 	{Path: "tool", Labels: 1, Label: "tool", Doc: "A tool agents may call: its effect and its arguments.",
 		Attrs: []AttrSchema{descriptionAttr, required("effect", tString, "logs, metrics, config, status, traces, dependencies, changes, restart, update, rollback, operate, escalate or resolve."),
-			attr("operation", tString, "The service kinds' operation an operate tool applies to its service (operate only, and required there).")}, Blocks: []string{"arg"}},
+			attr("operation", tString, "The service kinds' operation an operate tool applies to its service (operate only, and required there)."),
+			attr("listing", tString, "The listing a logs tool shows instead of the log stream: the rows of that name its service's kind writes as of the current tick (logs only; some kind must write such rows).")}, Blocks: []string{"arg"}},
 	{Path: "tool/arg", Labels: 1, Label: "argument", Doc: "An argument of the tool, in call order.",
 		Attrs: []AttrSchema{required("type", tString, "service, config_key, value or text."), attr("optional", tBool, "True when the call may leave it out; no required argument may follow."), descriptionAttr}},
 

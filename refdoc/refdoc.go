@@ -19,6 +19,7 @@ package refdoc
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -112,7 +113,12 @@ func (g *gen) serviceKinds() string {
 		fmt.Fprintf(&b, "\nStatus: `healthy`, or %s.\n\n", strings.Join(statuses, ", "))
 		levels := map[string]int{}
 		var order []string
+		lines := 0
 		for _, l := range k.Logs {
+			if l.Listing != "" {
+				continue // a listing's row, shown by its tool
+			}
+			lines++
 			if levels[l.Level] == 0 {
 				order = append(order, l.Level)
 			}
@@ -123,7 +129,7 @@ func (g *gen) serviceKinds() string {
 			counts = append(counts, fmt.Sprintf("%d %s", levels[lv], lv))
 		}
 		fmt.Fprintf(&b, "Logs: %d kinds of line (%s), worded in the service's own dialect; their text is not listed here, "+
-			"since what a log says is evidence an agent reads in the episode.\n\n", len(k.Logs), strings.Join(counts, ", "))
+			"since what a log says is evidence an agent reads in the episode.\n\n", lines, strings.Join(counts, ", "))
 		if len(k.Operations) > 0 {
 			b.WriteString("Operations (applied by the tool that names them):\n\n")
 			for _, op := range k.Operations {
@@ -226,6 +232,15 @@ func (g *gen) tools() string {
 				}
 			}
 			fmt.Fprintf(&b, " It applies the operation `%s`, which %s offer; on a service of another kind it changes nothing.", t.Operation, dash(codeList(kinds)))
+		}
+		if t.Listing != "" {
+			var kinds []string
+			for _, k := range g.m.ServiceKinds {
+				if slices.ContainsFunc(k.Logs, func(l *lang.LogRule) bool { return l.Listing == t.Listing }) {
+					kinds = append(kinds, k.Name)
+				}
+			}
+			fmt.Fprintf(&b, " It shows the listing `%s` as of now instead of the log stream, which %s write; a service of another kind shows no rows.", t.Listing, dash(codeList(kinds)))
 		}
 		if len(t.Args) > 0 {
 			b.WriteString("\n\n| argument | type | optional |\n|---|---|---|\n")

@@ -29,7 +29,7 @@ incident "broker_offline" {
     "check_status(message_queue)",
     "inspect_logs(message_queue)",
     "inspect_metrics(message_queue)",
-    "delete_orphaned_queues(message_queue)",
+    "delete_queue(message_queue, jobs.audit-export)",
     "check_status(message_queue)",
     "resolve_incident(\"message_queue: a queue with no consumers (jobs.audit-export) is still bound to the exchange and its messages filled the broker's disk, so every start fails\", \"deleted the orphaned queue jobs.audit-export; the next start came up\")",
   ]

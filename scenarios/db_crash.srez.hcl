@@ -36,8 +36,9 @@ incident "db_crash" {
     "check_dependencies(web_server)",
     "inspect_logs(database)",
     "inspect_metrics(database)",
-    "drop_replication_slot(database)",
+    "list_replication_slots(database)",
+    "drop_replication_slot(database, analytics_cdc)",
     "check_dependencies(message_queue)",
-    "resolve_incident(\"database: an inactive replication slot retains WAL and the data volume is full, so every start aborts in crash recovery\", \"dropped the inactive replication slot; the next start recovered and the backlog drains\")",
+    "resolve_incident(\"database: an inactive replication slot retains WAL and the data volume is full, so every start aborts in crash recovery\", \"dropped the inactive replication slot analytics_cdc; the next start recovered and the backlog drains\")",
   ]
 }

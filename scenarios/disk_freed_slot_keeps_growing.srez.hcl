@@ -44,7 +44,8 @@ incident "disk_freed_slot_keeps_growing" {
   expert = [
     "inspect_metrics(database)",
     "inspect_logs(database)",
-    "drop_replication_slot(database)",
-    "resolve_incident(\"database: an inactive replication slot retains WAL and the data volume is full, so writes fail\", \"dropped the inactive replication slot so the retained WAL is recycled\")",
+    "list_replication_slots(database)",
+    "drop_replication_slot(database, analytics_cdc)",
+    "resolve_incident(\"database: an inactive replication slot retains WAL and the data volume is full, so writes fail\", \"dropped the inactive replication slot analytics_cdc so the retained WAL is recycled\")",
   ]
 }

@@ -30,7 +30,7 @@ incident "half_the_checkouts_fail" {
   expert = [
     "inspect_logs(load_balancer)",
     "inspect_logs(web_server)",
-    "replace_failing_instance(web_server)",
+    "replace_instance(web_server, web-2)",
     "resolve_incident(\"web_server: one bad instance, web-2 fails every request it serves while passing its health check\", \"replaced the failing instance web-2\")",
   ]
 }

@@ -31,7 +31,7 @@ incident "order_mails_stalled" {
   expert = [
     "inspect_logs(web_server)",
     "inspect_logs(message_queue)",
-    "delete_orphaned_queues(message_queue)",
-    "resolve_incident(\"message_queue: an orphaned queue with no consumers filled the broker's disk and the disk alarm blocks publishers\", \"deleted the orphaned queue\")",
+    "delete_queue(message_queue, jobs.audit-export)",
+    "resolve_incident(\"message_queue: an orphaned queue with no consumers filled the broker's disk and the disk alarm blocks publishers\", \"deleted the orphaned queue jobs.audit-export\")",
   ]
 }

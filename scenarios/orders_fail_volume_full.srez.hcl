@@ -35,7 +35,8 @@ incident "orders_fail_volume_full" {
     "inspect_logs(web_server)",
     "inspect_metrics(database)",
     "inspect_logs(database)",
-    "drop_replication_slot(database)",
-    "resolve_incident(\"database: an inactive replication slot retains WAL and the data volume is full, so writes fail\", \"dropped the inactive replication slot; the checkpoint recycled the WAL\")",
+    "list_replication_slots(database)",
+    "drop_replication_slot(database, analytics_cdc)",
+    "resolve_incident(\"database: an inactive replication slot retains WAL and the data volume is full, so writes fail\", \"dropped the inactive replication slot analytics_cdc; the checkpoint recycled the WAL\")",
   ]
 }

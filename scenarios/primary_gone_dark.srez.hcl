@@ -39,8 +39,9 @@ incident "primary_gone_dark" {
     "check_status(database)",
     "inspect_logs(database)",
     "inspect_metrics(database)",
-    "drop_replication_slot(database)",
+    "list_replication_slots(database)",
+    "drop_replication_slot(database, analytics_cdc)",
     "check_status(database)",
-    "resolve_incident(\"database: the data volume is full of WAL that an inactive replication slot retains, so crash recovery cannot write and the server will not start\", \"dropped the inactive replication slot; the next start came up\")",
+    "resolve_incident(\"database: the data volume is full of WAL that an inactive replication slot retains, so crash recovery cannot write and the server will not start\", \"dropped the inactive replication slot analytics_cdc; the next start came up\")",
   ]
 }

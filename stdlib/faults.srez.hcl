@@ -1066,10 +1066,11 @@ fault_kind "db_index_invalid" {
     orders_rows_m        = param.rows_m
   }
 
-  fixed_when = "!state.orders_index_invalid || state.index_build_ticks > 0"
+  fixed_when = "(!state.orders_index_invalid || state.index_build_ticks > 0) && !state.valid_index_rebuilt"
 
   remedy "operate" {
-    operation = "reindex_invalid_indexes"
+    operation = "reindex"
+    args      = ["orders_uid_idx"]
   }
 }
 
@@ -1457,10 +1458,11 @@ fault_kind "db_replication_slot_stale" {
     slot_wal_rate_gb = param.rate_gb
   }
 
-  fixed_when = "state.slot_wal_rate_gb <= 0.0 && volume_used_pct < 90.0"
+  fixed_when = "state.slot_wal_rate_gb <= 0.0 && volume_used_pct < 90.0 && !state.slot_dropped_in_use"
 
   remedy "operate" {
     operation = "drop_replication_slot"
+    args      = ["analytics_cdc"]
   }
 }
 
@@ -1494,10 +1496,11 @@ fault_kind "db_replication_slot_outage" {
     exit_code        = 134
   }
 
-  fixed_when = "state.slot_wal_rate_gb <= 0.0 && volume_used_pct < 90.0 && state.up && !state.recovery_failed"
+  fixed_when = "state.slot_wal_rate_gb <= 0.0 && volume_used_pct < 90.0 && state.up && !state.recovery_failed && !state.slot_dropped_in_use"
 
   remedy "operate" {
     operation = "drop_replication_slot"
+    args      = ["analytics_cdc"]
   }
 }
 
@@ -1520,10 +1523,11 @@ fault_kind "web_bad_instance" {
     bad_instance = param.instance
   }
 
-  fixed_when = "state.bad_instance == 0"
+  fixed_when = "state.bad_instance == 0 && !state.healthy_replaced"
 
   remedy "operate" {
-    operation = "replace_failing_instance"
+    operation = "replace_instance"
+    args      = ["web-{param.instance}"]
   }
 }
 
@@ -1582,10 +1586,11 @@ fault_kind "mq_orphaned_binding" {
     orphan_rate_gb  = param.rate_gb
   }
 
-  fixed_when = "state.orphan_rate_gb <= 0.0 && disk_free_gb >= 5.0"
+  fixed_when = "state.orphan_rate_gb <= 0.0 && disk_free_gb >= 5.0 && !state.queue_lost"
 
   remedy "operate" {
-    operation = "delete_orphaned_queues"
+    operation = "delete_queue"
+    args      = ["jobs.audit-export"]
   }
 }
 
@@ -1619,10 +1624,11 @@ fault_kind "mq_orphaned_binding_outage" {
     exit_code       = 1
   }
 
-  fixed_when = "state.orphan_rate_gb <= 0.0 && disk_free_gb >= 5.0 && state.up && !state.start_failed"
+  fixed_when = "state.orphan_rate_gb <= 0.0 && disk_free_gb >= 5.0 && state.up && !state.start_failed && !state.queue_lost"
 
   remedy "operate" {
-    operation = "delete_orphaned_queues"
+    operation = "delete_queue"
+    args      = ["jobs.audit-export"]
   }
 }
 

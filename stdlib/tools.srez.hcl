@@ -42,6 +42,27 @@ tool "check_dependencies" {
   arg "service" { type = "service" }
 }
 
+tool "list_replication_slots" {
+  description = "Show a database's replication slots as pg_replication_slots lists them: name, type, whether a consumer is connected, restart LSN, WAL status and the WAL retained since the restart LSN. While the server is down, the slots are read from their state files. Services without replication slots show none."
+  effect      = "logs"
+  listing     = "replication_slots"
+  arg "service" { type = "service" }
+}
+
+tool "list_indexes" {
+  description = "Show a database's indexes as the catalog lists them (pg_index): name, table, definition and whether the planner may use it (valid). Services without indexes show none."
+  effect      = "logs"
+  listing     = "indexes"
+  arg "service" { type = "service" }
+}
+
+tool "list_queues" {
+  description = "Show a message broker's queues as rabbitmqctl list_queues name messages consumers prints them. Services without queues show none."
+  effect      = "logs"
+  listing     = "queues"
+  arg "service" { type = "service" }
+}
+
 tool "list_changes" {
   description = "Show the site's recent change history, newest first: when, who, which service, what changed, old -> new. Give a service to see only its changes."
   effect      = "changes"
@@ -86,17 +107,19 @@ tool "reload_secrets" {
 }
 
 tool "drop_replication_slot" {
-  description = "Drop a database's replication slots whose consumer is not connected, so the WAL they retain can be recycled. A consumer whose slot is dropped must be re-synced from a fresh snapshot. Services without replication slots are left as they are."
+  description = "Drop one of a database's replication slots by name, terminating its walsender first if a consumer is connected, so the WAL it retains can be recycled. A consumer whose slot is dropped must be re-synced from a fresh snapshot. The drop is acknowledged whatever the name; services without replication slots are left as they are."
   effect      = "operate"
   operation   = "drop_replication_slot"
   arg "service" { type = "service" }
+  arg "slot" { type = "identifier" }
 }
 
-tool "replace_failing_instance" {
-  description = "Drain the instance of a service that fails the requests it serves, replace it with a fresh one on a new host, and put that in rotation; the other instances keep serving. Where no instance fails, a healthy one is replaced."
+tool "replace_instance" {
+  description = "Drain the named instance of a service (as its logs and the balancer name it, e.g. web-1) from rotation, replace it with a fresh one on a new host, and put that in rotation; the other instances keep serving meanwhile. The replacement is acknowledged whatever the name; services without instances are left as they are."
   effect      = "operate"
-  operation   = "replace_failing_instance"
+  operation   = "replace_instance"
   arg "service" { type = "service" }
+  arg "instance" { type = "identifier" }
 }
 
 tool "block_client" {
@@ -107,11 +130,12 @@ tool "block_client" {
   arg "client" { type = "ip_address" }
 }
 
-tool "delete_orphaned_queues" {
-  description = "Delete a message broker's queues that have had no consumer for an hour and are still bound to an exchange, with the messages they hold. Services without queues are left as they are."
+tool "delete_queue" {
+  description = "Delete one queue of a message broker by name (rabbitmqctl delete_queue), with the messages it holds; consumers of it lose it. The delete is acknowledged whatever the name; services without queues are left as they are."
   effect      = "operate"
-  operation   = "delete_orphaned_queues"
+  operation   = "delete_queue"
   arg "service" { type = "service" }
+  arg "queue" { type = "identifier" }
 }
 
 tool "redeclare_queue_with_deduplication" {
@@ -128,11 +152,12 @@ tool "migrate_instance" {
   arg "service" { type = "service" }
 }
 
-tool "reindex_invalid_indexes" {
-  description = "Rebuild a database's indexes that the catalog marks INVALID (REINDEX INDEX CONCURRENTLY); reads and writes go on meanwhile, and a build takes time in proportion to its table's size. Services without such indexes are left as they are."
+tool "reindex" {
+  description = "Rebuild one index of a database by name (REINDEX INDEX CONCURRENTLY); reads and writes go on meanwhile, and a build takes time and I/O in proportion to its table's size. The statement is acknowledged whatever the name; services without indexes are left as they are."
   effect      = "operate"
-  operation   = "reindex_invalid_indexes"
+  operation   = "reindex"
   arg "service" { type = "service" }
+  arg "index" { type = "identifier" }
 }
 
 tool "create_index" {

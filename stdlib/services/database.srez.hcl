@@ -205,6 +205,16 @@ service_kind "database" {
     description = "A standby is being re-cloned from this server with pg_basebackup; its physical replication slot has no consumer until the clone finishes."
   }
 
+  # A slot still in use dropped by name: the streaming standby's
+  # (standby_1, always connected) or the clone's (standby_2, while a
+  # re-clone runs). Its consumer must be re-cloned from a fresh base
+  # backup; nothing undoes it.
+  state "slot_dropped_in_use" {
+    type        = "bool"
+    initial     = false
+    description = "A replication slot a consumer still needed (the standby's, or a running clone's) was dropped; that consumer must be re-cloned from a fresh base backup."
+  }
+
   state "app_password_version" {
     type        = "int"
     initial     = 17
@@ -273,6 +283,14 @@ service_kind "database" {
     initial     = 10.0
     unit        = "million rows per tick"
     description = "Declared rate of a concurrent index build: rows it scans, sorts and validates per tick. A build of N million rows takes 1 + floor(N / rate) ticks."
+  }
+
+  # REINDEX CONCURRENTLY of an index that is valid already builds a
+  # second copy for nothing: a table's worth of reads, sorts and WAL.
+  state "valid_index_rebuilt" {
+    type        = "bool"
+    initial     = false
+    description = "A valid index was rebuilt concurrently for nothing: the build read the whole table and wrote its WAL."
   }
 
   state "index_build_statement" {
@@ -805,22 +823,101 @@ service_kind "database" {
     oldest_xact_age_xids = 0.0
   }
 
+  # Listings: what a responder's query of the catalog prints, in psql's
+  # aligned format. pg_replication_slots (slot_name, slot_type, active,
+  # restart_lsn, wal_status; the retained WAL as
+  # pg_wal_lsn_diff(pg_current_wal_lsn(), restart_lsn)). While the server
+  # is down the slots are read from their state files under pg_replslot,
+  # which keep the same names and positions; no consumer is active then.
+  log "slots_header" {
+    level   = "INFO"
+    listing = "replication_slots"
+    when    = "true"
+    text    = " slot_name     | slot_type | active | restart_lsn | wal_status | retained_wal"
+  }
+
+  log "slots_standby" {
+    level   = "INFO"
+    listing = "replication_slots"
+    when    = "true"
+    text    = " standby_1     | physical  | {serving && !state.slot_dropped_in_use ? \"t\" : \"f\"}      | 3A/9B000028 | reserved   | 16 MB"
+  }
+
+  log "slots_clone" {
+    level   = "INFO"
+    listing = "replication_slots"
+    when    = "state.replica_rebuild"
+    text    = " standby_2     | physical  | f      | 3A/41000000 | extended   | 2 GB"
+  }
+
+  log "slots_abandoned" {
+    level   = "INFO"
+    listing = "replication_slots"
+    when    = "state.slot_wal_gb > 0.0 || state.slot_wal_rate_gb > 0.0"
+    text    = " analytics_cdc | logical   | f      | 2E/17000060 | extended   | {int(state.slot_wal_gb)} GB"
+  }
+
+  # The orders table's indexes as pg_index and pg_indexes show them
+  # (indexrelid::regclass, indisvalid, indexdef's method and columns).
+  log "indexes_header" {
+    level   = "INFO"
+    listing = "indexes"
+    when    = "true"
+    text    = " index                 | table  | definition         | valid"
+  }
+
+  log "indexes_pkey" {
+    level   = "INFO"
+    listing = "indexes"
+    when    = "true"
+    text    = " orders_pkey           | orders | btree (id)         | t"
+  }
+
+  log "indexes_uid" {
+    level   = "INFO"
+    listing = "indexes"
+    when    = "user_id_indexed"
+    text    = " orders_uid_idx        | orders | btree (user_id)    | {state.orders_index_invalid ? \"f\" : \"t\"}"
+  }
+
+  log "indexes_created_at" {
+    level   = "INFO"
+    listing = "indexes"
+    when    = "true"
+    text    = " orders_created_at_idx | orders | btree (created_at) | t"
+  }
+
+  # The responder names the slot, as pg_replication_slots lists it: the
+  # abandoned logical slot (analytics_cdc) where one retains WAL, the
+  # streaming standby's physical slot (standby_1, always active) and, while
+  # a standby is re-cloned, the clone's (standby_2, inactive until the
+  # clone finishes). Dropping the abandoned slot frees its WAL; dropping a
+  # slot in use breaks its consumer; a name the server has not changes
+  # nothing.
   operation "drop_replication_slot" {
-    description = "Drop the replication slots whose consumer is not connected (pg_drop_replication_slot), so the next checkpoint recycles the WAL they retained. A consumer whose slot is dropped must be re-synced from a fresh snapshot."
-    aka         = ["dropped the replication slot", "dropped the inactive replication slot", "dropped the slot", "dropped the stale slot", "removed the replication slot", "removed the inactive slot"]
+    description = "Drop one replication slot by name (pg_drop_replication_slot), terminating its walsender first if a consumer is connected, so the next checkpoint recycles the WAL it retained. A consumer whose slot is dropped must be re-synced from a fresh snapshot."
+    args        = ["slot"]
+    aka         = ["dropped the replication slot", "dropped the inactive replication slot", "dropped the slot", "dropped the stale slot", "removed the replication slot", "removed the inactive slot", "dropped analytics_cdc", "dropped the analytics_cdc slot", "pg_drop_replication_slot"]
     set {
-      slot_wal_rate_gb = "0.0"
-      slot_wal_gb      = "0.0"
-      replica_rebuild  = "false"
+      slot_wal_rate_gb    = "arg.slot == \"analytics_cdc\" ? 0.0 : state.slot_wal_rate_gb"
+      slot_wal_gb         = "arg.slot == \"analytics_cdc\" ? 0.0 : state.slot_wal_gb"
+      replica_rebuild     = "arg.slot == \"standby_2\" ? false : state.replica_rebuild"
+      slot_dropped_in_use = "arg.slot == \"standby_1\" || (arg.slot == \"standby_2\" && state.replica_rebuild) || state.slot_dropped_in_use"
     }
   }
 
-  operation "reindex_invalid_indexes" {
-    description = "Rebuild, with REINDEX INDEX CONCURRENTLY, every index the catalog marks INVALID (left by a failed concurrent build); reads and writes go on meanwhile. A build takes time in proportion to its table's size; it ends valid."
-    aka         = ["rebuilt the invalid index", "reindexed the invalid index", "rebuilt the index", "reindexed", "reindexed orders", "rebuilt orders_uid_idx", "reindex concurrently"]
+  # The responder names the index, as \di lists it (schema-qualified or
+  # not). Rebuilding the INVALID one starts its build; rebuilding a valid
+  # one is a table's worth of I/O for nothing; a name the server has not
+  # changes nothing.
+  operation "reindex" {
+    description = "Rebuild one index by name with REINDEX INDEX CONCURRENTLY; reads and writes go on meanwhile. A build takes time in proportion to its table's size; it ends valid."
+    args        = ["index"]
+    aka         = ["rebuilt the invalid index", "reindexed the invalid index", "rebuilt the index", "reindexed", "reindexed orders", "rebuilt orders_uid_idx", "reindexed orders_uid_idx", "reindex concurrently"]
     set {
-      index_build_ticks     = "state.orders_index_invalid && state.index_build_ticks == 0 ? 1 + int(state.orders_rows_m / state.index_build_mrows_per_tick) : state.index_build_ticks"
-      index_build_statement = "state.orders_index_invalid && state.index_build_ticks == 0 ? \"REINDEX INDEX CONCURRENTLY public.orders_uid_idx\" : state.index_build_statement"
+      index_build_ticks     = "(arg.index == \"orders_uid_idx\" || arg.index == \"public.orders_uid_idx\") && state.orders_index_invalid && state.index_build_ticks == 0 ? 1 + int(state.orders_rows_m / state.index_build_mrows_per_tick) : state.index_build_ticks"
+      index_build_statement = "(arg.index == \"orders_uid_idx\" || arg.index == \"public.orders_uid_idx\") && state.orders_index_invalid && state.index_build_ticks == 0 ? \"REINDEX INDEX CONCURRENTLY public.orders_uid_idx\" : state.index_build_statement"
+      valid_index_rebuilt   = "state.valid_index_rebuilt || arg.index == \"orders_pkey\" || arg.index == \"public.orders_pkey\" || arg.index == \"orders_created_at_idx\" || arg.index == \"public.orders_created_at_idx\" || ((arg.index == \"orders_uid_idx\" || arg.index == \"public.orders_uid_idx\") && user_id_indexed && !state.orders_index_invalid)"
     }
   }
 

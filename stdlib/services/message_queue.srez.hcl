@@ -207,6 +207,14 @@ service_kind "message_queue" {
     description = "The consumers of the jobs.reindex queue were told to stop consuming (Celery cancel_consumer) until a migration finishes; the queue keeps its jobs meanwhile."
   }
 
+  # A queue whose jobs were still wanted, deleted with them: the paused
+  # reindex queue, or the jobs queue the consumers read.
+  state "queue_lost" {
+    type        = "bool"
+    initial     = false
+    description = "A queue whose jobs were still wanted (the paused jobs.reindex, or the jobs queue itself) was deleted with the messages it held."
+  }
+
   state "orphan_rate_gb" {
     type        = "float"
     initial     = 0.0
@@ -702,13 +710,59 @@ service_kind "message_queue" {
     }
   }
 
-  operation "delete_orphaned_queues" {
-    description = "Delete the queues that have had no consumer for an hour and are still bound to an exchange, with the messages they hold."
-    aka         = ["deleted the orphaned queue", "deleted the orphan queue", "deleted the unused queue", "purged the orphaned queue", "purged the orphan queue", "removed the orphaned queue", "deleted jobs audit export", "deleted the audit export queue"]
+  # Listing: rabbitmqctl list_queues name messages consumers, as it
+  # prints them (tab-separated, after its banner); a node that is down
+  # answers with the CLI's error.
+  log "queues_header" {
+    level   = "INFO"
+    listing = "queues"
+    when    = "serving"
+    text    = "Timeout: 60.0 seconds ...  Listing queues for vhost / ...  name\tmessages\tconsumers"
+  }
+
+  log "queues_down" {
+    level   = "INFO"
+    listing = "queues"
+    when    = "!serving"
+    text    = "Error: unable to perform an operation on node 'rabbit@mq-1'."
+  }
+
+  log "queues_jobs" {
+    level   = "INFO"
+    listing = "queues"
+    when    = "serving"
+    text    = "{config.queue_name}\t{int(state.depth)}\t{config.consumer_concurrency}"
+  }
+
+  log "queues_reindex" {
+    level   = "INFO"
+    listing = "queues"
+    when    = "serving && state.consumers_paused"
+    text    = "jobs.reindex\t48210\t0"
+  }
+
+  log "queues_audit_export" {
+    level   = "INFO"
+    listing = "queues"
+    when    = "serving && (state.orphan_queue_gb > 0.0 || state.orphan_rate_gb > 0.0)"
+    text    = "jobs.audit-export\t{int(state.orphan_queue_gb * 51000.0)}\t0"
+  }
+
+  # The responder names the queue, as rabbitmqctl list_queues prints it:
+  # the retired export's (jobs.audit-export) where one hoards the disk, the
+  # paused reindex queue (jobs.reindex) while its consumers wait for a
+  # migration, and the jobs queue the consumers read. Deleting the retired
+  # one frees its disk; deleting one whose jobs are still wanted loses
+  # them; a name the broker has not changes nothing.
+  operation "delete_queue" {
+    description = "Delete one queue by name, with the messages it holds (rabbitmqctl delete_queue); its consumers, if any, are cancelled."
+    args        = ["queue"]
+    aka         = ["deleted the orphaned queue", "deleted the orphan queue", "deleted the unused queue", "purged the orphaned queue", "purged the orphan queue", "removed the orphaned queue", "deleted jobs audit export", "deleted the audit export queue", "deleted the queue", "deleted jobs.audit-export"]
     set {
-      orphan_rate_gb   = "0.0"
-      orphan_queue_gb  = "0.0"
-      consumers_paused = "false"
+      orphan_rate_gb   = "arg.queue == \"jobs.audit-export\" ? 0.0 : state.orphan_rate_gb"
+      orphan_queue_gb  = "arg.queue == \"jobs.audit-export\" ? 0.0 : state.orphan_queue_gb"
+      consumers_paused = "arg.queue == \"jobs.reindex\" ? false : state.consumers_paused"
+      queue_lost       = "state.queue_lost || (arg.queue == \"jobs.reindex\" && state.consumers_paused) || arg.queue == config.queue_name"
     }
   }
 

@@ -228,6 +228,12 @@ service_kind "web_server" {
     description = "Which of the two instances (web-1, web-2) has a full local disk and fails every request it serves while its health endpoint still answers; 0 for none."
   }
 
+  state "healthy_replaced" {
+    type        = "bool"
+    initial     = false
+    description = "An instance that served well was drained and replaced for nothing: the tier ran on one instance while the fresh host warmed up."
+  }
+
   state "mq_password_version" {
     type        = "int"
     initial     = 9
@@ -1152,11 +1158,18 @@ service_kind "web_server" {
 
   # Replacing an instance drains it from the balancer, starts a fresh one
   # on a new host and puts that in rotation: its local disk starts empty.
-  operation "replace_failing_instance" {
-    description = "Drain the service's instance that fails the requests it serves, replace it with a fresh one on a new host, and put that in rotation. The other instances keep serving."
+  # The responder names the instance (web-1 or web-2), as the logs and the
+  # balancer's server lines name it. Replacing the failing one frees its
+  # disk; replacing a healthy one halves the tier's capacity while the
+  # fresh host warms up, for nothing; a name the tier has not changes
+  # nothing.
+  operation "replace_instance" {
+    description = "Drain the named instance from rotation, replace it with a fresh one on a new host, and put that in rotation. The other instances keep serving."
+    args        = ["instance"]
     aka         = ["replaced the failing instance", "replaced the bad instance", "replaced web 2", "replaced web 1", "drained the bad instance", "drained the failing instance", "drained and replaced", "recycled the bad instance", "replaced the instance", "drained web 2", "drained web 1"]
     set {
-      bad_instance = "0"
+      bad_instance     = "(arg.instance == \"web-1\" && state.bad_instance == 1) || (arg.instance == \"web-2\" && state.bad_instance == 2) ? 0 : state.bad_instance"
+      healthy_replaced = "state.healthy_replaced || (arg.instance == \"web-1\" && state.bad_instance != 1) || (arg.instance == \"web-2\" && state.bad_instance != 2)"
     }
   }
 
