@@ -10,7 +10,7 @@ import (
 
 // FormatVersion changes whenever the meaning or encoding of the IR changes;
 // DecodeTask rejects any other version.
-const FormatVersion = 10
+const FormatVersion = 11
 
 // RendererVersion changes whenever an agent-visible rendering changes.
 const RendererVersion = "obs/10"
