@@ -32,12 +32,12 @@ GRADER = os.environ.get("SREZC_GRADER_TOKEN", "")
 API = os.environ.get("SREZC_API_TOKEN") or None
 TRAINER = os.environ.get("SREZC_TRAINER_TOKEN") or None
 
-# db_crash's certified optimum, from `srezc show db_crash`, with a check
-# of the database before resolving; step 2 as a structured tool call, the
-# others as text actions.
+# db_crash's fix, the slot named as list_replication_slots(database) shows
+# it, with a check of the database before resolving; step 2 as a
+# structured tool call, the others as text actions.
 PLAN: List[Any] = [
     "inspect_logs(database)",
-    {"name": "drop_replication_slot", "arguments": {"service": "database"}},
+    {"name": "drop_replication_slot", "arguments": {"service": "database", "slot": "analytics_cdc"}},
     "check_status(database)",
     'resolve_incident("database: replication slot retains wal", "dropped the replication slot on database")',
 ]
@@ -107,7 +107,7 @@ class ClientTest(unittest.TestCase):
             self.assertEqual(g["terminal"], "resolved")
             self.assertTrue(g["record"]["success"])
             self.assertAlmostEqual(g["return"], total, places=6)
-            self.assertEqual(g["actions"][1], 'drop_replication_slot("database")')
+            self.assertEqual(g["actions"][1], 'drop_replication_slot("database", "analytics_cdc")')
             self.assertTrue(c.grader(r.episode)["record"]["success"])
             with self.assertRaises(SrezcError) as e:
                 c.step(r.episode, action="check_status(database)")
