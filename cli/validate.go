@@ -23,11 +23,6 @@ func (e *env) validateCmd() *cobra.Command {
 			if format != "text" && format != "json" {
 				return usageError{fmt.Errorf("--format must be text or json, not %q", format)}
 			}
-			if len(args) == 0 {
-				// The shipped table's keys need the compiler's digest:
-				// hash its sources on the other core while the suite parses.
-				go srezc.CompilerCode()
-			}
 			files, diags := readInputs(args)
 			if len(args) == 0 {
 				// The embedded default unchanged since the binary was

@@ -502,8 +502,9 @@ func (e *Episode) appendMetrics(b []byte, svc int) []byte {
 		b = append(b, " ticks (oldest first):\n"...)
 	}
 	// The window's rows are looked up once for all the service's metrics
-	// (stale noise moves them per service): the ring is laid out by tick,
-	// so reading it metric by metric would walk every row once per metric.
+	// (its own slots, which stale noise moves per service): the ring is
+	// laid out by tick, so reading it metric by metric would walk every
+	// row once per metric.
 	var ticks [metricWindow]int
 	var rows [metricWindow][]uint64
 	first := e.tick - metricWindow + 1
@@ -528,11 +529,7 @@ func (e *Episode) appendMetrics(b []byte, svc int) []byte {
 			if j > 0 {
 				b = append(b, ' ')
 			}
-			if int(sl.Service) == svc {
-				b = e.appendMetricValue(b, sl, e.shownMetric(m, ticks[j], rows[j][m]))
-			} else {
-				b = e.appendMetricValue(b, sl, e.metricAt(m, first+j))
-			}
+			b = e.appendMetricValue(b, sl, e.shownMetric(m, ticks[j], rows[j][m]))
 		}
 		if sl.Unit != "" {
 			b = append(b, ' ')
